@@ -1,0 +1,679 @@
+//! `git standards install`: first install, reinstall and upgrade of the runtime
+//! (RT §7.6, decisions D2, D8, D10).
+
+use std::io::Write;
+
+use crate::assets;
+use crate::commands::Context;
+use crate::error::{Error, Result};
+use crate::protocol::layout::{
+    CHAPTERS_DIR, FRAMEWORK_NAME, INSTALLATION_PATH, MARKER, MODE_PATH, PROTOCOL_PATH,
+    STANDARDS_DIR, STATE_PATH, VERSION_PATH,
+};
+use crate::protocol::tree::{Node, Text, Tree};
+use crate::protocol::vocab::{CycleMode, ProjectMode};
+use crate::protocol::{conflicts, mode, state};
+use crate::repo::{write, Project};
+
+/// A validated install request.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub mode: Option<ProjectMode>,
+    pub dry_run: bool,
+}
+
+/// The Node runtime's tool folder, removed on install (D2).
+const LEGACY_BIN: &str = ".standards/bin";
+
+/// Names that leave a project greenfield (RT §7.6.2).
+const GREENFIELD_NAMES: [&str; 33] = [
+    ".git",
+    ".github",
+    ".gitignore",
+    ".DS_Store",
+    ".idea",
+    ".vscode",
+    "node_modules",
+    ".agents",
+    ".claude",
+    ".codex",
+    ".standards",
+    ".editorconfig",
+    ".prettierrc",
+    ".prettierrc.json",
+    "tsconfig.json",
+    "README.md",
+    "LICENSE",
+    "LICENSE.md",
+    "CHANGELOG.md",
+    "CONTRIBUTING.md",
+    "CODE_OF_CONDUCT.md",
+    "AGENTS.md",
+    "CLAUDE.md",
+    "package.json",
+    "package-lock.json",
+    "pnpm-lock.yaml",
+    "pnpm-workspace.yaml",
+    "yarn.lock",
+    "pyproject.toml",
+    "Cargo.toml",
+    "Cargo.lock",
+    "go.mod",
+    "go.sum",
+];
+
+/// Infers the project mode from the names directly in the project root.
+pub fn infer_mode<'a>(root_names: impl IntoIterator<Item = &'a str>) -> ProjectMode {
+    if root_names
+        .into_iter()
+        .all(|n| GREENFIELD_NAMES.contains(&n))
+    {
+        ProjectMode::Greenfield
+    } else {
+        ProjectMode::Brownfield
+    }
+}
+
+/// One planned change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    Create {
+        path: String,
+        content: String,
+    },
+    Replace {
+        path: String,
+        content: String,
+    },
+    /// A framework-owned file or folder that this version no longer ships.
+    Remove {
+        path: String,
+    },
+    Keep {
+        path: String,
+    },
+}
+
+impl Op {
+    pub fn path(&self) -> &str {
+        match self {
+            Op::Create { path, .. }
+            | Op::Replace { path, .. }
+            | Op::Remove { path }
+            | Op::Keep { path } => path,
+        }
+    }
+}
+
+/// What `install` will do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub kind: InstallKind,
+    pub mode: ProjectMode,
+    pub ops: Vec<Op>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InstallKind {
+    First,
+    Reinstall,
+    Upgrade { from: Version },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Version(pub u64, pub u64, pub u64);
+
+impl Version {
+    pub fn parse(s: &str) -> Option<Version> {
+        let mut it = s.split('.');
+        let mut part = || -> Option<u64> {
+            let p = it.next()?;
+            if p.is_empty()
+                || !p.bytes().all(|b| b.is_ascii_digit())
+                || (p.len() > 1 && p.starts_with('0'))
+            {
+                return None;
+            }
+            p.parse().ok()
+        };
+        let v = Version(part()?, part()?, part()?);
+        it.next().is_none().then_some(v)
+    }
+
+    pub fn current() -> Version {
+        Version::parse(env!("CARGO_PKG_VERSION")).expect("the crate version is MAJOR.MINOR.PATCH")
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}.{}", self.0, self.1, self.2)
+    }
+}
+
+/// `VERSION.json` as install writes it (RF §11.1).
+pub fn version_json(v: Version) -> String {
+    format!("{{\n  \"framework\": \"{FRAMEWORK_NAME}\",\n  \"version\": \"{v}\"\n}}\n")
+}
+
+/// The starting `INSTALLATION.json` (RF §11.2). No client files are installed
+/// yet (D10), so it records no created paths and no hooks.
+pub fn installation_json() -> String {
+    format!(
+        "{{\n  \"framework\": \"{FRAMEWORK_NAME}\",\n  \"managedClientSettings\": {{\n    \".claude/settings.json\": {{\n      \"skillOverrides\": {{}}\n    }}\n  }}\n}}\n"
+    )
+}
+
+fn read_installed_version(tree: &dyn Tree) -> Result<Version> {
+    let invalid = |message: String| Error::Invalid {
+        path: VERSION_PATH.into(),
+        message,
+    };
+    let Text::Ok(text) = tree.text(VERSION_PATH) else {
+        return Err(invalid("cannot be read as text".into()));
+    };
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| invalid(format!("is not valid JSON ({e})")))?;
+    if value.get("framework").and_then(|v| v.as_str()) != Some(FRAMEWORK_NAME) {
+        return Err(invalid(format!("`framework` must be \"{FRAMEWORK_NAME}\"")));
+    }
+    let version = value.get("version").and_then(|v| v.as_str()).unwrap_or("");
+    Version::parse(version)
+        .ok_or_else(|| invalid(format!("`version` \"{version}\" is not MAJOR.MINOR.PATCH")))
+}
+
+fn check_installation_json(tree: &dyn Tree) -> Result<()> {
+    let invalid = |message: String| Error::Invalid {
+        path: INSTALLATION_PATH.into(),
+        message,
+    };
+    let Text::Ok(text) = tree.text(INSTALLATION_PATH) else {
+        return Err(invalid("cannot be read as text".into()));
+    };
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| invalid(format!("is not valid JSON ({e})")))?;
+    if value.get("framework").and_then(|v| v.as_str()) != Some(FRAMEWORK_NAME) {
+        return Err(invalid(format!("`framework` must be \"{FRAMEWORK_NAME}\"")));
+    }
+    if !value
+        .get("managedClientSettings")
+        .is_some_and(|v| v.is_object())
+    {
+        return Err(invalid("`managedClientSettings` must be an object".into()));
+    }
+    Ok(())
+}
+
+/// Computes the plan against the working tree. Pure apart from reading `tree`.
+pub fn plan(tree: &dyn Tree, root_names: &[String], request: &Request) -> Result<Plan> {
+    if let Some(name) = root_names.iter().find(|n| {
+        n.starts_with(".standards-install-")
+            || n.starts_with(".standards-reset-")
+            || n.starts_with(".standards-uninstall-")
+    }) {
+        return Err(Error::refused(
+            format!("an interrupted STANDARDS installer transaction was left at `{name}`"),
+            Some(format!(
+                "inspect the backups in `{name}`, restore what you need, then delete it and retry"
+            )),
+        ));
+    }
+    let binary = Version::current();
+    let (kind, mode) = match tree.node(STANDARDS_DIR) {
+        Node::Missing => {
+            let inferred = infer_mode(root_names.iter().map(String::as_str));
+            (InstallKind::First, request.mode.unwrap_or(inferred))
+        }
+        Node::Dir => inspect_installed(tree, request, binary)?,
+        Node::Symlink => {
+            return Err(Error::refused(
+                "refusing to install: `.standards` is a symbolic link",
+                Some(
+                    "replace it with a real folder inside the repository, or remove it".to_string(),
+                ),
+            ))
+        }
+        Node::File(_) | Node::Unreadable(_) => {
+            return Err(Error::refused(
+                "refusing to install: `.standards` exists but is not a folder",
+                Some("move the file out of the way".to_string()),
+            ))
+        }
+    };
+
+    let mut ops = Vec::new();
+    let put = |path: &str, content: String, ops: &mut Vec<Op>| match tree.node(path) {
+        Node::Missing => ops.push(Op::Create {
+            path: path.into(),
+            content,
+        }),
+        Node::File(bytes) if bytes == content.as_bytes() => {
+            ops.push(Op::Keep { path: path.into() })
+        }
+        Node::File(_) => ops.push(Op::Replace {
+            path: path.into(),
+            content,
+        }),
+        _ => ops.push(Op::Replace {
+            path: path.into(),
+            content,
+        }),
+    };
+    if kind == InstallKind::First {
+        put(INSTALLATION_PATH, installation_json(), &mut ops);
+        put(MODE_PATH, mode::render(mode), &mut ops);
+        put(STATE_PATH, state::fresh_template(mode), &mut ops);
+    } else {
+        for path in [INSTALLATION_PATH, MODE_PATH, STATE_PATH] {
+            ops.push(Op::Keep { path: path.into() });
+        }
+    }
+    if tree.exists(LEGACY_BIN) {
+        ops.push(Op::Remove {
+            path: LEGACY_BIN.into(),
+        });
+    }
+    for (name, text) in assets::CHAPTERS {
+        put(
+            &format!("{CHAPTERS_DIR}/{name}"),
+            text.to_string(),
+            &mut ops,
+        );
+    }
+    // The chapter folder is framework-owned and replaced whole: drop chapters we no longer ship.
+    for path in tree.markdown_files() {
+        if let Some(name) = path.strip_prefix(&format!("{CHAPTERS_DIR}/")) {
+            if !assets::CHAPTERS.iter().any(|(n, _)| *n == name) {
+                ops.push(Op::Remove { path });
+            }
+        }
+    }
+    put(VERSION_PATH, version_json(binary), &mut ops);
+    // Last, so the ownership marker appears only once everything else is in place.
+    put(PROTOCOL_PATH, assets::PROTOCOL.to_string(), &mut ops);
+    Ok(Plan { kind, mode, ops })
+}
+
+fn inspect_installed(
+    tree: &dyn Tree,
+    request: &Request,
+    binary: Version,
+) -> Result<(InstallKind, ProjectMode)> {
+    let found = conflicts::find(tree);
+    if !found.is_empty() {
+        return Err(Error::refused(
+            format!("refusing to install: `.standards/` has unresolved merge conflicts in {}", conflicts::describe(&found)),
+            Some("resolve the conflicts (keep exactly one cycle in STATE.md), commit, then install again".to_string()),
+        ));
+    }
+    match tree.text(PROTOCOL_PATH) {
+        Text::Ok(text) if text.contains(MARKER) => {}
+        _ => {
+            return Err(Error::refused(
+                "refusing to install: `.standards/` exists but is not a STANDARDS runtime (its PROTOCOL.md lacks the framework marker)",
+                Some("move the folder away if it is yours; git standards never adopts or overwrites it".to_string()),
+            ))
+        }
+    }
+    for path in [VERSION_PATH, INSTALLATION_PATH, MODE_PATH, STATE_PATH] {
+        if !tree.exists(path) {
+            return Err(Error::refused(
+                format!("incomplete runtime: `{path}` is missing"),
+                Some(format!(
+                    "restore it from history (`git restore --source=HEAD {path}`)"
+                )),
+            ));
+        }
+    }
+    let state_text = match tree.text(STATE_PATH) {
+        Text::Ok(t) => t,
+        _ => {
+            return Err(Error::Invalid {
+                path: STATE_PATH.into(),
+                message: "cannot be read as text".into(),
+            })
+        }
+    };
+    let doc = state::StateDoc::parse(&state_text)?;
+    let mode_text = match tree.text(MODE_PATH) {
+        Text::Ok(t) => t,
+        _ => {
+            return Err(Error::Invalid {
+                path: MODE_PATH.into(),
+                message: "cannot be read as text".into(),
+            })
+        }
+    };
+    let installed_mode = mode::parse(&mode_text)?;
+    if installed_mode == ProjectMode::Greenfield {
+        for (field, value) in [
+            ("CycleMode", doc.cycle_mode.value),
+            ("PendingCycleMode", doc.pending_cycle_mode.value),
+        ] {
+            if matches!(value, CycleMode::Expedited | CycleMode::Documentation) {
+                return Err(Error::refused(
+                    format!("inconsistent runtime: a GREENFIELD project cannot have `{field}` `{value}`"),
+                    Some("greenfield projects run only STANDARD cycles; fix STATE.md or MODE.md first".to_string()),
+                ));
+            }
+        }
+    }
+    check_installation_json(tree)?;
+    let installed = read_installed_version(tree)?;
+    if installed.0 != binary.0 {
+        return Err(Error::refused(
+            format!("the installed runtime is version {installed}; this git-standards is {binary}, and there is no migration between major versions"),
+            Some(format!("install git-standards {}.x to work with this project", installed.0)),
+        ));
+    }
+    if installed > binary {
+        return Err(Error::refused(
+            format!("downgrading the runtime from {installed} to {binary} is unsupported"),
+            Some(format!("install git-standards {installed} or newer")),
+        ));
+    }
+    if let Some(requested) = request.mode {
+        if requested != installed_mode {
+            return Err(Error::refused(
+                format!("the project is installed as {installed_mode}; install cannot change the mode to {requested}"),
+                Some("a project reset chooses the mode again".to_string()),
+            ));
+        }
+    }
+    let kind = if installed == binary {
+        InstallKind::Reinstall
+    } else {
+        InstallKind::Upgrade { from: installed }
+    };
+    Ok((kind, installed_mode))
+}
+
+/// Runs `install`.
+pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
+    let project = Project::discover(&ctx.cwd)?;
+    let root = project.require_workdir()?.to_path_buf();
+    // Install always targets the project root found by D1.
+    let root = if project.root.starts_with(&root) {
+        project.root.clone()
+    } else {
+        root
+    };
+    let tree = project.worktree()?;
+    let mut names: Vec<String> = std::fs::read_dir(&root)
+        .map_err(|e| Error::io(&root, e))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let plan = plan(&tree, &names, request)?;
+
+    if !request.dry_run {
+        apply(&root, &plan)?;
+    }
+    print_plan(ctx.out, &plan, &root, request.dry_run)
+}
+
+fn apply(root: &std::path::Path, plan: &Plan) -> Result<()> {
+    for op in &plan.ops {
+        match op {
+            Op::Create { path, content } => {
+                write::atomic_write(root, path, content.as_bytes(), write::Existing::Refuse)?
+            }
+            Op::Replace { path, content } => {
+                write::atomic_write(root, path, content.as_bytes(), write::Existing::Replace)?
+            }
+            Op::Remove { path } => remove_framework_path(root, path)?,
+            Op::Keep { .. } => {}
+        }
+    }
+    Ok(())
+}
+
+/// Removes a framework-owned file or folder, refusing symbolic links inside it.
+fn remove_framework_path(root: &std::path::Path, rel: &str) -> Result<()> {
+    write::validate_relative(rel)?;
+    let target = root.join(rel);
+    let meta = std::fs::symlink_metadata(&target).map_err(|e| Error::io(&target, e))?;
+    if meta.file_type().is_symlink() {
+        return Err(Error::refused(
+            format!("refusing to remove `{rel}`: it is a symbolic link"),
+            None,
+        ));
+    }
+    if meta.is_dir() {
+        let mut stack = vec![target.clone()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir)
+                .map_err(|e| Error::io(&dir, e))?
+                .flatten()
+            {
+                let kind = entry.file_type().map_err(|e| Error::io(entry.path(), e))?;
+                if kind.is_symlink() {
+                    return Err(Error::refused(
+                        format!(
+                            "refusing to remove `{rel}`: it holds the symbolic link `{}`",
+                            entry.path().display()
+                        ),
+                        None,
+                    ));
+                }
+                if kind.is_dir() {
+                    stack.push(entry.path());
+                }
+            }
+        }
+        std::fs::remove_dir_all(&target).map_err(|e| Error::io(&target, e))
+    } else {
+        std::fs::remove_file(&target).map_err(|e| Error::io(&target, e))
+    }
+}
+
+fn print_plan(
+    out: &mut dyn Write,
+    plan: &Plan,
+    root: &std::path::Path,
+    dry_run: bool,
+) -> Result<()> {
+    let w = |e: std::io::Error| Error::io("<stdout>", e);
+    let verb = |op: &Op| match (op, dry_run) {
+        (Op::Create { .. }, false) => "created",
+        (Op::Create { .. }, true) => "would create",
+        (Op::Replace { .. }, false) => "replaced",
+        (Op::Replace { .. }, true) => "would replace",
+        (Op::Remove { .. }, false) => "removed",
+        (Op::Remove { .. }, true) => "would remove",
+        (Op::Keep { .. }, _) => "kept",
+    };
+    for op in &plan.ops {
+        writeln!(out, "{:<14} {}", verb(op), op.path()).map_err(w)?;
+    }
+    let changed = plan
+        .ops
+        .iter()
+        .filter(|op| !matches!(op, Op::Keep { .. }))
+        .count();
+    let action = match (plan.kind, changed) {
+        (InstallKind::First, _) => "Installed".to_string(),
+        (InstallKind::Upgrade { from }, _) => format!("Upgraded from {from} to"),
+        (InstallKind::Reinstall, 0) => "Verified".to_string(),
+        (InstallKind::Reinstall, _) => "Updated".to_string(),
+    };
+    let prefix = if dry_run { "Dry run: " } else { "" };
+    writeln!(
+        out,
+        "{prefix}{action} STANDARDS {} in {}",
+        Version::current(),
+        root.display()
+    )
+    .map_err(w)?;
+    writeln!(out, "Mode: {}; changed paths: {changed}", plan.mode).map_err(w)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::tree::MemTree;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn mode_inference() {
+        assert_eq!(
+            infer_mode(["README.md", ".git", "Cargo.toml"]),
+            ProjectMode::Greenfield
+        );
+        assert_eq!(infer_mode(["src", ".git"]), ProjectMode::Brownfield);
+        assert_eq!(
+            infer_mode(["readme.md"]),
+            ProjectMode::Brownfield,
+            "case-sensitive"
+        );
+        assert_eq!(infer_mode([]), ProjectMode::Greenfield);
+    }
+
+    #[test]
+    fn first_install_creates_exactly_the_runtime() {
+        let p = plan(&MemTree::new(), &names(&[".git"]), &Request::default()).unwrap();
+        assert_eq!(p.kind, InstallKind::First);
+        assert_eq!(p.mode, ProjectMode::Greenfield);
+        let created: Vec<&str> = p.ops.iter().map(Op::path).collect();
+        assert_eq!(
+            created,
+            [
+                INSTALLATION_PATH,
+                MODE_PATH,
+                STATE_PATH,
+                ".standards/protocol/expedited.md",
+                ".standards/protocol/installation.md",
+                ".standards/protocol/user-decisions.md",
+                VERSION_PATH,
+                PROTOCOL_PATH
+            ]
+        );
+        assert!(p.ops.iter().all(|op| matches!(op, Op::Create { .. })));
+    }
+
+    fn installed(mode: ProjectMode) -> MemTree {
+        let mut t = MemTree::new();
+        for op in plan(
+            &MemTree::new(),
+            &[],
+            &Request {
+                mode: Some(mode),
+                dry_run: false,
+            },
+        )
+        .unwrap()
+        .ops
+        {
+            if let Op::Create { path, content } = op {
+                t.insert(&path, content);
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn reinstall_keeps_state_and_verifies() {
+        let t = installed(ProjectMode::Brownfield);
+        let p = plan(&t, &names(&[".standards", "src"]), &Request::default()).unwrap();
+        assert_eq!(p.kind, InstallKind::Reinstall);
+        assert!(
+            p.ops.iter().all(|op| matches!(op, Op::Keep { .. })),
+            "{:?}",
+            p.ops
+        );
+    }
+
+    #[test]
+    fn reinstall_refuses_another_mode_conflicts_and_foreign_folders() {
+        let t = installed(ProjectMode::Brownfield);
+        let e = plan(
+            &t,
+            &[],
+            &Request {
+                mode: Some(ProjectMode::Greenfield),
+                dry_run: false,
+            },
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("cannot change the mode"));
+
+        let mut conflicted = t.clone();
+        conflicted.insert(
+            STATE_PATH,
+            "<<<<<<< ours\n`Id`: `a`\n=======\n`Id`: `b`\n>>>>>>> theirs\n",
+        );
+        let e = plan(&conflicted, &[], &Request::default()).unwrap_err();
+        assert!(e.to_string().contains("unresolved merge conflicts"), "{e}");
+
+        let foreign = MemTree::new().with(".standards/notes.md", "mine");
+        assert!(plan(&foreign, &[], &Request::default())
+            .unwrap_err()
+            .to_string()
+            .contains("not a STANDARDS runtime"));
+
+        let e = plan(
+            &MemTree::new(),
+            &names(&[".standards-install-abc"]),
+            &Request::default(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("interrupted"));
+    }
+
+    #[test]
+    fn upgrade_and_version_rules() {
+        let mut t = installed(ProjectMode::Brownfield);
+        let mut older = Version::current();
+        older.2 = older.2.wrapping_sub(1);
+        if older < Version::current() {
+            t.insert(VERSION_PATH, version_json(older));
+            let p = plan(&t, &[], &Request::default()).unwrap();
+            assert_eq!(p.kind, InstallKind::Upgrade { from: older });
+        }
+        let newer = Version(Version::current().0, Version::current().1 + 1, 0);
+        t.insert(VERSION_PATH, version_json(newer));
+        assert!(plan(&t, &[], &Request::default())
+            .unwrap_err()
+            .to_string()
+            .contains("downgrading"));
+        t.insert(
+            VERSION_PATH,
+            version_json(Version(Version::current().0 + 1, 0, 0)),
+        );
+        assert!(plan(&t, &[], &Request::default())
+            .unwrap_err()
+            .to_string()
+            .contains("major"));
+        assert_eq!(Version::parse("01.2.3"), None);
+        assert_eq!(Version::parse("1.2"), None);
+    }
+
+    #[test]
+    fn legacy_node_tools_are_removed() {
+        let mut t = installed(ProjectMode::Brownfield);
+        t.insert(".standards/bin/check.mjs", "// node");
+        let p = plan(&t, &[], &Request::default()).unwrap();
+        assert!(p.ops.contains(&Op::Remove {
+            path: LEGACY_BIN.into()
+        }));
+    }
+
+    #[test]
+    fn greenfield_refuses_expedited_or_documentation() {
+        let mut t = installed(ProjectMode::Greenfield);
+        let s = state::fresh_template(ProjectMode::Greenfield).replace(
+            "`PendingCycleMode`: `UNSET`",
+            "`PendingCycleMode`: `DOCUMENTATION`",
+        );
+        t.insert(STATE_PATH, s);
+        assert!(plan(&t, &[], &Request::default())
+            .unwrap_err()
+            .to_string()
+            .contains("GREENFIELD"));
+    }
+}

@@ -1,0 +1,18 @@
+//! One module per subcommand. Each takes a validated request and a [`Context`].
+
+pub mod install;
+
+use std::io::Write;
+use std::path::PathBuf;
+
+/// What every command gets: where it runs and where it writes.
+pub struct Context<'a> {
+    /// The folder the command runs from (`-C` applied).
+    pub cwd: PathBuf,
+    /// Results (stdout).
+    pub out: &'a mut dyn Write,
+    /// Messages (stderr).
+    pub err: &'a mut dyn Write,
+    /// Whether colours may be used on stdout.
+    pub color: bool,
+}

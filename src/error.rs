@@ -1,0 +1,77 @@
+//! The library's error type. `cli::exit` is the one place that turns it into a
+//! message, a hint and an exit code.
+
+use std::path::{Path, PathBuf};
+
+use crate::protocol::mode::ModeError;
+use crate::protocol::state::StateError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad arguments (exit 2).
+    #[error("{0}")]
+    Usage(String),
+
+    /// The operation was refused; nothing was changed (exit 1).
+    #[error("{message}")]
+    Refused {
+        message: String,
+        hint: Option<String>,
+    },
+
+    /// `check`/`verify` found problems, already printed (exit 1).
+    #[error("{count} problem(s) found")]
+    ProblemsFound { count: usize },
+
+    #[error("not inside a git repository (searched from `{path}`): {reason}")]
+    NotARepository { path: PathBuf, reason: String },
+
+    #[error("no STANDARDS runtime is installed at `{root}`")]
+    NotInstalled { root: PathBuf },
+
+    #[error("{path}: {message}")]
+    Invalid { path: String, message: String },
+
+    #[error(transparent)]
+    State(#[from] StateError),
+
+    #[error(transparent)]
+    Mode(#[from] ModeError),
+
+    #[error("`{path}`: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A git operation failed unexpectedly (exit 3).
+    #[error("git: {0}")]
+    Git(String),
+
+    /// A bug or an impossible situation (exit 3).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl Error {
+    pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.as_ref().to_path_buf(),
+            source,
+        }
+    }
+
+    pub fn usage(message: impl Into<String>) -> Self {
+        Error::Usage(message.into())
+    }
+
+    pub fn refused(message: impl Into<String>, hint: impl Into<Option<String>>) -> Self {
+        Error::Refused {
+            message: message.into(),
+            hint: hint.into(),
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,14 @@
+//! The pure domain: the protocol's vocabularies, files and rules. Nothing here
+//! performs I/O; everything reads a [`tree::Tree`].
+
+pub mod conflicts;
+pub mod cycle_id;
+pub mod fields;
+pub mod layout;
+pub mod mode;
+pub mod provenance;
+pub mod record;
+pub mod state;
+pub mod text;
+pub mod tree;
+pub mod vocab;

@@ -1,0 +1,173 @@
+//! The read-only view of a project that the domain reads from.
+//!
+//! `repo` implements [`Tree`] for the working tree, the index and any commit;
+//! [`MemTree`] implements it in memory so every rule is testable without I/O.
+//! Paths are project-relative with `/` separators.
+
+use std::collections::BTreeMap;
+
+/// What sits at a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    File(Vec<u8>),
+    Dir,
+    Symlink,
+    /// Nothing there, or a parent component is not a folder.
+    Missing,
+    /// Something that cannot be read (the reason, e.g. a permission error).
+    Unreadable(String),
+}
+
+/// A file read as text, or why it could not be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Text {
+    Ok(String),
+    Missing,
+    /// A folder, a symlink, non-UTF-8 bytes or an I/O error; says which.
+    Unreadable(String),
+}
+
+pub trait Tree {
+    /// Human description of the source, e.g. `the working tree`, `the index`, `commit 1a2b3c4`.
+    fn describe(&self) -> String;
+
+    /// The node at `path`.
+    fn node(&self, path: &str) -> Node;
+
+    /// Candidate Markdown files (RT §1.4): tracked plus untracked-but-not-ignored
+    /// `*.md` files, sorted; for a commit, its `*.md` blobs.
+    fn markdown_files(&self) -> Vec<String>;
+
+    /// Paths under `.standards/` with unmerged index entries (stage 1–3).
+    fn unmerged(&self) -> Vec<String>;
+
+    /// Reads `path` as UTF-8 text.
+    fn text(&self, path: &str) -> Text {
+        match self.node(path) {
+            Node::File(bytes) => match String::from_utf8(bytes) {
+                Ok(s) => Text::Ok(s),
+                Err(e) => Text::Unreadable(format!(
+                    "it is not valid UTF-8 (bad byte at offset {})",
+                    e.utf8_error().valid_up_to()
+                )),
+            },
+            Node::Missing => Text::Missing,
+            Node::Dir => Text::Unreadable("it is a folder, not a file".into()),
+            Node::Symlink => {
+                Text::Unreadable("it is a symbolic link; records must be regular files".into())
+            }
+            Node::Unreadable(why) => Text::Unreadable(why),
+        }
+    }
+
+    fn exists(&self, path: &str) -> bool {
+        !matches!(self.node(path), Node::Missing)
+    }
+}
+
+/// An in-memory tree for tests and for planning.
+#[derive(Debug, Clone, Default)]
+pub struct MemTree {
+    nodes: BTreeMap<String, Node>,
+    unmerged: Vec<String>,
+}
+
+impl MemTree {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn with(mut self, path: &str, content: impl AsRef<[u8]>) -> Self {
+        self.insert(path, content);
+        self
+    }
+
+    pub fn insert(&mut self, path: &str, content: impl AsRef<[u8]>) {
+        self.nodes
+            .insert(path.to_string(), Node::File(content.as_ref().to_vec()));
+    }
+
+    pub fn insert_node(&mut self, path: &str, node: Node) {
+        self.nodes.insert(path.to_string(), node);
+    }
+
+    pub fn remove(&mut self, path: &str) {
+        self.nodes.remove(path);
+    }
+
+    pub fn mark_unmerged(&mut self, path: &str) {
+        self.unmerged.push(path.to_string());
+    }
+}
+
+impl Tree for MemTree {
+    fn describe(&self) -> String {
+        "an in-memory tree".into()
+    }
+
+    fn node(&self, path: &str) -> Node {
+        if let Some(node) = self.nodes.get(path) {
+            return node.clone();
+        }
+        // A parent that is a file hides everything below it.
+        let mut parent = path;
+        while let Some((p, _)) = parent.rsplit_once('/') {
+            if matches!(self.nodes.get(p), Some(Node::File(_)) | Some(Node::Symlink)) {
+                return Node::Missing;
+            }
+            parent = p;
+        }
+        let prefix = format!("{path}/");
+        if self
+            .nodes
+            .range(prefix.clone()..)
+            .next()
+            .is_some_and(|(k, _)| k.starts_with(&prefix))
+        {
+            Node::Dir
+        } else {
+            Node::Missing
+        }
+    }
+
+    fn markdown_files(&self) -> Vec<String> {
+        self.nodes
+            .iter()
+            .filter(|(k, v)| k.ends_with(".md") && matches!(v, Node::File(_) | Node::Unreadable(_)))
+            .map(|(k, _)| k.clone())
+            .collect()
+    }
+
+    fn unmerged(&self) -> Vec<String> {
+        let mut v = self.unmerged.clone();
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folders_are_implied_by_their_files() {
+        let t = MemTree::new()
+            .with(".standards/docs/a.md", "x")
+            .with("f", "y");
+        assert_eq!(t.node(".standards/docs"), Node::Dir);
+        assert_eq!(t.node(".standards/doc"), Node::Missing);
+        assert_eq!(t.node("f/below"), Node::Missing);
+        assert_eq!(
+            t.text(".standards"),
+            Text::Unreadable("it is a folder, not a file".into())
+        );
+        assert_eq!(t.markdown_files(), vec![".standards/docs/a.md".to_string()]);
+    }
+
+    #[test]
+    fn non_utf8_is_unreadable_not_a_panic() {
+        let t = MemTree::new().with("x.md", b"ok\xff");
+        assert!(matches!(t.text("x.md"), Text::Unreadable(why) if why.contains("UTF-8")));
+    }
+}

@@ -1,0 +1,125 @@
+//! Everything that touches git or the filesystem: discovery, snapshots of the
+//! working tree, the index and commits, and atomic writes.
+
+mod snapshot;
+pub mod write;
+
+use std::path::{Path, PathBuf};
+
+pub use snapshot::{ObjectTree, WorktreeTree};
+
+use crate::error::Error;
+
+/// A discovered repository and the STANDARDS project root inside it (D1).
+pub struct Project {
+    pub repo: gix::Repository,
+    /// Absolute top of the working tree (`None` for a bare repository).
+    pub workdir: Option<PathBuf>,
+    /// Absolute project root: the nearest folder at or above the start that holds
+    /// `.standards/`, else the working-tree top.
+    pub root: PathBuf,
+    /// The project root relative to the working-tree top (`""` at the top), `/`-separated.
+    pub root_in_repo: String,
+}
+
+impl Project {
+    /// Discovers the repository from `start`, honouring `GIT_DIR`,
+    /// `GIT_WORK_TREE` and `GIT_INDEX_FILE` as git hooks export them.
+    pub fn discover(start: &Path) -> Result<Project, Error> {
+        let start = std::path::absolute(start).map_err(|e| Error::io(start, e))?;
+        if !start.is_dir() {
+            return Err(Error::usage(format!(
+                "cannot change to `{}`: no such folder",
+                start.display()
+            )));
+        }
+        let mut repo = gix::discover_with_environment_overrides(&start).map_err(|e| {
+            Error::NotARepository {
+                path: start.clone(),
+                reason: e.to_string(),
+            }
+        })?;
+        repo.object_cache_size_if_unset(4 * 1024 * 1024);
+        let workdir = match repo.workdir() {
+            Some(w) => Some(std::path::absolute(w).map_err(|e| Error::io(w, e))?),
+            None => None,
+        };
+        let workdir = workdir.map(|w| std::fs::canonicalize(&w).unwrap_or(w));
+        let canonical_start = std::fs::canonicalize(&start).unwrap_or(start);
+        let (root, root_in_repo) = match &workdir {
+            Some(top) => {
+                let mut found = None;
+                if canonical_start.starts_with(top) {
+                    for dir in canonical_start.ancestors() {
+                        if dir.join(".standards").is_dir() {
+                            found = Some(dir.to_path_buf());
+                            break;
+                        }
+                        if dir == top {
+                            break;
+                        }
+                    }
+                }
+                let root = found.unwrap_or_else(|| top.clone());
+                let rel = root
+                    .strip_prefix(top)
+                    .map(|p| p.to_string_lossy().replace('\\', "/"))
+                    .unwrap_or_default();
+                (root, rel)
+            }
+            None => (repo.git_dir().to_path_buf(), String::new()),
+        };
+        Ok(Project {
+            repo,
+            workdir,
+            root,
+            root_in_repo,
+        })
+    }
+
+    /// The working-tree root, or a refusal for a bare repository.
+    pub fn require_workdir(&self) -> Result<&Path, Error> {
+        self.workdir.as_deref().ok_or_else(|| Error::Refused {
+            message: "this is a bare repository: it has no working tree to read or write".into(),
+            hint: Some("use the read-only forms (`--ref <rev>`) in a bare repository".into()),
+        })
+    }
+
+    /// Repository path of a project-relative path.
+    pub fn repo_path(&self, project_path: &str) -> String {
+        if self.root_in_repo.is_empty() {
+            project_path.to_string()
+        } else {
+            format!("{}/{}", self.root_in_repo, project_path)
+        }
+    }
+
+    /// The working tree as a snapshot.
+    pub fn worktree(&self) -> Result<WorktreeTree, Error> {
+        let top = self.require_workdir()?.to_path_buf();
+        WorktreeTree::open(
+            &self.repo,
+            top,
+            self.root.clone(),
+            self.root_in_repo.clone(),
+        )
+    }
+
+    /// The index (what the next commit will hold) as a snapshot.
+    pub fn index(&self) -> Result<ObjectTree, Error> {
+        ObjectTree::from_index(&self.repo, &self.root_in_repo)
+    }
+
+    /// Any revision (`HEAD`, a branch, a tag, an ID, `main~2`) as a snapshot.
+    pub fn at_rev(&self, rev: &str) -> Result<ObjectTree, Error> {
+        ObjectTree::from_rev(&self.repo, rev, &self.root_in_repo)
+    }
+
+    /// HEAD as a snapshot, or `None` in a repository without commits.
+    pub fn head(&self) -> Result<Option<ObjectTree>, Error> {
+        match self.repo.head_commit() {
+            Ok(_) => self.at_rev("HEAD").map(Some),
+            Err(_) => Ok(None),
+        }
+    }
+}
