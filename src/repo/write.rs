@@ -45,12 +45,14 @@ pub fn prepare_parents(root: &Path, rel: &str) -> Result<Vec<PathBuf>, Error> {
         }
         shown.push_str(part);
         match std::fs::symlink_metadata(&current) {
-            Ok(m) if m.file_type().is_symlink() => return Err(Error::Refused {
-                message: format!(
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(Error::Refused {
+                    message: format!(
                     "refusing to write `{rel}`: `{shown}` is a symbolic link, not a normal folder"
                 ),
-                hint: Some("replace the link with a real folder inside the repository".into()),
-            }),
+                    hint: Some("replace the link with a real folder inside the repository".into()),
+                })
+            }
             Ok(m) if !m.is_dir() => {
                 return Err(Error::Refused {
                     message: format!("refusing to write `{rel}`: `{shown}` is not a normal folder"),

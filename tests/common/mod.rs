@@ -1,0 +1,146 @@
+//! A sealed environment for driving the real binary against real git repositories.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use assert_cmd::assert::Assert;
+use assert_fs::TempDir;
+
+/// A temporary folder with a sealed git configuration.
+pub struct Env {
+    pub dir: TempDir,
+    home: PathBuf,
+}
+
+impl Env {
+    pub fn new() -> Env {
+        let dir = TempDir::new().expect("temp dir");
+        let home = dir.path().join(".home");
+        std::fs::create_dir_all(&home).unwrap();
+        Env { dir, home }
+    }
+
+    /// A new repository at `<tmp>/repo` on branch `main`.
+    pub fn repo() -> (Env, PathBuf) {
+        let env = Env::new();
+        let repo = env.dir.path().join("repo");
+        std::fs::create_dir_all(&repo).unwrap();
+        env.git(&repo, &["init", "-q", "-b", "main"]);
+        (env, repo)
+    }
+
+    fn seal(&self, cmd: &mut Command) {
+        for var in [
+            "GIT_DIR",
+            "GIT_WORK_TREE",
+            "GIT_INDEX_FILE",
+            "GIT_CEILING_DIRECTORIES",
+            "NO_COLOR",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd.env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_SYSTEM", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "Test Author")
+            .env("GIT_AUTHOR_EMAIL", "author@example.com")
+            .env("GIT_COMMITTER_NAME", "Test Committer")
+            .env("GIT_COMMITTER_EMAIL", "committer@example.com")
+            .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z");
+    }
+
+    /// Runs `git` in `dir`; panics when it fails. Returns stdout.
+    pub fn git(&self, dir: &Path, args: &[&str]) -> String {
+        let mut cmd = Command::new("git");
+        self.seal(&mut cmd);
+        let out = cmd.current_dir(dir).args(args).output().expect("git runs");
+        assert!(
+            out.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// Runs `git` in `dir` without asserting success.
+    pub fn git_status(&self, dir: &Path, args: &[&str]) -> std::process::Output {
+        let mut cmd = Command::new("git");
+        self.seal(&mut cmd);
+        cmd.current_dir(dir).args(args).output().expect("git runs")
+    }
+
+    /// `git add -A && git commit -m <msg>`.
+    pub fn commit_all(&self, dir: &Path, msg: &str) {
+        self.git(dir, &["add", "-A"]);
+        self.git(dir, &["commit", "-q", "--allow-empty", "-m", msg]);
+    }
+
+    /// The binary, sealed, started in `dir`.
+    pub fn cmd(&self, dir: &Path) -> Command {
+        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("git-standards"));
+        self.seal(&mut cmd);
+        cmd.current_dir(dir);
+        cmd
+    }
+
+    /// Runs the binary in `dir` with `args`.
+    pub fn run(&self, dir: &Path, args: &[&str]) -> Assert {
+        let mut cmd = self.cmd(dir);
+        cmd.args(args);
+        Assert::new(cmd.output().expect("binary runs"))
+    }
+}
+
+pub fn read(path: impl AsRef<Path>) -> String {
+    std::fs::read_to_string(path.as_ref())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.as_ref().display()))
+}
+
+pub fn write(path: impl AsRef<Path>, text: impl AsRef<[u8]>) {
+    let path = path.as_ref();
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+/// stdout of a finished command as text.
+pub fn stdout(a: &Assert) -> String {
+    String::from_utf8(a.get_output().stdout.clone()).unwrap()
+}
+
+pub fn stderr(a: &Assert) -> String {
+    String::from_utf8(a.get_output().stderr.clone()).unwrap()
+}
+
+/// Every file below `root` (relative, sorted), skipping `.git`.
+pub fn files_below(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let e = e.unwrap();
+            let p = e.path();
+            if e.file_name() == ".git" {
+                continue;
+            }
+            if e.file_type().unwrap().is_dir() {
+                stack.push(p);
+            } else {
+                out.push(
+                    p.strip_prefix(root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                );
+            }
+        }
+    }
+    out.sort();
+    out
+}
