@@ -8,6 +8,7 @@ pub mod layout;
 pub mod mode;
 pub mod provenance;
 pub mod record;
+pub mod scan;
 pub mod state;
 pub mod text;
 pub mod tree;
