@@ -2,5 +2,6 @@
 
 mod common;
 
+mod check_conformance;
 mod install;
 mod registration;

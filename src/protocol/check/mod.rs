@@ -1,0 +1,251 @@
+//! `check`: every rule of the protocol, evaluated on snapshots.
+//!
+//! Each family module owns the rules with its prefix (IDs as in the rule
+//! catalogue), exposes `RULES` (its part of the registry) and `check`, which
+//! reads the shared [`Cx`] and pushes [`Problem`]s. Nothing here performs I/O:
+//! the working tree, the index or a commit arrive as [`Tree`]s.
+
+pub mod context;
+pub mod provenance;
+pub mod runtime;
+pub mod state;
+
+use std::collections::HashSet;
+
+pub use context::{ActivePath, ActivePathField, Cx, FixedSlot, OwnRecord, SlotStatus};
+
+use super::tree::Tree;
+
+/// One finding that makes the check fail.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    /// The rule's stable ID, e.g. `ST-012`.
+    pub rule: &'static str,
+    /// Project-relative path the problem is attached to.
+    pub file: String,
+    /// What is wrong, for the agent or person who must act.
+    pub message: String,
+    /// Which role or command fixes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+/// A rule of the catalogue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleInfo {
+    pub id: &'static str,
+    pub title: &'static str,
+    /// Preconditions (RT-000, VF-000, CP-000) describe procedure, not problems.
+    pub precondition: bool,
+}
+
+impl RuleInfo {
+    pub const fn rule(id: &'static str, title: &'static str) -> RuleInfo {
+        RuleInfo {
+            id,
+            title,
+            precondition: false,
+        }
+    }
+    pub const fn precondition(id: &'static str, title: &'static str) -> RuleInfo {
+        RuleInfo {
+            id,
+            title,
+            precondition: true,
+        }
+    }
+}
+
+/// Every registered rule, family by family.
+pub fn registry() -> Vec<RuleInfo> {
+    [runtime::RULES, state::RULES, provenance::RULES].concat()
+}
+
+/// How the check runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The stop hook's turn-end variant (HK rules).
+    pub at_turn_end: bool,
+}
+
+/// The outcome: problems (deduplicated, sorted) and informational notes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    pub problems: Vec<Problem>,
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+
+    /// The rule IDs that fired, deduplicated.
+    pub fn rules(&self) -> Vec<&'static str> {
+        let mut v: Vec<_> = self.problems.iter().map(|p| p.rule).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
+/// Collects problems; an identical (file, message) pair is kept once.
+#[derive(Debug, Default)]
+pub struct Sink {
+    problems: Vec<Problem>,
+    seen: HashSet<(String, String)>,
+    pub notes: Vec<String>,
+}
+
+impl Sink {
+    pub fn push(
+        &mut self,
+        rule: &'static str,
+        file: impl Into<String>,
+        message: impl Into<String>,
+    ) -> &mut Problem {
+        self.push_hinted(rule, file, message, None)
+    }
+
+    pub fn push_hinted(
+        &mut self,
+        rule: &'static str,
+        file: impl Into<String>,
+        message: impl Into<String>,
+        hint: Option<String>,
+    ) -> &mut Problem {
+        let (file, message) = (file.into(), message.into());
+        if self.seen.insert((file.clone(), message.clone())) {
+            self.problems.push(Problem {
+                rule,
+                file,
+                message,
+                hint,
+            });
+            self.problems.last_mut().expect("just pushed")
+        } else {
+            let i = self
+                .problems
+                .iter()
+                .position(|p| p.file == file && p.message == message)
+                .expect("seen");
+            &mut self.problems[i]
+        }
+    }
+
+    pub fn note(&mut self, note: impl Into<String>) {
+        self.notes.push(note.into());
+    }
+
+    pub fn has(&self, rule: &str) -> bool {
+        self.problems.iter().any(|p| p.rule == rule)
+    }
+
+    fn finish(mut self) -> Report {
+        self.problems
+            .sort_by(|a, b| (&a.file, a.rule, &a.message).cmp(&(&b.file, b.rule, &b.message)));
+        Report {
+            problems: self.problems,
+            notes: self.notes,
+        }
+    }
+}
+
+/// Runs every rule on `tree`, comparing with `head` (the last commit) where the
+/// rules call for it. `head` is `None` when there is no commit to compare with.
+pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report {
+    let mut sink = Sink::default();
+    // 1–2: runtime files and the merge-conflict stop.
+    if runtime::check_files_and_conflicts(tree, &mut sink) {
+        return sink.finish();
+    }
+    if head.is_none() {
+        sink.note(
+            "there is no commit to compare with, so comparisons with the last commit were skipped",
+        );
+    }
+    let cx = Cx::new(tree, head, options, &mut sink);
+    // 3–6: everything that reads the parsed state and records.
+    runtime::check(&cx, &mut sink);
+    state::check(&cx, &mut sink);
+    provenance::check(&cx, &mut sink);
+    sink.finish()
+}
+
+pub mod testing {
+    //! Helpers for rule tests and fixtures: an installed project in memory.
+
+    use super::*;
+    use crate::protocol::tree::MemTree;
+    use crate::protocol::vocab::ProjectMode;
+
+    /// A fresh install of the given mode, as `git standards install` lays it out.
+    pub fn installed_tree(mode: ProjectMode) -> MemTree {
+        MemTree::new()
+            .with(
+                crate::protocol::layout::PROTOCOL_PATH,
+                crate::assets::PROTOCOL,
+            )
+            .with(
+                crate::protocol::layout::VERSION_PATH,
+                concat!(
+                    "{\n  \"framework\": \"S.T.A.N.D.A.R.D.S.\",\n  \"version\": \"",
+                    env!("CARGO_PKG_VERSION"),
+                    "\"\n}\n"
+                ),
+            )
+            .with(crate::protocol::layout::INSTALLATION_PATH, "{}\n")
+            .with(
+                crate::protocol::layout::MODE_PATH,
+                crate::protocol::mode::render(mode),
+            )
+            .with(
+                crate::protocol::layout::STATE_PATH,
+                crate::protocol::state::fresh_template(mode),
+            )
+    }
+
+    pub fn rules_of(tree: &MemTree) -> Vec<&'static str> {
+        run(tree, None, Options::default()).rules()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::*;
+    use super::*;
+    use crate::protocol::vocab::ProjectMode;
+
+    #[test]
+    fn a_fresh_install_passes() {
+        for mode in ProjectMode::ALL {
+            let report = run(&installed_tree(*mode), None, Options::default());
+            assert!(report.ok(), "{mode}: {:?}", report.problems);
+        }
+    }
+
+    #[test]
+    fn registry_ids_are_unique_and_well_formed() {
+        let all = registry();
+        let mut ids: Vec<_> = all.iter().map(|r| r.id).collect();
+        ids.sort();
+        let before = ids.len();
+        ids.dedup();
+        assert_eq!(before, ids.len(), "duplicate rule IDs");
+        for id in ids {
+            let (family, number) = id.split_once('-').expect("FAMILY-NNN");
+            assert!(family.len() == 2 && number.len() == 3, "{id}");
+        }
+    }
+
+    #[test]
+    fn duplicates_are_dropped_and_output_is_sorted() {
+        let mut sink = Sink::default();
+        sink.push("ST-013", "b", "x");
+        sink.push("ST-013", "b", "x");
+        sink.push("RT-001", "a", "y");
+        let r = sink.finish();
+        assert_eq!(r.problems.len(), 2);
+        assert_eq!(r.problems[0].file, "a");
+    }
+}

@@ -1,0 +1,170 @@
+//! RT: runtime files and merge conflicts.
+
+use crate::protocol::conflicts;
+use crate::protocol::layout::{MARKER, MODE_PATH, PROTOCOL_PATH, RUNTIME_FILES, STATE_PATH};
+use crate::protocol::tree::{Node, Text, Tree};
+
+use super::{Cx, RuleInfo, Sink};
+
+pub const RULES: &[RuleInfo] = &[
+    RuleInfo::precondition("RT-000", "Installed runtime"),
+    RuleInfo::rule("RT-001", "Runtime file missing"),
+    RuleInfo::rule("RT-002", "Runtime file unreadable"),
+    RuleInfo::rule("RT-003", "Unmerged index entries"),
+    RuleInfo::rule("RT-004", "Conflict markers"),
+    RuleInfo::rule("RT-005", "MODE.md project mode"),
+];
+
+/// RT-000: `.standards/PROTOCOL.md` exists and carries the framework marker.
+pub fn installed(tree: &dyn Tree) -> bool {
+    matches!(tree.text(PROTOCOL_PATH), Text::Ok(t) if t.contains(MARKER))
+}
+
+/// RT-001..RT-004. Returns `true` when a conflict stops the run.
+pub fn check_files_and_conflicts(tree: &dyn Tree, sink: &mut Sink) -> bool {
+    for path in RUNTIME_FILES {
+        match tree.node(path) {
+            Node::File(bytes) => {
+                if std::str::from_utf8(&bytes).is_err() && path.ends_with(".md") {
+                    sink.push_hinted(
+                        "RT-002",
+                        path,
+                        "cannot be read: it is not valid UTF-8 text",
+                        Some(format!(
+                            "restore it from the last commit (`git restore {path}`)"
+                        )),
+                    );
+                }
+            }
+            Node::Missing => {
+                sink.push_hinted(
+                    "RT-001",
+                    path,
+                    "this runtime file is missing",
+                    Some(format!(
+                        "restore it from history or run `git standards install` to recreate {path}"
+                    )),
+                );
+            }
+            Node::Dir => {
+                sink.push("RT-002", path, "cannot be read: it is a folder, not a file");
+            }
+            Node::Symlink => {
+                sink.push(
+                    "RT-002",
+                    path,
+                    "cannot be read: it is a symbolic link, not a regular file",
+                );
+            }
+            Node::Unreadable(why) => {
+                sink.push("RT-002", path, format!("cannot be read: {why}"));
+            }
+        }
+    }
+    let found = conflicts::find(tree);
+    for c in &found {
+        let rule = if c.unmerged { "RT-003" } else { "RT-004" };
+        let what = if c.unmerged {
+            "has unresolved merge conflicts (unmerged index entries)"
+        } else {
+            "contains merge conflict markers"
+        };
+        let cycles = if c.cycles.is_empty() {
+            String::new()
+        } else {
+            format!("; the sides name the cycles {}", c.cycles.join(", "))
+        };
+        let hint = if c.path == STATE_PATH {
+            "resolve it by keeping exactly one cycle's state, then `git add` it; no role may act until then"
+        } else {
+            "stop and ask the user to resolve the conflict; no role may act on this file until then"
+        };
+        sink.push_hinted(
+            rule,
+            c.path.clone(),
+            format!("{what}{cycles}"),
+            Some(hint.to_string()),
+        );
+    }
+    !found.is_empty()
+}
+
+/// RT-005.
+pub fn check(cx: &Cx, sink: &mut Sink) {
+    if let Some(e) = &cx.mode_error {
+        sink.push_hinted(
+            "RT-005",
+            MODE_PATH,
+            format!("line {}: {}", e.line, e.message),
+            Some(
+                "MODE.md must hold exactly one `ProjectMode`: `GREENFIELD` or `BROWNFIELD`".into(),
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+    use crate::protocol::tree::MemTree;
+    use crate::protocol::vocab::ProjectMode;
+
+    #[test]
+    fn rt_001_missing_runtime_file() {
+        let mut t = installed_tree(ProjectMode::Brownfield);
+        t.remove(crate::protocol::layout::VERSION_PATH);
+        assert_eq!(rules_of(&t), ["RT-001"]);
+    }
+
+    #[test]
+    fn rt_002_folder_or_bad_bytes() {
+        let mut t = installed_tree(ProjectMode::Brownfield);
+        t.remove(MODE_PATH);
+        t.insert(&format!("{MODE_PATH}/x"), "x");
+        assert!(rules_of(&t).contains(&"RT-002"));
+        let mut t = installed_tree(ProjectMode::Brownfield);
+        t.insert(STATE_PATH, b"\xff\xfe");
+        assert!(rules_of(&t).contains(&"RT-002"));
+    }
+
+    #[test]
+    fn rt_003_unmerged_entries_stop_the_run() {
+        let mut t = installed_tree(ProjectMode::Brownfield);
+        t.mark_unmerged(".standards/docs/scope/x.md");
+        t.insert(MODE_PATH, "broken");
+        assert_eq!(rules_of(&t), ["RT-003"], "the conflict stop skips RT-005");
+    }
+
+    #[test]
+    fn rt_004_markers_name_the_cycles() {
+        let mut t = installed_tree(ProjectMode::Brownfield);
+        t.insert(
+            STATE_PATH,
+            "<<<<<<< ours\n`Id`: `a-1`\n=======\n`Id`: `b-2`\n>>>>>>> theirs\n",
+        );
+        let r = super::super::run(&t, None, Default::default());
+        assert_eq!(r.rules(), ["RT-004"]);
+        assert!(r.problems[0].message.contains("a-1, b-2"));
+        assert!(r.problems[0]
+            .hint
+            .as_deref()
+            .unwrap()
+            .contains("exactly one cycle"));
+    }
+
+    #[test]
+    fn rt_005_bad_mode() {
+        let mut t = installed_tree(ProjectMode::Brownfield);
+        t.insert(MODE_PATH, "`ProjectMode`: `HYBRID`\n");
+        assert_eq!(rules_of(&t), ["RT-005"]);
+    }
+
+    #[test]
+    fn rt_000_marker_decides_installation() {
+        assert!(installed(&installed_tree(ProjectMode::Greenfield)));
+        assert!(!installed(
+            &MemTree::new().with(PROTOCOL_PATH, "# not ours")
+        ));
+    }
+}

@@ -1,0 +1,199 @@
+//! The conformance suite of `check`: every fixture case under `fixtures/check/cases/`
+//! runs through the library's checker on in-memory trees.
+//!
+//! A case is a folder holding:
+//! - `case`: `key: value` lines —
+//!   `expect:` rule IDs that must be reported (or `none`: the tree must pass),
+//!   `base:` a folder under `fixtures/check/bases/` laid over the install (optional),
+//!   `mode:` `greenfield` or `brownfield` install (default brownfield),
+//!   `remove:` project paths deleted after the overlays,
+//!   `head:` `base` to give the last commit the base tree (implied when `head/` exists),
+//!   `turn-end:` `true` for the stop hook's variant,
+//!   `exact:` `true` when no other rule may fire,
+//!   `unmerged:` project paths that have unmerged index entries;
+//! - `tree/`: files laid over the base (the working tree);
+//! - `head/`: files laid over the base for the last commit.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use git_standards::protocol::check::{self, testing::installed_tree, Options};
+use git_standards::protocol::tree::MemTree;
+use git_standards::protocol::vocab::ProjectMode;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check")
+}
+
+struct Case {
+    name: String,
+    expect: Vec<String>,
+    tree: MemTree,
+    head: Option<MemTree>,
+    options: Options,
+    exact: bool,
+}
+
+fn overlay(tree: &mut MemTree, dir: &Path) {
+    if !dir.is_dir() {
+        return;
+    }
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                tree.insert(&rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+}
+
+fn load(dir: &Path) -> Case {
+    let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+    let spec = std::fs::read_to_string(dir.join("case"))
+        .unwrap_or_else(|_| panic!("{name}: missing `case` file"));
+    let mut get = std::collections::HashMap::new();
+    for line in spec
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let (k, v) = line
+            .split_once(':')
+            .unwrap_or_else(|| panic!("{name}: bad line `{line}`"));
+        get.insert(k.trim().to_string(), v.trim().to_string());
+    }
+    let mode = match get.get("mode").map(String::as_str) {
+        Some("greenfield") => ProjectMode::Greenfield,
+        None | Some("brownfield") => ProjectMode::Brownfield,
+        Some(other) => panic!("{name}: unknown mode {other}"),
+    };
+    let mut base = installed_tree(mode);
+    if let Some(b) = get.get("base") {
+        let path = fixtures().join("bases").join(b);
+        assert!(path.is_dir(), "{name}: unknown base {b}");
+        overlay(&mut base, &path);
+    }
+    let mut tree = base.clone();
+    overlay(&mut tree, &dir.join("tree"));
+    for p in get
+        .get("remove")
+        .map(|s| s.split_whitespace().collect::<Vec<_>>())
+        .unwrap_or_default()
+    {
+        tree.remove(p);
+    }
+    for p in get
+        .get("unmerged")
+        .map(|s| s.split_whitespace().collect::<Vec<_>>())
+        .unwrap_or_default()
+    {
+        tree.mark_unmerged(p);
+    }
+    let head = if dir.join("head").is_dir() || get.get("head").map(String::as_str) == Some("base") {
+        let mut h = base.clone();
+        overlay(&mut h, &dir.join("head"));
+        Some(h)
+    } else {
+        None
+    };
+    let expect = match get.get("expect").map(String::as_str) {
+        None => panic!("{name}: `expect:` is required"),
+        Some("none") => Vec::new(),
+        Some(list) => list.split_whitespace().map(str::to_string).collect(),
+    };
+    Case {
+        name,
+        expect,
+        tree,
+        head,
+        options: Options {
+            at_turn_end: get.get("turn-end").map(String::as_str) == Some("true"),
+        },
+        exact: get.get("exact").map(String::as_str) == Some("true"),
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixtures().join("cases"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    dirs.sort();
+    dirs.iter().map(|d| load(d)).collect()
+}
+
+#[test]
+fn every_case_reports_what_it_expects() {
+    let mut failures = Vec::new();
+    for case in cases() {
+        let report = check::run(&case.tree, case.head.as_ref().map(|h| h as _), case.options);
+        let fired: BTreeSet<&str> = report.problems.iter().map(|p| p.rule).collect();
+        let missing: Vec<_> = case
+            .expect
+            .iter()
+            .filter(|r| !fired.contains(r.as_str()))
+            .collect();
+        let unexpected = if case.expect.is_empty() || case.exact {
+            fired
+                .iter()
+                .filter(|r| !case.expect.iter().any(|e| e == *r))
+                .collect::<Vec<_>>()
+        } else {
+            Vec::new()
+        };
+        if !missing.is_empty() || !unexpected.is_empty() {
+            let detail: Vec<String> = report
+                .problems
+                .iter()
+                .map(|p| format!("    {} {}: {}", p.rule, p.file, p.message))
+                .collect();
+            failures.push(format!(
+                "{}: missing {missing:?}, unexpected {unexpected:?}\n{}",
+                case.name,
+                detail.join("\n")
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} case(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_registered_rule_has_a_triggering_case() {
+    let covered: BTreeSet<String> = cases().into_iter().flat_map(|c| c.expect).collect();
+    let missing: Vec<&str> = check::registry()
+        .into_iter()
+        .filter(|r| !r.precondition && !covered.contains(r.id))
+        .map(|r| r.id)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "rules without a triggering fixture case: {missing:?}"
+    );
+}
+
+#[test]
+fn every_expected_rule_is_registered() {
+    let ids: BTreeSet<&str> = check::registry().into_iter().map(|r| r.id).collect();
+    for case in cases() {
+        for e in &case.expect {
+            assert!(
+                ids.contains(e.as_str()),
+                "{}: expects unregistered rule {e}",
+                case.name
+            );
+        }
+    }
+}
