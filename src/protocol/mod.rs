@@ -1,6 +1,7 @@
 //! The pure domain: the protocol's vocabularies, files and rules. Nothing here
 //! performs I/O; everything reads a [`tree::Tree`].
 
+pub mod acceptance;
 pub mod check;
 pub mod conflicts;
 pub mod cycle_id;

@@ -226,3 +226,168 @@ mod tests {
         assert_eq!(format_identifier(IdPrefix::F, 1000), "F-1000");
     }
 }
+
+/// Byte ranges of every line inside a fenced code block (fences included),
+/// as CommonMark (pulldown-cmark) parses them.
+pub fn fenced_lines(text: &str) -> Vec<Range<usize>> {
+    let fences = fenced_ranges(text);
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        let r = pos..pos + line.len();
+        if fences.iter().any(|f| f.start <= r.start && r.start < f.end) {
+            out.push(r);
+        }
+        pos += line.len();
+    }
+    out
+}
+
+/// `text` with fenced lines blanked (spaces, line breaks kept), so offsets and
+/// line numbers stay valid and fenced examples are not content.
+pub fn mask_fences(text: &str) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for r in fenced_lines(text) {
+        for b in &mut bytes[r] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+    }
+    // Only ASCII bytes were written over whole lines, so the result stays UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Whether a line is an H2 heading by the catalogue's rule (§1.7): `##`, whitespace, text.
+pub fn h2_name(line: &str) -> Option<String> {
+    let line = line.trim_end_matches(['\n', '\r']);
+    let rest = line.strip_prefix("##")?;
+    if !rest.starts_with(|c: char| c == ' ' || c == '\t') || rest.trim().is_empty() {
+        return None;
+    }
+    Some(normalize_section_name(rest.trim()))
+}
+
+/// The body of the first section named `name` with fenced lines blanked, or
+/// `None` when the record has no such section (check-rules §1.7).
+pub fn section_body(text: &str, name: &str) -> Option<String> {
+    section_bodies(text, name).into_iter().next()
+}
+
+/// The bodies of every section named `name`, fenced lines blanked.
+pub fn section_bodies(text: &str, name: &str) -> Vec<String> {
+    let masked = mask_fences(text);
+    let want = name.to_lowercase();
+    let mut out: Vec<String> = Vec::new();
+    let mut current: Option<String> = None;
+    for line in masked.split_inclusive('\n') {
+        if let Some(heading) = h2_name(line) {
+            if let Some(done) = current.take() {
+                out.push(done);
+            }
+            if heading == want {
+                current = Some(String::new());
+            }
+        } else if let Some(body) = current.as_mut() {
+            body.push_str(line);
+        }
+    }
+    out.extend(current);
+    out
+}
+
+/// Every bare mention of `prefix` identifiers (check-rules §1.8): not preceded
+/// by a letter, digit, `_`, `#`, `.`, `/` or `-`; at least three digits, not
+/// followed by a digit. Deduplicated, in first-seen order.
+pub fn bare_mentions(text: &str, prefix: IdPrefix) -> Vec<String> {
+    let p = prefix.as_str().as_bytes();
+    let b = text.as_bytes();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i + p.len() < b.len() {
+        if &b[i..i + p.len()] == p && b[i + p.len()] == b'-' {
+            let before_ok = i == 0
+                || !(b[i - 1].is_ascii_alphanumeric()
+                    || matches!(b[i - 1], b'_' | b'#' | b'.' | b'/' | b'-'));
+            let start = i + p.len() + 1;
+            let mut j = start;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            if before_ok && j - start >= 3 {
+                let id = text[i..j].to_string();
+                if !out.contains(&id) {
+                    out.push(id);
+                }
+            }
+            i = j.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `### <ID>` entry headings of `prefix` (check-rules §1.8), in order, with repeats;
+/// not fence-aware, as the catalogue specifies.
+pub fn entry_headings(text: &str, prefix: IdPrefix) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("###") else {
+            continue;
+        };
+        if !rest.starts_with(|c: char| c == ' ' || c == '\t') {
+            continue;
+        }
+        let rest = rest.trim_start();
+        let Some(after) = rest
+            .strip_prefix(prefix.as_str())
+            .and_then(|r| r.strip_prefix('-'))
+        else {
+            continue;
+        };
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let boundary = after[digits..]
+            .chars()
+            .next()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+        if digits >= 3 && boundary {
+            out.push(format!("{}-{}", prefix.as_str(), &after[..digits]));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod helper_tests {
+    use super::*;
+
+    #[test]
+    fn sections_and_fences() {
+        let text = "# T\n## Goal\nAC-001\n```\n## Fake\nAC-009\n```\n## goal:\nsecond\n## Other\n";
+        let bodies = section_bodies(text, "Goal");
+        assert_eq!(bodies.len(), 2);
+        assert!(bodies[0].contains("AC-001") && !bodies[0].contains("AC-009"));
+        assert_eq!(bodies[1], "second\n");
+        assert_eq!(section_body(text, "missing"), None);
+        assert_eq!(h2_name("### x"), None);
+        assert_eq!(
+            h2_name("##\tPrevious Cycles ##").as_deref(),
+            Some("previous cycles")
+        );
+    }
+
+    #[test]
+    fn bare_mentions_and_entry_headings() {
+        let text = "AC-001, x.md#AC-002, a/AC-003, `AC-004`, AC-0001 AC-01 AC-001";
+        assert_eq!(
+            bare_mentions(text, IdPrefix::Ac),
+            ["AC-001", "AC-004", "AC-0001"]
+        );
+        let rec = "### F-001: a\n### F-001a\n###F-002\n### F-003 — x\n### F-001\n";
+        assert_eq!(
+            entry_headings(rec, IdPrefix::F),
+            ["F-001", "F-003", "F-001"]
+        );
+    }
+}
