@@ -262,7 +262,7 @@ pub fn mask_fences(text: &str) -> String {
 pub fn h2_name(line: &str) -> Option<String> {
     let line = line.trim_end_matches(['\n', '\r']);
     let rest = line.strip_prefix("##")?;
-    if !rest.starts_with(|c: char| c == ' ' || c == '\t') || rest.trim().is_empty() {
+    if !rest.starts_with([' ', '\t']) || rest.trim().is_empty() {
         return None;
     }
     Some(normalize_section_name(rest.trim()))
@@ -336,7 +336,7 @@ pub fn entry_headings(text: &str, prefix: IdPrefix) -> Vec<String> {
         let Some(rest) = line.strip_prefix("###") else {
             continue;
         };
-        if !rest.starts_with(|c: char| c == ' ' || c == '\t') {
+        if !rest.starts_with([' ', '\t']) {
             continue;
         }
         let rest = rest.trim_start();
