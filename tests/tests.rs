@@ -2,6 +2,7 @@
 
 mod common;
 
+mod check;
 mod check_conformance;
 mod install;
 mod registration;

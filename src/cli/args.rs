@@ -46,6 +46,31 @@ pub enum ColorChoice {
 pub enum Command {
     /// Install or upgrade the STANDARDS runtime in this repository.
     Install(InstallArgs),
+    /// Check the workflow state and the active cycle's records against every protocol rule.
+    ///
+    /// Checks the working tree (or the index, or a commit) and compares it with
+    /// the last commit where the rules call for it. Prints one problem per line
+    /// as `file: message [RULE-ID]` grouped by file, then a summary. Exit status
+    /// 0 when there is no problem, 1 when there is any.
+    ///
+    /// With --json, prints one object: `ok` (bool), `problems` (array of
+    /// objects with `rule`, `file`, `message` and, when known, `hint`), `notes`
+    /// (array of strings) and `checked` (`source`, `comparedWith`, `rules`: the
+    /// number of rules evaluated).
+    Check(CheckArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Check the index (what the next commit will hold) instead of the working tree.
+    #[arg(long, conflicts_with = "rev")]
+    pub staged: bool,
+    /// Check a commit, branch or tag (read without a checkout), compared with its first parent.
+    #[arg(long = "ref", value_name = "rev")]
+    pub rev: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -75,6 +100,21 @@ impl From<ModeArg> for crate::protocol::vocab::ProjectMode {
 
 pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
     match command {
+        Command::Check(a) => {
+            let source = match (a.staged, a.rev) {
+                (true, _) => commands::check::Source::Staged,
+                (false, Some(rev)) => commands::check::Source::Rev(rev),
+                (false, None) => commands::check::Source::Worktree,
+            };
+            commands::check::run(
+                ctx,
+                &commands::check::Request {
+                    source,
+                    json: a.json,
+                    options: Default::default(),
+                },
+            )
+        }
         Command::Install(a) => commands::install::run(
             ctx,
             &commands::install::Request {

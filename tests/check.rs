@@ -1,0 +1,304 @@
+//! `git standards check` on real temporary repositories (SC-CHK and robustness).
+
+use std::path::Path;
+
+use crate::common::{read, stderr, stdout, write, Env};
+
+const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
+
+/// Copies a fixture base (`fixtures/check/bases/<name>`) over `repo`.
+pub fn lay_base(repo: &Path, name: &str) {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/check/bases")
+        .join(name);
+    let mut stack = vec![base.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(&base).unwrap();
+                write(repo.join(rel), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+}
+
+/// P-BROWN: a brownfield project installed in a git repository.
+fn brownfield() -> (Env, std::path::PathBuf) {
+    let (env, repo) = Env::repo();
+    write(repo.join("app.py"), "print(\"hi\")\n");
+    env.run(&repo, &["install"]).success();
+    (env, repo)
+}
+
+fn json(a: &assert_cmd::assert::Assert) -> serde_json::Value {
+    serde_json::from_str(&stdout(a)).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(a)))
+}
+
+fn rules(v: &serde_json::Value) -> Vec<String> {
+    v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["rule"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn sc_chk_001_fresh_brownfield_passes() {
+    let (env, repo) = brownfield();
+    let a = env.run(&repo, &["check"]).success();
+    assert!(stdout(&a).contains("check passed"), "{}", stdout(&a));
+    env.commit_all(&repo, "install");
+    let a = env.run(&repo, &["check", "--json"]).success();
+    let v = json(&a);
+    assert_eq!(v["ok"], true);
+    assert!(v["checked"]["comparedWith"]
+        .as_str()
+        .unwrap()
+        .contains("HEAD"));
+}
+
+#[test]
+fn sc_chk_002_f_std_passes() {
+    let (env, repo) = brownfield();
+    lay_base(&repo, "f-std");
+    env.run(&repo, &["check"]).success();
+}
+
+#[test]
+fn sc_chk_003_conflict_markers_in_state_stop_the_check() {
+    let (env, repo) = brownfield();
+    let mut state = read(repo.join(".standards/STATE.md"));
+    state.push_str("<<<<<<< ours\n=======\n>>>>>>> theirs\n");
+    write(repo.join(".standards/STATE.md"), state);
+    let a = env.run(&repo, &["check", "--json"]).code(1);
+    let v = json(&a);
+    assert_eq!(v["ok"], false);
+    assert_eq!(rules(&v), ["RT-004"]);
+    assert_eq!(v["problems"][0]["file"], ".standards/STATE.md");
+}
+
+#[test]
+fn sc_chk_004_conflict_markers_anywhere_in_standards() {
+    let (env, repo) = brownfield();
+    write(
+        repo.join(".standards/CONTEXT.md"),
+        "# Project Context\n<<<<<<< ours\na\n=======\nb\n>>>>>>> theirs\n",
+    );
+    let a = env.run(&repo, &["check"]).code(1);
+    assert!(
+        stdout(&a).contains(".standards/CONTEXT.md: contains merge conflict markers"),
+        "{}",
+        stdout(&a)
+    );
+}
+
+#[test]
+fn sc_chk_005_real_merge_conflict_in_a_record() {
+    let (env, repo) = brownfield();
+    lay_base(&repo, "f-std");
+    env.commit_all(&repo, "f-std");
+    let report = repo.join(format!(".standards/docs/verification/{ID}.md"));
+    let original = read(&report);
+    env.git(&repo, &["checkout", "-q", "-b", "side"]);
+    write(&report, format!("{original}\nSide evidence.\n"));
+    env.commit_all(&repo, "side");
+    env.git(&repo, &["checkout", "-q", "main"]);
+    write(&report, format!("{original}\nMain evidence.\n"));
+    env.commit_all(&repo, "main");
+    assert!(!env
+        .git_status(&repo, &["merge", "-q", "side"])
+        .status
+        .success());
+    let a = env.run(&repo, &["check", "--json"]).code(1);
+    let v = json(&a);
+    assert_eq!(v["problems"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(
+        v["problems"][0]["file"],
+        format!(".standards/docs/verification/{ID}.md")
+    );
+    assert!(v["problems"][0]["hint"]
+        .as_str()
+        .unwrap()
+        .contains("ask the user"));
+}
+
+#[test]
+fn sc_chk_006_007_malformed_records_under_docs_are_scanned() {
+    for with_commit in [false, true] {
+        let (env, repo) = brownfield();
+        lay_base(&repo, "f-std");
+        let bad = "<!-- STANDARDS\nArtifact: NOPE\nCycle: c-1\n-->\n";
+        write(repo.join(".standards/docs/stray/broken.md"), bad);
+        write(repo.join(".standards/NOTES.md"), bad);
+        if with_commit {
+            env.commit_all(&repo, "records");
+        }
+        let a = env.run(&repo, &["check", "--json"]).code(1);
+        let v = json(&a);
+        let files: Vec<&str> = v["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["file"].as_str().unwrap())
+            .collect();
+        assert!(files.contains(&".standards/docs/stray/broken.md"), "{v}");
+        assert!(!files.contains(&".standards/NOTES.md"), "{v}");
+    }
+}
+
+#[test]
+fn sc_chk_012_marked_files_anywhere_outside_standards() {
+    let (env, repo) = brownfield();
+    write(
+        repo.join("docs/notes/broken.md"),
+        "<!-- STANDARDS\nArtifact: VERIFICATON\nCycle: c-1\n-->\n",
+    );
+    let a = env.run(&repo, &["check", "--json"]).code(1);
+    let v = json(&a);
+    assert_eq!(rules(&v), ["PV-001"]);
+    assert_eq!(v["problems"][0]["file"], "docs/notes/broken.md");
+}
+
+#[test]
+fn ignored_markdown_is_not_scanned() {
+    let (env, repo) = brownfield();
+    write(repo.join(".gitignore"), "scratch/\n");
+    write(
+        repo.join("scratch/broken.md"),
+        "<!-- STANDARDS\nArtifact: NOPE\nCycle: c\n-->\n",
+    );
+    env.run(&repo, &["check"]).success();
+}
+
+#[test]
+fn sc_chk_010_through_a_symlinked_project_path() {
+    let (env, repo) = brownfield();
+    let link = env.dir.path().join("link");
+    std::os::unix::fs::symlink(&repo, &link).unwrap();
+    let a = env.run(&link, &["check", "--json"]).success();
+    assert_eq!(json(&a)["ok"], true);
+}
+
+#[test]
+fn staged_and_ref_sources_are_read_without_checkout() {
+    let (env, repo) = brownfield();
+    env.commit_all(&repo, "install");
+    // Break MODE.md in the index only; the working tree is fine.
+    write(repo.join(".standards/MODE.md"), "`ProjectMode`: `HYBRID`\n");
+    env.git(&repo, &["add", ".standards/MODE.md"]);
+    write(
+        repo.join(".standards/MODE.md"),
+        "# S.T.A.N.D.A.R.D.S. Project Mode\n\n`ProjectMode`: `BROWNFIELD`\n",
+    );
+    env.run(&repo, &["check"]).success();
+    let a = env.run(&repo, &["check", "--staged", "--json"]).code(1);
+    assert_eq!(rules(&json(&a)), ["RT-005"]);
+    // A commit on another branch, checked by name.
+    env.git(&repo, &["stash", "-q"]);
+    env.git(&repo, &["checkout", "-q", "-b", "broken"]);
+    write(repo.join(".standards/MODE.md"), "`ProjectMode`: `HYBRID`\n");
+    env.commit_all(&repo, "break mode");
+    env.git(&repo, &["checkout", "-q", "main"]);
+    let a = env
+        .run(&repo, &["check", "--ref", "broken", "--json"])
+        .code(1);
+    assert_eq!(rules(&json(&a)), ["RT-005"]);
+    env.run(&repo, &["check", "--ref", "main"]).success();
+    let a = env
+        .run(&repo, &["check", "--ref", "no-such-branch"])
+        .code(1);
+    assert!(stderr(&a).contains("no-such-branch"));
+}
+
+#[test]
+fn missing_runtime_is_a_refusal_without_output() {
+    let (env, repo) = Env::repo();
+    let a = env.run(&repo, &["check", "--json"]).code(1);
+    assert!(stdout(&a).is_empty());
+    assert!(
+        stderr(&a).contains("no STANDARDS runtime is installed"),
+        "{}",
+        stderr(&a)
+    );
+    assert!(stderr(&a).contains("git standards install"));
+}
+
+#[test]
+fn bad_inputs_never_crash() {
+    let (env, repo) = brownfield();
+    lay_base(&repo, "f-std");
+    // Non-UTF-8 bytes in a marked record and in STATE-adjacent files.
+    write(
+        repo.join("notes/binary.md"),
+        b"<!-- STANDARDS\n\xff\xfe\n-->\n",
+    );
+    // A record path that is a folder, and a record that is a symlink.
+    std::fs::create_dir_all(repo.join("docs/folder.md")).unwrap();
+    std::os::unix::fs::symlink(repo.join("app.py"), repo.join("docs/link.md")).unwrap();
+    // A 50 MB record outside .standards with a block at the top.
+    let mut big = String::from(
+        "<!-- STANDARDS\nArtifact: SCOPE\nCycle: other-20250101T000000Z-00000000\n-->\n# Big\n",
+    );
+    let line = "- filler line for a very large record that must not crash the checker\n";
+    while big.len() < 50 * 1024 * 1024 {
+        big.push_str(line);
+    }
+    write(repo.join("docs/big.md"), big);
+    let a = env.run(&repo, &["check", "--json"]).success();
+    let v = json(&a);
+    assert_eq!(v["ok"], true, "{v}");
+    let notes = v["notes"].as_array().unwrap();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("notes/binary.md")),
+        "{v}"
+    );
+
+    // A missing .standards entirely is a clear refusal.
+    std::fs::remove_dir_all(repo.join(".standards")).unwrap();
+    let a = env.run(&repo, &["check"]).code(1);
+    assert!(stderr(&a).contains("no STANDARDS runtime"));
+}
+
+#[test]
+fn state_md_is_never_rewritten_by_check() {
+    let (env, repo) = brownfield();
+    lay_base(&repo, "f-std");
+    let before = std::fs::read(repo.join(".standards/STATE.md")).unwrap();
+    env.run(&repo, &["check"]).success();
+    assert_eq!(
+        std::fs::read(repo.join(".standards/STATE.md")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn text_output_groups_by_file_with_hints_and_a_summary() {
+    let (env, repo) = brownfield();
+    std::fs::remove_file(repo.join(".standards/VERSION.json")).unwrap();
+    write(repo.join(".standards/MODE.md"), "`ProjectMode`: `X`\n");
+    let a = env.run(&repo, &["check"]).code(1);
+    let out = stdout(&a);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with(".standards/MODE.md: "), "{out}");
+    assert!(
+        lines.iter().any(
+            |l| l.starts_with(".standards/VERSION.json: this runtime file is missing [RT-001]")
+        ),
+        "{out}"
+    );
+    assert!(
+        lines.iter().any(|l| l.trim_start().starts_with("hint: ")),
+        "{out}"
+    );
+    assert_eq!(
+        *lines.last().unwrap(),
+        "check failed: 2 problems in 2 files (the working tree)"
+    );
+    assert!(!out.contains('\u{1b}'), "no colour when not a terminal");
+}
