@@ -1,0 +1,126 @@
+//! Benchmark: how long `check` takes, and how much memory it needs, on a large
+//! project held in memory (no disk or git noise), and on a real repository
+//! through the library's snapshots.
+//!
+//! Run with `cargo bench --bench check`. Prints one line per scenario:
+//! files in the tree, median and max wall time over the runs, and the
+//! process's peak resident memory afterwards.
+
+use std::time::{Duration, Instant};
+
+use git_standards::protocol::check::{self, testing::installed_tree, Options};
+use git_standards::protocol::tree::MemTree;
+use git_standards::protocol::vocab::ProjectMode;
+
+const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
+
+fn block(artifact: &str, cycle: &str) -> String {
+    format!("<!-- STANDARDS\nArtifact: {artifact}\nCycle: {cycle}\n-->\n")
+}
+
+/// An active STANDARD cycle with a 400-condition scope, plus `history` records
+/// of earlier cycles and `plain` ordinary Markdown files.
+fn large_project(history: usize, plain: usize) -> MemTree {
+    let mut t = installed_tree(ProjectMode::Brownfield);
+    let state = git_standards::protocol::state::fresh_template(ProjectMode::Brownfield)
+        .replace("`Id`: `UNSET`", &format!("`Id`: `{ID}`"))
+        .replace("`Request`: `UNSET`", "`Request`: `Add user search`")
+        .replace("`CycleMode`: `UNSET`", "`CycleMode`: `STANDARD`")
+        .replace(
+            "`CompletionPolicy`: `NONE`",
+            "`CompletionPolicy`: `FULL_DELIVERABLE`",
+        )
+        .replace(
+            "`Scope`: `NONE`",
+            &format!("`Scope`: `.standards/docs/scope/{ID}.md`"),
+        );
+    t.insert(".standards/STATE.md", state);
+    let mut scope = block("SCOPE", ID);
+    scope.push_str("# Search\n\n## Work\n\n");
+    for n in 1..=400 {
+        scope.push_str(&format!(
+            "- `AC-{n:03}`: Condition number {n} is observable.\n"
+        ));
+    }
+    t.insert(&format!(".standards/docs/scope/{ID}.md"), scope);
+    for i in 0..history {
+        let cycle = format!("old-{i}-20250101T000000Z-{i:08x}");
+        let mut text = block("DEVELOPMENT", &cycle);
+        text.push_str(&format!(
+            "\n# Development Plan\n\n`Cycle`: `{cycle}`\n\n## Build Steps\n"
+        ));
+        for s in 1..=20 {
+            text.push_str(&format!(
+                "\n### DEV-{s:03} — Step {s}\n`Status`: `DONE` `Acceptance`: `AC-{s:03}`\n"
+            ));
+        }
+        t.insert(&format!(".standards/docs/development/{cycle}.md"), text);
+    }
+    for i in 0..plain {
+        t.insert(
+            &format!("docs/page-{i}.md"),
+            format!("# Page {i}\n\nOrdinary documentation, AC-{i:03} mentioned.\n"),
+        );
+    }
+    t
+}
+
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+fn measure(name: &str, files: usize, runs: usize, mut f: impl FnMut()) {
+    f(); // warm-up
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    let median = times[times.len() / 2];
+    let max = *times.last().expect("at least one run");
+    println!(
+        "{name:<40} files {files:>6}  median {:>8.2} ms  max {:>8.2} ms  peak RSS {} KiB",
+        median.as_secs_f64() * 1e3,
+        max.as_secs_f64() * 1e3,
+        peak_rss_kib()
+            .map(|k| k.to_string())
+            .unwrap_or_else(|| "n/a".into())
+    );
+}
+
+fn main() {
+    for (history, plain) in [(10, 100), (200, 2_000), (1_000, 10_000)] {
+        let tree = large_project(history, plain);
+        let files = tree.markdown_files_len();
+        measure(
+            &format!("check, in memory ({history} old plans)"),
+            files,
+            9,
+            || {
+                let report = check::run(&tree, Some(&tree), Options::default());
+                std::hint::black_box(report);
+            },
+        );
+    }
+}
+
+trait Count {
+    fn markdown_files_len(&self) -> usize;
+}
+
+impl Count for MemTree {
+    fn markdown_files_len(&self) -> usize {
+        use git_standards::protocol::tree::Tree;
+        self.markdown_files().len()
+    }
+}
