@@ -1,11 +1,13 @@
 //! The pure domain: the protocol's vocabularies, files and rules. Nothing here
 //! performs I/O; everything reads a [`tree::Tree`].
 
+pub mod claims;
 pub mod conflicts;
 pub mod cycle_id;
 pub mod fields;
 pub mod layout;
 pub mod mode;
+pub mod numbering;
 pub mod provenance;
 pub mod record;
 pub mod scan;
