@@ -2,5 +2,8 @@
 
 mod common;
 
+mod artifact;
+mod cycle;
+mod fixture;
 mod install;
 mod registration;

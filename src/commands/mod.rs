@@ -1,6 +1,9 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
+pub mod artifact;
+pub mod cycle;
 pub mod install;
+pub mod runtime;
 
 use std::io::Write;
 use std::path::PathBuf;
