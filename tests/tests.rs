@@ -5,5 +5,6 @@ mod common;
 mod artifact;
 mod cycle;
 mod fixture;
+mod id;
 mod install;
 mod registration;

@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::commands::{self, Context};
 use crate::error::{Error, Result};
-use crate::protocol::vocab::{ArtifactType, ReviewKind};
+use crate::protocol::vocab::{ArtifactType, IdPrefix, ReviewKind};
 
 /// Git-native runtime of the S.T.A.N.D.A.R.D.S. agent workflow.
 ///
@@ -53,6 +53,9 @@ pub enum Command {
     /// Records of the active cycle: `git standards artifact init <TYPE> [--kind <KIND>]`.
     #[command(subcommand)]
     Artifact(ArtifactCommand),
+    /// Record-local identifiers: `git standards id next <PREFIX> <file>`.
+    #[command(subcommand)]
+    Id(IdCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -126,6 +129,51 @@ impl From<ArtifactArg> for ArtifactType {
             ArtifactArg::Review => ArtifactType::Review,
             ArtifactArg::Documentation => ArtifactType::Documentation,
             ArtifactArg::Synchronization => ArtifactType::Synchronization,
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum IdCommand {
+    /// Print the next free identifier of a prefix in a record; never edits it.
+    ///
+    /// Counts every use of the prefix in the file and in its last committed
+    /// version, except references into other records (`other.md#F-003`).
+    Next(IdNextArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct IdNextArgs {
+    /// The identifier prefix.
+    #[arg(value_enum, value_name = "AC|DEV|F|D|DOC")]
+    pub prefix: PrefixArg,
+    /// The record: relative to the current folder or the project root, or absolute.
+    pub file: PathBuf,
+}
+
+/// Identifier prefixes, spelled exactly as in records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PrefixArg {
+    #[value(name = "AC")]
+    Ac,
+    #[value(name = "DEV")]
+    Dev,
+    #[value(name = "F")]
+    F,
+    #[value(name = "D")]
+    D,
+    #[value(name = "DOC")]
+    Doc,
+}
+
+impl From<PrefixArg> for IdPrefix {
+    fn from(p: PrefixArg) -> Self {
+        match p {
+            PrefixArg::Ac => IdPrefix::Ac,
+            PrefixArg::Dev => IdPrefix::Dev,
+            PrefixArg::F => IdPrefix::F,
+            PrefixArg::D => IdPrefix::D,
+            PrefixArg::Doc => IdPrefix::Doc,
         }
     }
 }
@@ -207,5 +255,12 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         Command::Artifact(ArtifactCommand::Init(a)) => {
             commands::artifact::run_init(ctx, &artifact_init_request(a)?)
         }
+        Command::Id(IdCommand::Next(a)) => commands::id::run_next(
+            ctx,
+            &commands::id::NextRequest {
+                prefix: a.prefix.into(),
+                file: a.file,
+            },
+        ),
     }
 }

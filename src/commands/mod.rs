@@ -2,6 +2,7 @@
 
 pub mod artifact;
 pub mod cycle;
+pub mod id;
 pub mod install;
 pub mod runtime;
 
