@@ -250,6 +250,14 @@ fn refuses_without_an_installed_runtime() {
     p.write(".standards/PROTOCOL.md", "# My protocol\n");
     let err = p.refused(&["cycle", "new", "--request", "x"]);
     assert!(err.contains("framework marker"), "{err}");
+
+    // A runtime reached through a symbolic link is not this repository's.
+    let p = Project::brown();
+    let elsewhere = p.env.dir.path().join("elsewhere");
+    std::fs::rename(p.path(".standards"), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, p.path(".standards")).unwrap();
+    let err = p.refused(&["cycle", "new", "--request", "x"]);
+    assert!(err.contains("`.standards` is a symbolic link"), "{err}");
 }
 
 /// SC-CYC-012: after sign-off (committed) a new ID is generated, and it is not

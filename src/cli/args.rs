@@ -148,6 +148,7 @@ pub struct IdNextArgs {
     #[arg(value_enum, value_name = "AC|DEV|F|D|DOC")]
     pub prefix: PrefixArg,
     /// The record: relative to the current folder or the project root, or absolute.
+    #[arg(value_name = "file")]
     pub file: PathBuf,
 }
 

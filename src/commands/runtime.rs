@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::protocol::conflicts;
 use crate::protocol::layout::{MARKER, PROTOCOL_PATH, STATE_PATH};
 use crate::protocol::state::StateDoc;
-use crate::protocol::tree::{Text, Tree};
+use crate::protocol::tree::{obstacle, Obstacle, Text, Tree};
 use crate::repo::{Project, WorktreeTree};
 
 /// An installed project and its working-tree snapshot.
@@ -36,11 +36,19 @@ pub fn open(cwd: &std::path::Path) -> Result<Runtime> {
 
 /// Refuses unless `.standards/PROTOCOL.md` carries the framework marker.
 pub fn require_installed(tree: &dyn Tree, root: &std::path::Path) -> Result<()> {
-    let problem = match tree.text(PROTOCOL_PATH) {
-        Text::Ok(text) if text.contains(MARKER) => return Ok(()),
-        Text::Ok(_) => format!("`{PROTOCOL_PATH}` does not carry the framework marker `{MARKER}`"),
-        Text::Missing => format!("`{PROTOCOL_PATH}` is missing"),
-        Text::Unreadable(why) => format!("`{PROTOCOL_PATH}` cannot be read: {why}"),
+    let problem = match obstacle(tree, PROTOCOL_PATH) {
+        Some(Obstacle::Symlink(c)) => {
+            format!("`{c}` is a symbolic link, not a real folder of the repository")
+        }
+        Some(Obstacle::NotAFolder(c)) => format!("`{c}` is not a folder"),
+        None => match tree.text(PROTOCOL_PATH) {
+            Text::Ok(text) if text.contains(MARKER) => return Ok(()),
+            Text::Ok(_) => {
+                format!("`{PROTOCOL_PATH}` does not carry the framework marker `{MARKER}`")
+            }
+            Text::Missing => format!("`{PROTOCOL_PATH}` is missing"),
+            Text::Unreadable(why) => format!("`{PROTOCOL_PATH}` cannot be read: {why}"),
+        },
     };
     Err(Error::refused(
         format!(
@@ -117,15 +125,22 @@ mod tests {
         let root = std::path::Path::new("/p");
         let t = MemTree::new().with(PROTOCOL_PATH, format!("# Protocol\n{MARKER}\n"));
         assert!(require_installed(&t, root).is_ok());
-        for t in [
-            MemTree::new(),
-            MemTree::new().with(PROTOCOL_PATH, "# Protocol\n"),
+        let mut linked = MemTree::new();
+        linked.insert_node(".standards", crate::protocol::tree::Node::Symlink);
+        for (t, why) in [
+            (MemTree::new(), "is missing"),
+            (
+                MemTree::new().with(PROTOCOL_PATH, "# Protocol\n"),
+                "framework marker",
+            ),
+            (linked, "`.standards` is a symbolic link"),
         ] {
             let e = require_installed(&t, root).unwrap_err();
             assert!(
                 e.to_string().contains("no installed STANDARDS runtime"),
                 "{e}"
             );
+            assert!(e.to_string().contains(why), "{e}");
             match e {
                 Error::Refused { hint, .. } => {
                     assert!(hint.unwrap().contains("git standards install"))
