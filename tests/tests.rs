@@ -2,7 +2,11 @@
 
 mod common;
 
+mod artifact;
 mod check;
 mod check_conformance;
+mod cycle;
+mod fixture;
+mod id;
 mod install;
 mod registration;

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::commands::{self, Context};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::protocol::vocab::{ArtifactType, IdPrefix, ReviewKind};
 
 /// Git-native runtime of the S.T.A.N.D.A.R.D.S. agent workflow.
 ///
@@ -58,6 +59,15 @@ pub enum Command {
     /// (array of strings) and `checked` (`source`, `comparedWith`, `rules`: the
     /// number of rules evaluated).
     Check(CheckArgs),
+    /// Cycle IDs: `git standards cycle new --request "<request text>"`.
+    #[command(subcommand)]
+    Cycle(CycleCommand),
+    /// Records of the active cycle: `git standards artifact init <TYPE> [--kind <KIND>]`.
+    #[command(subcommand)]
+    Artifact(ArtifactCommand),
+    /// Record-local identifiers: `git standards id next <PREFIX> <file>`.
+    #[command(subcommand)]
+    Id(IdCommand),
 }
 
 #[derive(Debug, clap::Args)]
@@ -71,6 +81,164 @@ pub struct CheckArgs {
     /// Check a commit, branch or tag (read without a checkout), compared with its first parent.
     #[arg(long = "ref", value_name = "rev")]
     pub rev: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CycleCommand {
+    /// Print a new, unused cycle ID for a request; changes no file.
+    ///
+    /// The ID is `<slug>-<UTC time>-<8 random hex digits>`. Refused while a
+    /// cycle is active: a new ID is only generated before the first cycle or
+    /// after sign-off or cancellation.
+    New(CycleNewArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CycleNewArgs {
+    /// The user's request the cycle will serve (its words form the ID's slug).
+    #[arg(
+        long,
+        value_name = "request text",
+        required = true,
+        allow_hyphen_values = true
+    )]
+    pub request: String,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ArtifactCommand {
+    /// Create the active cycle's record of a type at its fixed path and print the path.
+    ///
+    /// Never overwrites: a re-run for the same record prints the path and
+    /// leaves the file unchanged; any other file at the path is a collision.
+    Init(ArtifactInitArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ArtifactInitArgs {
+    /// The record type.
+    #[arg(value_enum, value_name = "TYPE")]
+    pub artifact: ArtifactArg,
+    /// The review kind; required for REVIEW and only for REVIEW
+    /// (IMPLEMENTATION or FINAL_DELIVERABLE).
+    #[arg(long, value_name = "IMPLEMENTATION|FINAL_DELIVERABLE")]
+    pub kind: Option<String>,
+}
+
+/// Record types, spelled exactly as in provenance blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ArtifactArg {
+    #[value(name = "SCOPE")]
+    Scope,
+    #[value(name = "ARCHITECTURE")]
+    Architecture,
+    #[value(name = "DEVELOPMENT")]
+    Development,
+    #[value(name = "VERIFICATION")]
+    Verification,
+    #[value(name = "REVIEW")]
+    Review,
+    #[value(name = "DOCUMENTATION")]
+    Documentation,
+    #[value(name = "SYNCHRONIZATION")]
+    Synchronization,
+}
+
+impl From<ArtifactArg> for ArtifactType {
+    fn from(a: ArtifactArg) -> Self {
+        match a {
+            ArtifactArg::Scope => ArtifactType::Scope,
+            ArtifactArg::Architecture => ArtifactType::Architecture,
+            ArtifactArg::Development => ArtifactType::Development,
+            ArtifactArg::Verification => ArtifactType::Verification,
+            ArtifactArg::Review => ArtifactType::Review,
+            ArtifactArg::Documentation => ArtifactType::Documentation,
+            ArtifactArg::Synchronization => ArtifactType::Synchronization,
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum IdCommand {
+    /// Print the next free identifier of a prefix in a record; never edits it.
+    ///
+    /// Counts every use of the prefix in the file and in its last committed
+    /// version, except references into other records (`other.md#F-003`).
+    Next(IdNextArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct IdNextArgs {
+    /// The identifier prefix.
+    #[arg(value_enum, value_name = "AC|DEV|F|D|DOC")]
+    pub prefix: PrefixArg,
+    /// The record: relative to the current folder or the project root, or absolute.
+    #[arg(value_name = "file")]
+    pub file: PathBuf,
+}
+
+/// Identifier prefixes, spelled exactly as in records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PrefixArg {
+    #[value(name = "AC")]
+    Ac,
+    #[value(name = "DEV")]
+    Dev,
+    #[value(name = "F")]
+    F,
+    #[value(name = "D")]
+    D,
+    #[value(name = "DOC")]
+    Doc,
+}
+
+impl From<PrefixArg> for IdPrefix {
+    fn from(p: PrefixArg) -> Self {
+        match p {
+            PrefixArg::Ac => IdPrefix::Ac,
+            PrefixArg::Dev => IdPrefix::Dev,
+            PrefixArg::F => IdPrefix::F,
+            PrefixArg::D => IdPrefix::D,
+            PrefixArg::Doc => IdPrefix::Doc,
+        }
+    }
+}
+
+const CYCLE_NEW_USAGE: &str = "Usage: git standards cycle new --request \"<request text>\"";
+
+/// `cycle new` arguments as a validated request: the request text must not be blank.
+fn cycle_new_request(a: CycleNewArgs) -> Result<commands::cycle::NewRequest> {
+    if a.request.trim().is_empty() {
+        return Err(Error::usage(format!(
+            "a request is required: `--request` must name the change in words\n{CYCLE_NEW_USAGE}"
+        )));
+    }
+    Ok(commands::cycle::NewRequest { request: a.request })
+}
+
+/// `artifact init` arguments as a validated request (RT §3.1): REVIEW needs a
+/// kind and only REVIEW takes one; these come before the kind's value check.
+fn artifact_init_request(a: ArtifactInitArgs) -> Result<commands::artifact::InitRequest> {
+    let artifact = ArtifactType::from(a.artifact);
+    let kind = match (artifact, a.kind) {
+        (ArtifactType::Review, None) => {
+            return Err(Error::usage(
+                "REVIEW needs `--kind IMPLEMENTATION` or `--kind FINAL_DELIVERABLE`",
+            ))
+        }
+        (ArtifactType::Review, Some(kind)) => Some(kind.parse::<ReviewKind>().map_err(|_| {
+            Error::usage(format!(
+                "`{kind}` is not a review kind: use `--kind IMPLEMENTATION` or `--kind FINAL_DELIVERABLE`"
+            ))
+        })?),
+        (other, Some(_)) => {
+            return Err(Error::usage(format!(
+                "`--kind` is only for REVIEW; a {other} record has no review kind"
+            )))
+        }
+        (_, None) => None,
+    };
+    Ok(commands::artifact::InitRequest { artifact, kind })
 }
 
 #[derive(Debug, clap::Args)]
@@ -120,6 +288,19 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             &commands::install::Request {
                 mode: a.mode.map(Into::into),
                 dry_run: a.dry_run,
+            },
+        ),
+        Command::Cycle(CycleCommand::New(a)) => {
+            commands::cycle::run_new(ctx, &cycle_new_request(a)?)
+        }
+        Command::Artifact(ArtifactCommand::Init(a)) => {
+            commands::artifact::run_init(ctx, &artifact_init_request(a)?)
+        }
+        Command::Id(IdCommand::Next(a)) => commands::id::run_next(
+            ctx,
+            &commands::id::NextRequest {
+                prefix: a.prefix.into(),
+                file: a.file,
             },
         ),
     }

@@ -1,7 +1,11 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
+pub mod artifact;
 pub mod check;
+pub mod cycle;
+pub mod id;
 pub mod install;
+pub mod runtime;
 
 use std::io::Write;
 use std::path::PathBuf;

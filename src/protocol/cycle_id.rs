@@ -46,6 +46,31 @@ pub fn compose(slug: &str, utc: chrono::DateTime<chrono::Utc>, random: [u8; 4]) 
     format!("{slug}-{}-{hex}", utc.format("%Y%m%dT%H%M%SZ"))
 }
 
+/// How many candidates `cycle new` tries before it gives up (RT §2.2 step 8).
+pub const ATTEMPTS: usize = 5;
+
+/// Chooses a new cycle ID for `slug` (RT §2.2 steps 8 and 9, RF §10.4).
+///
+/// Builds up to [`ATTEMPTS`] candidates from the clock value `now` and fresh
+/// random bytes drawn from `random`, skipping any candidate that is not in the
+/// generated form or that `is_used` reports as taken. Returns the first free
+/// candidate, `Ok(None)` when all of them were taken, or the first error of
+/// `random`. Time and randomness are injected so the choice is testable.
+pub fn generate<E>(
+    slug: &str,
+    now: chrono::DateTime<chrono::Utc>,
+    mut random: impl FnMut() -> Result<[u8; 4], E>,
+    mut is_used: impl FnMut(&str) -> bool,
+) -> Result<Option<String>, E> {
+    for _ in 0..ATTEMPTS {
+        let candidate = compose(slug, now, random()?);
+        if is_generated(&candidate) && !is_used(&candidate) {
+            return Ok(Some(candidate));
+        }
+    }
+    Ok(None)
+}
+
 /// The generated form required of `Active Work.Id` (RF §10.3).
 pub fn is_generated(id: &str) -> bool {
     // Suffix: -YYYYMMDDTHHMMSSZ-xxxxxxxx (8+1+6+1 digits/letters, then 8 hex) = 27 bytes.
@@ -119,6 +144,85 @@ mod tests {
         let id = compose("add-user-search", t, [0x7b, 0xef, 0x0f, 0x04]);
         assert_eq!(id, "add-user-search-20260927T190146Z-7bef0f04");
         assert!(is_generated(&id));
+    }
+
+    fn fixed_time() -> chrono::DateTime<chrono::Utc> {
+        chrono::Utc
+            .with_ymd_and_hms(2026, 9, 27, 19, 1, 46)
+            .unwrap()
+    }
+
+    #[test]
+    fn generate_returns_the_first_unused_candidate() {
+        let mut draws = [[0, 0, 0, 1], [0, 0, 0, 2], [0, 0, 0, 3]].into_iter();
+        let mut asked = Vec::new();
+        let id = generate::<()>(
+            "search",
+            fixed_time(),
+            || Ok(draws.next().unwrap()),
+            |c| {
+                asked.push(c.to_string());
+                c.ends_with("00000001")
+            },
+        )
+        .unwrap();
+        assert_eq!(id.as_deref(), Some("search-20260927T190146Z-00000002"));
+        assert_eq!(asked.len(), 2);
+    }
+
+    #[test]
+    fn generate_gives_up_after_five_used_candidates() {
+        let mut draws = 0;
+        let mut checks = 0;
+        let id = generate::<()>(
+            "search",
+            fixed_time(),
+            || {
+                draws += 1;
+                Ok([draws, 0, 0, 0])
+            },
+            |_| {
+                checks += 1;
+                true
+            },
+        )
+        .unwrap();
+        assert_eq!(id, None);
+        assert_eq!((draws, checks), (5, 5));
+    }
+
+    #[test]
+    fn generate_skips_candidates_outside_the_generated_form() {
+        // A slug that cannot form a generated ID (it never comes from `slug`)
+        // is never offered, and `is_used` is not consulted for it.
+        let id = generate::<()>(
+            "Bad Slug",
+            fixed_time(),
+            || Ok([1, 2, 3, 4]),
+            |_| panic!("not consulted"),
+        )
+        .unwrap();
+        assert_eq!(id, None);
+    }
+
+    #[test]
+    fn generate_passes_on_randomness_failures() {
+        let err = generate("search", fixed_time(), || Err("no entropy"), |_| false).unwrap_err();
+        assert_eq!(err, "no entropy");
+    }
+
+    #[test]
+    fn every_slug_forms_a_generated_id() {
+        for request in [
+            "Add user search",
+            "!!!",
+            "Ünïcode — café search",
+            &"x".repeat(10_000),
+            "2026 plan",
+        ] {
+            let id = compose(&slug(request), fixed_time(), [0xab, 0xcd, 0xef, 0x01]);
+            assert!(is_generated(&id), "{id}");
+        }
     }
 
     #[test]

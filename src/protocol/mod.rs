@@ -3,11 +3,13 @@
 
 pub mod acceptance;
 pub mod check;
+pub mod claims;
 pub mod conflicts;
 pub mod cycle_id;
 pub mod fields;
 pub mod layout;
 pub mod mode;
+pub mod numbering;
 pub mod provenance;
 pub mod record;
 pub mod scan;

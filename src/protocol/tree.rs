@@ -65,6 +65,44 @@ pub trait Tree {
     }
 }
 
+/// Why a path cannot be reached through real folders of a snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Obstacle {
+    /// This ancestor is a symbolic link.
+    Symlink(String),
+    /// This ancestor exists but is not a folder (a file, or unreadable).
+    NotAFolder(String),
+}
+
+impl Obstacle {
+    /// The offending project-relative component.
+    pub fn component(&self) -> &str {
+        match self {
+            Obstacle::Symlink(c) | Obstacle::NotAFolder(c) => c,
+        }
+    }
+}
+
+/// The outermost proper ancestor of `path` that is a symbolic link or not a
+/// folder, if any. The walk stops at the first missing ancestor: everything
+/// below it is simply absent (and would be created as folders).
+pub fn obstacle(tree: &dyn Tree, path: &str) -> Option<Obstacle> {
+    let mut end = 0;
+    while let Some(slash) = path[end..].find('/') {
+        let ancestor = &path[..end + slash];
+        match tree.node(ancestor) {
+            Node::Dir => {}
+            Node::Missing => return None,
+            Node::Symlink => return Some(Obstacle::Symlink(ancestor.to_string())),
+            Node::File(_) | Node::Unreadable(_) => {
+                return Some(Obstacle::NotAFolder(ancestor.to_string()))
+            }
+        }
+        end += slash + 1;
+    }
+    None
+}
+
 /// An in-memory tree for tests and for planning.
 #[derive(Debug, Clone, Default)]
 pub struct MemTree {
@@ -163,6 +201,24 @@ mod tests {
             Text::Unreadable("it is a folder, not a file".into())
         );
         assert_eq!(t.markdown_files(), vec![".standards/docs/a.md".to_string()]);
+    }
+
+    #[test]
+    fn obstacles_name_the_outermost_offending_ancestor() {
+        let mut t = MemTree::new()
+            .with(".standards/docs/scope/a.md", "x")
+            .with(".standards/docs/verification", "a file");
+        assert_eq!(obstacle(&t, ".standards/docs/scope/b.md"), None);
+        assert_eq!(obstacle(&t, ".standards/docs/new/deeper/b.md"), None);
+        assert_eq!(
+            obstacle(&t, ".standards/docs/verification/c.md"),
+            Some(Obstacle::NotAFolder(".standards/docs/verification".into()))
+        );
+        t.insert_node(".standards/docs/reviews", Node::Symlink);
+        let found = obstacle(&t, ".standards/docs/reviews/c/implementation.md").unwrap();
+        assert_eq!(found, Obstacle::Symlink(".standards/docs/reviews".into()));
+        assert_eq!(found.component(), ".standards/docs/reviews");
+        assert_eq!(obstacle(&t, "top.md"), None);
     }
 
     #[test]

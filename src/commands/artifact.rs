@@ -1,0 +1,372 @@
+//! `git standards artifact init`: creates one record of the active cycle at
+//! its fixed path and prints that path (RT §3, RF §6, §7). The header comes
+//! from the templates embedded in the binary (decision D5). An existing file
+//! is never overwritten.
+
+use crate::assets;
+use crate::commands::{runtime, Context};
+use crate::error::{Error, Result};
+use crate::protocol::provenance::{self, Marking, Provenance};
+use crate::protocol::tree::{obstacle, Node, Obstacle, Tree};
+use crate::protocol::vocab::{ArtifactType, CycleMode, ReviewKind};
+use crate::protocol::{cycle_id, layout};
+use crate::repo::write;
+
+/// A validated `artifact init` request: `kind` is set exactly for `REVIEW`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InitRequest {
+    pub artifact: ArtifactType,
+    pub kind: Option<ReviewKind>,
+}
+
+impl InitRequest {
+    /// `TYPE`, or `REVIEW/KIND` for reviews.
+    pub fn label(&self) -> String {
+        match self.kind {
+            Some(kind) => format!("{}/{kind}", self.artifact),
+            None => self.artifact.to_string(),
+        }
+    }
+
+    fn command(&self) -> String {
+        match self.kind {
+            Some(kind) => format!(
+                "git standards artifact init {} --kind {kind}",
+                self.artifact
+            ),
+            None => format!("git standards artifact init {}", self.artifact),
+        }
+    }
+}
+
+/// What `artifact init` does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Plan {
+    /// Create the record at `path` (project-relative) with `content`.
+    Create { path: String, content: String },
+    /// This cycle's record of that type is already there: leave it untouched.
+    Exists { path: String },
+}
+
+impl Plan {
+    pub fn path(&self) -> &str {
+        match self {
+            Plan::Create { path, .. } | Plan::Exists { path } => path,
+        }
+    }
+}
+
+/// Decides what `artifact init` does against `tree`.
+pub fn plan(tree: &dyn Tree, request: &InitRequest) -> Result<Plan> {
+    let state = runtime::load_state(tree)?;
+    let Some(id) = state.active_cycle_id() else {
+        let why = if state.active_work.id.value == "UNSET" {
+            "`Active Work.Id` is `UNSET`".to_string()
+        } else {
+            format!(
+                "the last cycle `{}` is `{}`",
+                state.active_work.id.value, state.workflow_state.value
+            )
+        };
+        return Err(Error::refused(
+            format!("there is no active cycle ({why}), so there is no cycle to create a {} record for", request.label()),
+            Some("start a cycle first: run `git standards cycle new --request \"<request>\"` and record the printed ID as STATE.md's `Active Work.Id`, with its `Request`, `CycleMode` and `WorkflowState`".to_string()),
+        ));
+    };
+    if !cycle_id::is_lenient(id) {
+        return Err(Error::refused(
+            format!("STATE.md's `Active Work.Id` `{id}` is not a valid cycle ID, so no record path can be formed from it"),
+            Some("set `Active Work.Id` to an ID printed by `git standards cycle new`".to_string()),
+        ));
+    }
+    let omitted = matches!(
+        (request.artifact, request.kind),
+        (ArtifactType::Development, _)
+            | (ArtifactType::Verification, _)
+            | (ArtifactType::Review, Some(ReviewKind::Implementation))
+    );
+    if state.cycle_mode.value == CycleMode::Documentation && omitted {
+        return Err(Error::refused(
+            format!(
+                "the cycle `{id}` is a DOCUMENTATION cycle, which omits the {} record: a documentation cycle creates no current-cycle record for an omitted owner",
+                request.label()
+            ),
+            Some("a documentation cycle runs AUDITING, SCOPING, ARCHITECTING, DOCUMENTING, REVIEWING_FINAL and SYNCHRONIZING; create only their records".to_string()),
+        ));
+    }
+
+    let path = layout::record_path(request.artifact, request.kind, id);
+    let wanted = Provenance {
+        artifact: request.artifact,
+        cycle: id.to_string(),
+        review_kind: request.kind,
+    };
+    if let Some(found) = obstacle(tree, &path) {
+        let (what, hint) = match &found {
+            Obstacle::Symlink(c) => (
+                "is a symbolic link, not a normal folder",
+                format!("records are never written through links: replace `{c}` with a real folder inside the repository"),
+            ),
+            Obstacle::NotAFolder(c) => (
+                "is not a normal folder",
+                format!("move `{c}` out of the way so a folder can take its place"),
+            ),
+        };
+        return Err(Error::refused(
+            format!(
+                "refusing to create `{path}`: `{}` {what}",
+                found.component()
+            ),
+            Some(hint),
+        ));
+    }
+    let collision = |why: String| {
+        Error::refused(
+            format!(
+                "`{path}` already exists and is not cycle `{id}`'s {} record: {why}; it was left unchanged",
+                request.label()
+            ),
+            Some(format!(
+                "resolve the collision (move or rename that entry), then run `{}` again",
+                request.command()
+            )),
+        )
+    };
+    match tree.node(&path) {
+        Node::Missing => Ok(Plan::Create {
+            content: assets::new_record(request.artifact, request.kind, id),
+            path,
+        }),
+        Node::File(bytes) => match String::from_utf8(bytes) {
+            Err(_) => Err(collision("it is not UTF-8 text".into())),
+            Ok(text) => match provenance::parse(&text) {
+                Marking::Valid(p) if p == wanted => Ok(Plan::Exists { path }),
+                Marking::Valid(p) => Err(collision(describe_other(&p, &wanted))),
+                Marking::Unmarked => Err(collision("it has no STANDARDS provenance block".into())),
+                Marking::Malformed(reason) => Err(collision(format!(
+                    "its provenance block is malformed ({reason})"
+                ))),
+            },
+        },
+        Node::Symlink => Err(collision(
+            "it is a symbolic link; records are regular files".into(),
+        )),
+        Node::Dir => Err(collision("it is a folder".into())),
+        Node::Unreadable(why) => Err(collision(format!("it cannot be read ({why})"))),
+    }
+}
+
+/// How a valid block differs from the wanted one.
+fn describe_other(found: &Provenance, wanted: &Provenance) -> String {
+    if found.cycle != wanted.cycle {
+        format!("it belongs to the cycle `{}`", found.cycle)
+    } else if found.artifact != wanted.artifact {
+        format!("it is a {} record", found.artifact)
+    } else {
+        match found.review_kind {
+            Some(kind) => format!("it is a {kind} review"),
+            None => "its review kind differs".to_string(),
+        }
+    }
+}
+
+/// Runs `artifact init`.
+pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
+    let rt = runtime::open(&ctx.cwd)?;
+    let plan = plan(&rt.tree, request)?;
+    if let Plan::Create { path, content } = &plan {
+        write::atomic_write(&rt.root, path, content.as_bytes(), write::Existing::Refuse)?;
+    }
+    writeln!(ctx.out, "{}", plan.path()).map_err(|e| Error::io("<stdout>", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::layout::STATE_PATH;
+    use crate::protocol::state::fresh_template;
+    use crate::protocol::tree::MemTree;
+    use crate::protocol::vocab::ProjectMode;
+
+    const ID: &str = "search-20260927T190146Z-7bef0f04";
+
+    fn state(workflow: &str, mode: &str, id: &str) -> String {
+        fresh_template(ProjectMode::Brownfield)
+            .replace(
+                "`WorkflowState`: `AUDITING`",
+                &format!("`WorkflowState`: `{workflow}`"),
+            )
+            .replace("`CycleMode`: `UNSET`", &format!("`CycleMode`: `{mode}`"))
+            .replace("`Id`: `UNSET`", &format!("`Id`: `{id}`"))
+    }
+
+    fn active(mode: &str) -> MemTree {
+        MemTree::new().with(STATE_PATH, state("TESTING", mode, ID))
+    }
+
+    fn req(artifact: ArtifactType, kind: Option<ReviewKind>) -> InitRequest {
+        InitRequest { artifact, kind }
+    }
+
+    #[test]
+    fn creates_each_record_at_its_fixed_path() {
+        let t = active("STANDARD");
+        for artifact in ArtifactType::ALL {
+            let kinds: &[Option<ReviewKind>] = if *artifact == ArtifactType::Review {
+                &[
+                    Some(ReviewKind::Implementation),
+                    Some(ReviewKind::FinalDeliverable),
+                ]
+            } else {
+                &[None]
+            };
+            for kind in kinds {
+                let r = req(*artifact, *kind);
+                match plan(&t, &r).unwrap() {
+                    Plan::Create { path, content } => {
+                        assert_eq!(path, layout::record_path(*artifact, *kind, ID));
+                        assert_eq!(content, assets::new_record(*artifact, *kind, ID));
+                    }
+                    other => panic!("{other:?}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_existing_record_of_this_cycle_is_kept() {
+        let path = layout::record_path(ArtifactType::Verification, None, ID);
+        let t = active("STANDARD").with(
+            &path,
+            assets::new_record(ArtifactType::Verification, None, ID) + "\nfilled in\n",
+        );
+        assert_eq!(
+            plan(&t, &req(ArtifactType::Verification, None)).unwrap(),
+            Plan::Exists { path }
+        );
+    }
+
+    #[test]
+    fn collisions_say_what_is_there() {
+        let path = layout::record_path(ArtifactType::Verification, None, ID);
+        let cases = [
+            (
+                "# Notes kept by the team\n".to_string(),
+                "no STANDARDS provenance block",
+            ),
+            (
+                "<!-- STANDARDS\nArtifact: VERIFICATION\n".to_string(),
+                "malformed",
+            ),
+            (
+                assets::new_record(ArtifactType::Verification, None, "other-1"),
+                "belongs to the cycle `other-1`",
+            ),
+            (
+                assets::new_record(ArtifactType::Scope, None, ID),
+                "it is a SCOPE record",
+            ),
+        ];
+        for (content, expected) in cases {
+            let t = active("STANDARD").with(&path, &content);
+            let e = plan(&t, &req(ArtifactType::Verification, None))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(expected), "{e}");
+            assert!(e.contains("left unchanged"), "{e}");
+            assert!(e.contains(&path), "{e}");
+        }
+        let review =
+            layout::record_path(ArtifactType::Review, Some(ReviewKind::Implementation), ID);
+        let t = active("STANDARD").with(
+            &review,
+            assets::new_record(ArtifactType::Review, Some(ReviewKind::FinalDeliverable), ID),
+        );
+        let e = plan(
+            &t,
+            &req(ArtifactType::Review, Some(ReviewKind::Implementation)),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("it is a FINAL_DELIVERABLE review"), "{e}");
+        assert!(e.contains("REVIEW/IMPLEMENTATION"), "{e}");
+        let t = active("STANDARD").with(&path, b"\xff\xfe");
+        assert!(plan(&t, &req(ArtifactType::Verification, None))
+            .unwrap_err()
+            .to_string()
+            .contains("not UTF-8"));
+        let mut t = active("STANDARD");
+        t.insert_node(&path, Node::Symlink);
+        assert!(plan(&t, &req(ArtifactType::Verification, None))
+            .unwrap_err()
+            .to_string()
+            .contains("symbolic link"));
+    }
+
+    #[test]
+    fn obstacles_on_the_way_are_named() {
+        let mut t = active("STANDARD");
+        t.insert_node(".standards/docs", Node::Symlink);
+        let e = plan(&t, &req(ArtifactType::Scope, None))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`.standards/docs` is a symbolic link"), "{e}");
+        let t = active("STANDARD").with(".standards/docs/verification", "a file");
+        let e = plan(&t, &req(ArtifactType::Verification, None))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("`.standards/docs/verification` is not a normal folder"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn documentation_cycles_omit_three_records() {
+        let t = active("DOCUMENTATION");
+        for (r, label) in [
+            (req(ArtifactType::Development, None), "DEVELOPMENT"),
+            (req(ArtifactType::Verification, None), "VERIFICATION"),
+            (
+                req(ArtifactType::Review, Some(ReviewKind::Implementation)),
+                "REVIEW/IMPLEMENTATION",
+            ),
+        ] {
+            let e = plan(&t, &r).unwrap_err().to_string();
+            assert!(
+                e.contains("DOCUMENTATION cycle") && e.contains(label),
+                "{e}"
+            );
+        }
+        for r in [
+            req(ArtifactType::Scope, None),
+            req(ArtifactType::Documentation, None),
+            req(ArtifactType::Review, Some(ReviewKind::FinalDeliverable)),
+            req(ArtifactType::Synchronization, None),
+        ] {
+            assert!(plan(&t, &r).is_ok());
+        }
+    }
+
+    #[test]
+    fn needs_an_active_cycle_with_a_usable_id() {
+        let t = MemTree::new().with(STATE_PATH, fresh_template(ProjectMode::Brownfield));
+        let e = plan(&t, &req(ArtifactType::Scope, None))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no active cycle") && e.contains("UNSET"), "{e}");
+        let t = MemTree::new().with(STATE_PATH, state("SIGNED_OFF", "UNSET", ID));
+        let e = plan(&t, &req(ArtifactType::Scope, None))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("no active cycle") && e.contains("SIGNED_OFF"),
+            "{e}"
+        );
+        let t = MemTree::new().with(STATE_PATH, state("SCOPING", "STANDARD", "bad/id"));
+        let e = plan(&t, &req(ArtifactType::Scope, None))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not a valid cycle ID"), "{e}");
+    }
+}

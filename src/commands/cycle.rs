@@ -1,0 +1,171 @@
+//! `git standards cycle new`: prints a new, unused cycle ID (RT §2, RF §10).
+//! It changes no file: there is no ID registry (decision D13).
+
+use crate::commands::{runtime, Context};
+use crate::error::{Error, Result};
+use crate::protocol::tree::Tree;
+use crate::protocol::{claims, cycle_id, scan};
+
+/// A validated `cycle new` request.
+#[derive(Debug, Clone)]
+pub struct NewRequest {
+    /// The user's request text; never empty after trimming.
+    pub request: String,
+}
+
+/// Chooses a new ID against `tree` at time `now`, drawing random bytes from
+/// `random`. Refuses when STATE.md is missing, conflicted or invalid, or a
+/// cycle is active; refuses when five candidates were all taken.
+pub fn new_id(
+    tree: &dyn Tree,
+    request: &NewRequest,
+    now: chrono::DateTime<chrono::Utc>,
+    random: impl FnMut() -> Result<[u8; 4]>,
+) -> Result<String> {
+    let state = runtime::load_state(tree)?;
+    if state.has_active_cycle() {
+        return Err(Error::refused(
+            format!(
+                "a cycle is still active: {}; a new cycle ID is only generated before the first cycle or after the active cycle is signed off (`SIGNED_OFF`) or cancelled (`CANCELLED`)",
+                runtime::describe_cycle(&state)
+            ),
+            Some("finish the active cycle (user sign-off) or cancel it, then run `git standards cycle new` again".to_string()),
+        ));
+    }
+    let slug = cycle_id::slug(&request.request);
+    let scanned = scan::scan(tree);
+    match cycle_id::generate(&slug, now, random, |id| claims::is_taken(tree, &scanned, id))? {
+        Some(id) => Ok(id),
+        None => Err(Error::refused(
+            format!(
+                "no unused cycle ID could be generated: {} candidates for `{slug}` were all taken by existing records",
+                cycle_id::ATTEMPTS
+            ),
+            Some("try again in a second; the next candidates use a new time and new random digits".to_string()),
+        )),
+    }
+}
+
+/// Four fresh random bytes from the operating system.
+fn os_random() -> Result<[u8; 4]> {
+    let mut bytes = [0u8; 4];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        Error::Internal(format!(
+            "cannot get random bytes from the operating system: {e}"
+        ))
+    })?;
+    Ok(bytes)
+}
+
+/// Runs `cycle new`.
+pub fn run_new(ctx: &mut Context, request: &NewRequest) -> Result<()> {
+    let rt = runtime::open(&ctx.cwd)?;
+    let id = new_id(&rt.tree, request, chrono::Utc::now(), os_random)?;
+    writeln!(ctx.out, "{id}").map_err(|e| Error::io("<stdout>", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::layout::STATE_PATH;
+    use crate::protocol::state::fresh_template;
+    use crate::protocol::tree::MemTree;
+    use crate::protocol::vocab::ProjectMode;
+    use chrono::TimeZone;
+
+    fn now() -> chrono::DateTime<chrono::Utc> {
+        chrono::Utc
+            .with_ymd_and_hms(2026, 9, 27, 19, 1, 46)
+            .unwrap()
+    }
+
+    fn request(text: &str) -> NewRequest {
+        NewRequest {
+            request: text.into(),
+        }
+    }
+
+    fn fresh() -> MemTree {
+        MemTree::new().with(STATE_PATH, fresh_template(ProjectMode::Brownfield))
+    }
+
+    fn active(state: &str) -> MemTree {
+        let text = fresh_template(ProjectMode::Brownfield)
+            .replace(
+                "`WorkflowState`: `AUDITING`",
+                &format!("`WorkflowState`: `{state}`"),
+            )
+            .replace("`Id`: `UNSET`", "`Id`: `old-20260101T000000Z-00000000`");
+        MemTree::new().with(STATE_PATH, text)
+    }
+
+    #[test]
+    fn prints_slug_time_and_random_digits() {
+        let id = new_id(&fresh(), &request("Add user search"), now(), || {
+            Ok([0x7b, 0xef, 0x0f, 0x04])
+        })
+        .unwrap();
+        assert_eq!(id, "add-user-search-20260927T190146Z-7bef0f04");
+    }
+
+    #[test]
+    fn skips_ids_taken_by_records_and_paths() {
+        let taken = "search-20260927T190146Z-00000001";
+        let also = "search-20260927T190146Z-00000002";
+        let t = fresh()
+            .with(
+                &format!(".standards/docs/reviews/{taken}/implementation.md"),
+                "x",
+            )
+            .with(
+                "archive/plan.md",
+                format!("<!-- STANDARDS\nArtifact: DEVELOPMENT\nCycle: {also}\n-->\n"),
+            );
+        let mut n = 0u8;
+        let id = new_id(&t, &request("Search"), now(), || {
+            n += 1;
+            Ok([0, 0, 0, n])
+        })
+        .unwrap();
+        assert_eq!(id, "search-20260927T190146Z-00000003");
+    }
+
+    #[test]
+    fn refuses_after_five_taken_candidates() {
+        let t = fresh().with(
+            ".standards/docs/scope/search-20260927T190146Z-00000000.md",
+            "x",
+        );
+        let e = new_id(&t, &request("Search"), now(), || Ok([0; 4])).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("no unused cycle ID could be generated"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn refuses_while_a_cycle_is_active_and_allows_after_it_ended() {
+        let e = new_id(&active("SCOPING"), &request("x"), now(), || Ok([0; 4])).unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.contains("a cycle is still active"), "{msg}");
+        assert!(msg.contains("old-20260101T000000Z-00000000"), "{msg}");
+        assert!(msg.contains("SCOPING"), "{msg}");
+        assert!(
+            msg.contains("signed off") && msg.contains("cancelled"),
+            "{msg}"
+        );
+        for ended in ["SIGNED_OFF", "CANCELLED"] {
+            assert!(new_id(&active(ended), &request("x"), now(), || Ok([0; 4])).is_ok());
+        }
+    }
+
+    #[test]
+    fn randomness_failures_are_internal_errors() {
+        let e = new_id(&fresh(), &request("x"), now(), || {
+            Err(Error::Internal("no entropy".into()))
+        })
+        .unwrap_err();
+        assert!(matches!(e, Error::Internal(_)));
+    }
+}

@@ -1,0 +1,186 @@
+//! What the runtime tools (`cycle`, `artifact`, `id`) share: locating an
+//! installed project (RT §1.1, decision D1) and reading STATE.md the way
+//! `check` reads it (RT §1.3, decisions D12 and D15).
+
+use std::path::PathBuf;
+
+use crate::error::{Error, Result};
+use crate::protocol::conflicts;
+use crate::protocol::layout::{MARKER, PROTOCOL_PATH, STATE_PATH};
+use crate::protocol::state::StateDoc;
+use crate::protocol::tree::{obstacle, Obstacle, Text, Tree};
+use crate::repo::{Project, WorktreeTree};
+
+/// An installed project and its working-tree snapshot.
+pub struct Runtime {
+    pub project: Project,
+    /// Absolute project root (the folder holding `.standards/`).
+    pub root: PathBuf,
+    pub tree: WorktreeTree,
+}
+
+/// Discovers the project from `cwd` and requires an installed runtime: a
+/// `.standards/PROTOCOL.md` that carries the framework marker.
+pub fn open(cwd: &std::path::Path) -> Result<Runtime> {
+    let project = Project::discover(cwd)?;
+    project.require_workdir()?;
+    let root = project.root.clone();
+    let tree = project.worktree()?;
+    require_installed(&tree, &root)?;
+    Ok(Runtime {
+        project,
+        root,
+        tree,
+    })
+}
+
+/// Refuses unless `.standards/PROTOCOL.md` carries the framework marker.
+pub fn require_installed(tree: &dyn Tree, root: &std::path::Path) -> Result<()> {
+    let problem = match obstacle(tree, PROTOCOL_PATH) {
+        Some(Obstacle::Symlink(c)) => {
+            format!("`{c}` is a symbolic link, not a real folder of the repository")
+        }
+        Some(Obstacle::NotAFolder(c)) => format!("`{c}` is not a folder"),
+        None => match tree.text(PROTOCOL_PATH) {
+            Text::Ok(text) if text.contains(MARKER) => return Ok(()),
+            Text::Ok(_) => {
+                format!("`{PROTOCOL_PATH}` does not carry the framework marker `{MARKER}`")
+            }
+            Text::Missing => format!("`{PROTOCOL_PATH}` is missing"),
+            Text::Unreadable(why) => format!("`{PROTOCOL_PATH}` cannot be read: {why}"),
+        },
+    };
+    Err(Error::refused(
+        format!(
+            "no installed STANDARDS runtime was found at `{}`: {problem}",
+            root.display()
+        ),
+        Some("run `git standards install` to install the runtime in this repository".to_string()),
+    ))
+}
+
+/// Reads and structurally validates `.standards/STATE.md`: refuses when it is
+/// missing or unreadable, when it has unresolved merge conflicts (markers or
+/// unmerged index entries), and when it is structurally invalid (D12: a normal
+/// refusal naming the line, not an unexpected error).
+pub fn load_state(tree: &dyn Tree) -> Result<StateDoc> {
+    let text = match tree.text(STATE_PATH) {
+        Text::Ok(text) => text,
+        Text::Missing => {
+            return Err(Error::refused(
+                format!("`{STATE_PATH}` is missing, so the STANDARDS runtime is incomplete"),
+                Some(format!(
+                    "restore it from history (`git restore --source=HEAD {STATE_PATH}`) or reinstall with `git standards install`"
+                )),
+            ))
+        }
+        Text::Unreadable(why) => {
+            return Err(Error::refused(
+                format!("`{STATE_PATH}` cannot be read: {why}"),
+                Some(format!("restore it from history (`git restore --source=HEAD {STATE_PATH}`)")),
+            ))
+        }
+    };
+    let conflicted: Vec<_> = conflicts::find(tree)
+        .into_iter()
+        .filter(|c| c.path == STATE_PATH)
+        .collect();
+    if !conflicted.is_empty() {
+        let how = if conflicted.iter().any(|c| c.unmerged) {
+            "unmerged index entries"
+        } else {
+            "conflict markers"
+        };
+        return Err(Error::refused(
+            format!(
+                "`{STATE_PATH}` has unresolved merge conflicts ({how}) in {}",
+                conflicts::describe(&conflicted)
+            ),
+            Some(
+                "resolve the conflict so STATE.md describes exactly one cycle, `git add` it, then retry"
+                    .to_string(),
+            ),
+        ));
+    }
+    Ok(StateDoc::parse(&text)?)
+}
+
+/// A short description of the active cycle, e.g. ``cycle `x` (`SCOPING`)``.
+pub fn describe_cycle(state: &StateDoc) -> String {
+    format!(
+        "`{}` (WorkflowState `{}`)",
+        state.active_work.id.value, state.workflow_state.value
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::state::fresh_template;
+    use crate::protocol::tree::MemTree;
+    use crate::protocol::vocab::ProjectMode;
+
+    #[test]
+    fn an_installed_runtime_needs_the_marker() {
+        let root = std::path::Path::new("/p");
+        let t = MemTree::new().with(PROTOCOL_PATH, format!("# Protocol\n{MARKER}\n"));
+        assert!(require_installed(&t, root).is_ok());
+        let mut linked = MemTree::new();
+        linked.insert_node(".standards", crate::protocol::tree::Node::Symlink);
+        for (t, why) in [
+            (MemTree::new(), "is missing"),
+            (
+                MemTree::new().with(PROTOCOL_PATH, "# Protocol\n"),
+                "framework marker",
+            ),
+            (linked, "`.standards` is a symbolic link"),
+        ] {
+            let e = require_installed(&t, root).unwrap_err();
+            assert!(
+                e.to_string().contains("no installed STANDARDS runtime"),
+                "{e}"
+            );
+            assert!(e.to_string().contains(why), "{e}");
+            match e {
+                Error::Refused { hint, .. } => {
+                    assert!(hint.unwrap().contains("git standards install"))
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn state_refusals() {
+        let e = load_state(&MemTree::new()).unwrap_err();
+        assert!(e.to_string().contains("is missing"), "{e}");
+
+        let conflicted = MemTree::new().with(
+            STATE_PATH,
+            "<<<<<<< ours\n`Id`: `a-1`\n=======\n`Id`: `b-2`\n>>>>>>> theirs\n",
+        );
+        let e = load_state(&conflicted).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("unresolved merge conflicts (conflict markers)"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("cycles a-1, b-2"), "{e}");
+
+        let mut unmerged = MemTree::new().with(STATE_PATH, fresh_template(ProjectMode::Brownfield));
+        unmerged.mark_unmerged(STATE_PATH);
+        let e = load_state(&unmerged).unwrap_err();
+        assert!(e.to_string().contains("unmerged index entries"), "{e}");
+
+        let invalid = MemTree::new().with(
+            STATE_PATH,
+            fresh_template(ProjectMode::Brownfield).replace("`AUDITING`", "`DONE`"),
+        );
+        let e = load_state(&invalid).unwrap_err();
+        assert!(matches!(e, Error::State(_)));
+        assert!(e.to_string().starts_with(".standards/STATE.md:3:"), "{e}");
+
+        let ok = MemTree::new().with(STATE_PATH, fresh_template(ProjectMode::Brownfield));
+        assert!(!load_state(&ok).unwrap().has_active_cycle());
+    }
+}
