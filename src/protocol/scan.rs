@@ -28,14 +28,20 @@ impl Scan {
 
     /// Whether a valid block anywhere names `cycle`.
     pub fn cycle_is_used(&self, cycle: &str) -> bool {
-        self.artifacts.iter().any(|a| a.marking.valid().is_some_and(|p| p.cycle == cycle))
+        self.artifacts
+            .iter()
+            .any(|a| a.marking.valid().is_some_and(|p| p.cycle == cycle))
     }
 }
 
 /// Scans the candidate Markdown files of `tree`.
 pub fn scan(tree: &dyn Tree) -> Scan {
     let mut out = Scan::default();
-    let mut candidates: Vec<String> = tree.markdown_files().into_iter().filter(|p| layout::is_scanned(p)).collect();
+    let mut candidates: Vec<String> = tree
+        .markdown_files()
+        .into_iter()
+        .filter(|p| layout::is_scanned(p))
+        .collect();
     candidates.sort();
     candidates.dedup();
     for path in candidates {
@@ -43,7 +49,11 @@ pub fn scan(tree: &dyn Tree) -> Scan {
             Text::Ok(text) => {
                 if provenance::opens_block(&text) {
                     let marking = provenance::parse(&text);
-                    out.artifacts.push(Artifact { path, text, marking });
+                    out.artifacts.push(Artifact {
+                        path,
+                        text,
+                        marking,
+                    });
                 }
             }
             Text::Missing => {}
