@@ -10,6 +10,7 @@ pub mod provenance;
 pub mod record;
 pub mod scan;
 pub mod state;
+pub mod summary;
 pub mod text;
 pub mod tree;
 pub mod vocab;
