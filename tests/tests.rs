@@ -4,3 +4,4 @@ mod common;
 
 mod install;
 mod registration;
+mod status;

@@ -1,6 +1,7 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
 pub mod install;
+pub mod status;
 
 use std::io::Write;
 use std::path::PathBuf;
