@@ -2,6 +2,7 @@
 
 mod common;
 
+mod demo;
 mod install;
 mod registration;
 mod status;

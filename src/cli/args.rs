@@ -92,6 +92,11 @@ pub enum Command {
     /// Exits 0 when it could show the state, even when it lists problems (for example an invalid MODE.md); exits 1 when no runtime is installed in the snapshot, or when STATE.md is missing, not UTF-8, invalid or has unresolved merge conflicts. The --json keys are described under STATUS JSON in `git standards --help`.
     #[command(verbatim_doc_comment)]
     Status(StatusArgs),
+    /// Try git standards in a throwaway repository.
+    ///
+    /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
+    #[command(verbatim_doc_comment)]
+    Demo(DemoArgs),
 }
 
 impl Command {
@@ -112,6 +117,13 @@ pub struct StatusArgs {
     /// Print one JSON object (keys: see `git standards --help`) instead of the dashboard.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DemoArgs {
+    /// Build the demo in <dir>, which must be new or empty, and keep it afterwards.
+    #[arg(long, value_name = "dir")]
+    pub keep: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -163,5 +175,6 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 },
             },
         ),
+        Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
     }
 }

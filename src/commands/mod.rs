@@ -1,5 +1,6 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
+pub mod demo;
 pub mod install;
 pub mod status;
 
