@@ -4,5 +4,6 @@ mod common;
 
 mod demo;
 mod install;
+mod man;
 mod registration;
 mod status;
