@@ -54,12 +54,27 @@ pub enum Error {
     Internal(String),
 }
 
+/// The path [`Error::Io`] names for a failed write to standard output.
+pub const STDOUT: &str = "<stdout>";
+
 impl Error {
     pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.as_ref().to_path_buf(),
             source,
         }
+    }
+
+    /// A failed write of a command's results to standard output.
+    pub fn stdout(source: std::io::Error) -> Self {
+        Error::io(STDOUT, source)
+    }
+
+    /// Whether this is a write to standard output that failed because the
+    /// reader went away (`git standards status | head -1`): not an error.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Io { path, source }
+            if path.as_os_str() == STDOUT && source.kind() == std::io::ErrorKind::BrokenPipe)
     }
 
     pub fn usage(message: impl Into<String>) -> Self {

@@ -10,17 +10,56 @@ use crate::protocol::vocab::{ArtifactType, IdPrefix, ReviewKind};
 
 /// Git-native runtime of the S.T.A.N.D.A.R.D.S. agent workflow.
 ///
-/// Reads each branch's committed `.standards/` folder as the workflow state:
-/// from the working tree, the index, HEAD or any ref, without a checkout.
+/// Reads each branch's `.standards/` folder as the workflow state: from the working tree, the index, HEAD or any ref, without a checkout. Git runs it as `git standards <subcommand>`; `git standards --help` opens the manual page git-standards(1), which holds this text.
 ///
-/// Exit status: 0 success; 1 problems found or operation refused; 2 usage
-/// error; 3 internal error.
+/// EXIT STATUS
+///
+/// 0: success.
+///
+/// 1: problems found, or the operation was refused; nothing was changed.
+///
+/// 2: usage error (unknown subcommand or option, bad value).
+///
+/// 3: internal error; please report it.
+///
+/// STATUS JSON
+///
+/// `git standards status --json` prints one JSON object; on success it has all the keys below. Vocabulary values keep the protocol's spelling, `UNSET` and `NONE` included; free-text and path fields are null where STATE.md says `NONE` or `UNSET`.
+///
+/// ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3).
+///
+/// source: the snapshot read: "the working tree", "the index", or "commit <short id> (`<rev>`)".
+///
+/// commit: the full commit ID with --ref, else null.
+///
+/// projectMode: GREENFIELD or BROWNFIELD from MODE.md; null when MODE.md is missing or invalid (the reason is in problems).
+///
+/// workflowState, owner: the workflow state and the role that acts in it (Scoper, Architect, Auditor, Developer, Tester, Reviewer, Documenter, Synchronizer, or user).
+///
+/// cycleMode, completionPolicy: the cycle's mode and completion policy.
+///
+/// pendingCycle: {mode, request, blockedOn}: the next-cycle preference and the blocked next-cycle request with its question.
+///
+/// activeWork: {id, request, scope, architecture, development, blockedOn, promotionReason, auditTarget, pendingVerificationCadence}, or null when no cycle is active.
+///
+/// lastCycle: {id, request, outcome} of the cycle that a terminal state (outcome SIGNED_OFF or CANCELLED) ended, else null.
+///
+/// handoff: {kind, from, failureType, reason}: the last handoff, as written.
+///
+/// recovery: the recovery frames, newest (the active one) first: [{frame, from, owner, ownerRole, failureType, reason, resumeAt, rerunThrough}]; a field missing from the file is null.
+///
+/// obligations: the outstanding obligations: [{obligation, owner, ownerRole, failureType, reason}].
+///
+/// baselineReconciliation: the cancelled cycles awaiting baseline reconciliation: [{sourceCycle, request}].
+///
+/// problems: what is wrong but did not stop the report, as "file:line: message" strings.
 #[derive(Debug, Parser)]
 #[command(
     name = "git-standards",
     bin_name = "git standards",
     version,
-    propagate_version = true
+    propagate_version = true,
+    verbatim_doc_comment
 )]
 pub struct Cli {
     /// Run as if started in <path>.
@@ -68,6 +107,18 @@ pub enum Command {
     /// Record-local identifiers: `git standards id next <PREFIX> <file>`.
     #[command(subcommand)]
     Id(IdCommand),
+    /// Show the workflow state of the working tree, the index or any commit.
+    ///
+    /// Reads `.standards/STATE.md` and `.standards/MODE.md` from one snapshot and shows the project mode, the workflow state and its owner, the cycle, the last handoff, the recovery stack (newest frame first), outstanding obligations and baseline reconciliation entries.
+    ///
+    /// Exits 0 when it could show the state, even when it lists problems (for example an invalid MODE.md); exits 1 when no runtime is installed in the snapshot, or when STATE.md is missing, not UTF-8, invalid or has unresolved merge conflicts. The --json keys are described under STATUS JSON in `git standards --help`.
+    #[command(verbatim_doc_comment)]
+    Status(StatusArgs),
+    /// Try git standards in a throwaway repository.
+    ///
+    /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
+    #[command(verbatim_doc_comment)]
+    Demo(DemoArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -241,6 +292,33 @@ fn artifact_init_request(a: ArtifactInitArgs) -> Result<commands::artifact::Init
     Ok(commands::artifact::InitRequest { artifact, kind })
 }
 
+impl Command {
+    /// Whether errors must also be reported as JSON on stdout (`status --json`).
+    pub fn json_output(&self) -> bool {
+        matches!(self, Command::Status(a) if a.json)
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StatusArgs {
+    /// Read the index (what the next commit will hold) instead of the working tree.
+    #[arg(long, conflicts_with = "rev")]
+    pub staged: bool,
+    /// Read a commit, branch or tag from the object database, without a checkout.
+    #[arg(long = "ref", value_name = "rev")]
+    pub rev: Option<String>,
+    /// Print one JSON object (keys: see `git standards --help`) instead of the dashboard.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DemoArgs {
+    /// Build the demo in <dir>, which must be new or empty, and keep it afterwards.
+    #[arg(long, value_name = "dir")]
+    pub keep: Option<PathBuf>,
+}
+
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
     /// Project mode for a first install; inferred from the project's files when absent.
@@ -303,5 +381,21 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 file: a.file,
             },
         ),
+        Command::Status(a) => commands::status::run(
+            ctx,
+            &commands::status::Request {
+                source: match (a.staged, a.rev) {
+                    (_, Some(rev)) => commands::status::Source::Rev(rev),
+                    (true, None) => commands::status::Source::Index,
+                    (false, None) => commands::status::Source::Worktree,
+                },
+                format: if a.json {
+                    commands::status::Format::Json
+                } else {
+                    commands::status::Format::Text
+                },
+            },
+        ),
+        Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
     }
 }

@@ -13,12 +13,12 @@ pub const EXIT_USAGE: u8 = 2;
 /// Internal error.
 pub const EXIT_INTERNAL: u8 = 3;
 
-/// Prints `error: <message>` (and `hint: ...`) on stderr and returns the exit code.
-pub fn report_error(error: &Error, err: &mut dyn Write) -> u8 {
-    let (code, hint): (u8, Option<String>) = match error {
+/// The exit code and hint of an error: the one place that decides them.
+fn classify(error: &Error) -> (u8, Option<String>) {
+    match error {
         Error::Usage(_) => (EXIT_USAGE, Some("run `git standards --help` for usage".into())),
         Error::Refused { hint, .. } => (EXIT_PROBLEMS, hint.clone()),
-        Error::ProblemsFound { .. } => return EXIT_PROBLEMS,
+        Error::ProblemsFound { .. } => (EXIT_PROBLEMS, None),
         Error::NotARepository { .. } => {
             (EXIT_PROBLEMS, Some("run the command inside a git repository, or pass `-C <path>`".into()))
         }
@@ -31,15 +31,73 @@ pub fn report_error(error: &Error, err: &mut dyn Write) -> u8 {
         Error::Mode(_) => (EXIT_PROBLEMS, Some("MODE.md must hold exactly `ProjectMode`: `GREENFIELD` or `BROWNFIELD`".into())),
         Error::Io { .. } => (EXIT_PROBLEMS, None),
         Error::Git(_) | Error::Internal(_) => (EXIT_INTERNAL, Some("this is unexpected; please report it".into())),
-    };
-    let _ = writeln!(err, "error: {error}");
+    }
+}
+
+/// The message with its source chain, one `caused by` per line.
+fn message(error: &Error) -> String {
+    let mut text = error.to_string();
     let mut source = std::error::Error::source(error);
     while let Some(s) = source {
-        let _ = writeln!(err, "  caused by: {s}");
+        text.push_str(&format!("\n  caused by: {s}"));
         source = s.source();
     }
+    text
+}
+
+/// Prints `error: <message>` (and `hint: ...`) on stderr and returns the exit code.
+pub fn report_error(error: &Error, err: &mut dyn Write) -> u8 {
+    let (code, hint) = classify(error);
+    if matches!(error, Error::ProblemsFound { .. }) {
+        return code;
+    }
+    let _ = writeln!(err, "error: {}", message(error));
     if let Some(hint) = hint {
         let _ = writeln!(err, "hint: {hint}");
     }
     code
+}
+
+/// The `--json` form of an error, for commands whose output scripts parse:
+/// `{"ok": false, "error": "<message>", "hint": "<hint>" | null}` on stdout.
+pub fn report_error_json(error: &Error, out: &mut dyn Write) -> std::io::Result<()> {
+    let (_, hint) = classify(error);
+    let value = serde_json::json!({
+        "ok": false,
+        "error": message(error),
+        "hint": hint,
+    });
+    let text = serde_json::to_string_pretty(&value).map_err(std::io::Error::other)?;
+    writeln!(out, "{text}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_errors_carry_message_and_hint() {
+        let mut out = Vec::new();
+        let e = Error::refused("no way", Some("try this".to_string()));
+        report_error_json(&e, &mut out).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"ok": false, "error": "no way", "hint": "try this"})
+        );
+        let mut err = Vec::new();
+        assert_eq!(report_error(&e, &mut err), EXIT_PROBLEMS);
+        assert_eq!(
+            String::from_utf8(err).unwrap(),
+            "error: no way\nhint: try this\n"
+        );
+    }
+
+    #[test]
+    fn broken_pipe_only_on_stdout() {
+        let pipe = || std::io::Error::from(std::io::ErrorKind::BrokenPipe);
+        assert!(Error::stdout(pipe()).is_broken_pipe());
+        assert!(!Error::io("x.md", pipe()).is_broken_pipe());
+        assert!(!Error::stdout(std::io::Error::other("disk full")).is_broken_pipe());
+    }
 }

@@ -10,7 +10,9 @@ use std::process::ExitCode;
 use clap::Parser;
 
 pub use args::{Cli, Command};
-pub use exit::{report_error, EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
+pub use exit::{
+    report_error, report_error_json, EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE,
+};
 
 use crate::commands::Context;
 
@@ -26,7 +28,11 @@ pub fn main() -> ExitCode {
     };
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
-    let color = color_enabled(cli.color, stdout.is_terminal());
+    let color = color_enabled(
+        cli.color,
+        stdout.is_terminal(),
+        std::env::var_os("NO_COLOR").as_deref(),
+    );
     let mut out = stdout.lock();
     let mut err = stderr.lock();
     let code = run(cli, &mut out, &mut err, color);
@@ -52,20 +58,32 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, color: bool) -> u
         err,
         color,
     };
+    let json = cli.command.json_output();
     let result = args::dispatch(cli.command, &mut ctx);
     match result {
         Ok(()) => EXIT_OK,
-        Err(e) => report_error(&e, ctx.err),
+        // The reader of our output went away (`| head`): nothing left to do.
+        Err(e) if e.is_broken_pipe() => EXIT_OK,
+        Err(e) => {
+            if json {
+                let _ = report_error_json(&e, ctx.out);
+            }
+            report_error(&e, ctx.err)
+        }
     }
 }
 
-fn color_enabled(choice: args::ColorChoice, is_terminal: bool) -> bool {
+/// Colours on stdout: `--color always`/`never` decide; `auto` means on a
+/// terminal unless `NO_COLOR` is set to a non-empty value.
+fn color_enabled(
+    choice: args::ColorChoice,
+    is_terminal: bool,
+    no_color: Option<&std::ffi::OsStr>,
+) -> bool {
     match choice {
         args::ColorChoice::Always => true,
         args::ColorChoice::Never => false,
-        args::ColorChoice::Auto => {
-            is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
+        args::ColorChoice::Auto => is_terminal && no_color.is_none_or(|v| v.is_empty()),
     }
 }
 
@@ -76,8 +94,38 @@ pub fn command() -> clap::Command {
 
 #[cfg(test)]
 mod tests {
+    use super::args::ColorChoice;
+    use super::color_enabled;
+    use std::ffi::OsStr;
+
     #[test]
     fn clap_definition_is_consistent() {
         super::command().debug_assert();
+    }
+
+    #[test]
+    fn colour_choice_terminal_and_no_color() {
+        assert!(color_enabled(ColorChoice::Auto, true, None));
+        assert!(color_enabled(ColorChoice::Auto, true, Some(OsStr::new(""))));
+        assert!(!color_enabled(
+            ColorChoice::Auto,
+            true,
+            Some(OsStr::new("1"))
+        ));
+        assert!(!color_enabled(ColorChoice::Auto, false, None));
+        assert!(color_enabled(
+            ColorChoice::Always,
+            false,
+            Some(OsStr::new("1"))
+        ));
+        assert!(!color_enabled(ColorChoice::Never, true, None));
+    }
+
+    #[test]
+    fn staged_and_ref_conflict() {
+        let e = super::command()
+            .try_get_matches_from(["git-standards", "status", "--staged", "--ref", "HEAD"])
+            .unwrap_err();
+        assert_eq!(e.kind(), clap::error::ErrorKind::ArgumentConflict);
     }
 }

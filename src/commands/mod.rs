@@ -3,9 +3,11 @@
 pub mod artifact;
 pub mod check;
 pub mod cycle;
+pub mod demo;
 pub mod id;
 pub mod install;
 pub mod runtime;
+pub mod status;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -2,6 +2,7 @@
 
 use super::fields;
 use super::layout::STANDARDS_DIR;
+use super::text::mask_html_comments;
 use super::tree::{Text, Tree};
 
 /// A conflicted file and the cycles its sides name.
@@ -73,9 +74,11 @@ fn cycles_in(tree: &dyn Tree, path: &str) -> Vec<String> {
     }
 }
 
+/// The cycle IDs a file names, outside HTML comments (STATE.md's template
+/// comment shows a `SourceCycle` placeholder that names no cycle).
 fn ids(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for f in fields::scan(text) {
+    for f in fields::scan(&mask_html_comments(text)) {
         let is_id = f.name == "Id" || f.name == "Cycle" || f.name == "SourceCycle";
         if is_id && f.value != "UNSET" && !out.contains(&f.value) {
             out.push(f.value);
@@ -124,6 +127,13 @@ mod tests {
         );
         assert_eq!(found[1].cycles, ["a-1", "b-2"]);
         assert!(describe(&found).contains("cycles a-1, b-2"));
+    }
+
+    #[test]
+    fn placeholders_in_comments_are_not_cycles() {
+        let state = "<<<<<<< ours\n`Id`: `a-1`\n=======\n`Id`: `b-2`\n>>>>>>> theirs\n<!--\n- `SourceCycle`: `<cancelled-cycle-id>`\n-->\n";
+        let t = MemTree::new().with(".standards/STATE.md", state);
+        assert_eq!(find(&t)[0].cycles, ["a-1", "b-2"]);
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod provenance;
 pub mod record;
 pub mod scan;
 pub mod state;
+pub mod summary;
 pub mod text;
 pub mod tree;
 pub mod vocab;

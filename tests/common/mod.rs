@@ -88,6 +88,19 @@ impl Env {
         cmd
     }
 
+    /// Any program, sealed like the binary, started in `dir`.
+    pub fn sealed(&self, program: impl AsRef<std::ffi::OsStr>, dir: &Path) -> Command {
+        let mut cmd = Command::new(program);
+        self.seal(&mut cmd);
+        cmd.current_dir(dir);
+        cmd
+    }
+
+    /// The binary's path.
+    pub fn bin() -> PathBuf {
+        PathBuf::from(assert_cmd::cargo::cargo_bin!("git-standards"))
+    }
+
     /// Runs the binary in `dir` with `args`.
     pub fn run(&self, dir: &Path, args: &[&str]) -> Assert {
         let mut cmd = self.cmd(dir);

@@ -1,0 +1,162 @@
+//! `git standards demo`: a throwaway repository, installed and shown.
+
+use std::path::Path;
+
+use crate::common::{files_below, read, stderr, stdout, write, Env};
+
+/// Entries of a folder, sorted.
+fn entries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn demo_installs_shows_status_and_removes_its_folder() {
+    let env = Env::new();
+    let tmp = env.dir.path().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let a = env
+        .cmd(env.dir.path())
+        .arg("demo")
+        .env("TMPDIR", &tmp)
+        .output()
+        .unwrap();
+    let a = assert_cmd::assert::Assert::new(a).success();
+    let out = stdout(&a);
+    assert!(stderr(&a).is_empty(), "{}", stderr(&a));
+
+    let first = out.lines().next().unwrap();
+    let folder = first
+        .strip_prefix("Created the temporary folder ")
+        .and_then(|r| r.strip_suffix(" for the demo; it is removed at the end."))
+        .unwrap_or_else(|| panic!("unexpected first line: {first}"));
+    let canonical_tmp = std::fs::canonicalize(&tmp).unwrap();
+    assert!(Path::new(folder).starts_with(&canonical_tmp), "{folder}");
+    for sentence in [
+        "Initialised an empty git repository there on the branch `main`, with no commits yet.\n",
+        "Installing the STANDARDS runtime, as `git standards install` does in any repository:\n",
+        "    created        .standards/STATE.md\n",
+        "Reading the workflow state back, as `git standards status` does:\n",
+        "    Status of the working tree\n",
+        "      Workflow state      SCOPING, owned by the Scoper\n",
+        "      Project mode        GREENFIELD\n",
+    ] {
+        assert!(out.contains(sentence), "missing {sentence:?} in:\n{out}");
+    }
+    assert!(
+        out.ends_with(&format!("\nRemoved the demo folder {folder}.\n")),
+        "{out}"
+    );
+    assert!(!Path::new(folder).exists(), "the demo folder is removed");
+    assert!(entries(&tmp).is_empty(), "nothing left in TMPDIR");
+}
+
+#[test]
+fn keep_builds_a_real_repository_in_a_new_folder() {
+    let env = Env::new();
+    let a = env
+        .run(env.dir.path(), &["demo", "--keep", "tour"])
+        .success();
+    let dir = env.dir.path().join("tour");
+    let out = stdout(&a);
+    assert!(
+        out.contains("for the demo; it is kept afterwards."),
+        "{out}"
+    );
+    assert!(out.contains("The demo repository stays in"), "{out}");
+    assert_eq!(entries(&dir), [".git", ".standards"]);
+    assert!(files_below(&dir).contains(&".standards/STATE.md".to_string()));
+    // git itself accepts the repository gix created.
+    assert_eq!(
+        env.git(&dir, &["rev-parse", "--is-inside-work-tree"])
+            .trim(),
+        "true"
+    );
+    assert_eq!(
+        env.git(&dir, &["symbolic-ref", "HEAD"]).trim(),
+        "refs/heads/main"
+    );
+    assert!(env
+        .git(&dir, &["status", "--porcelain"])
+        .contains("?? .standards/"));
+    let status = stdout(&env.run(&dir, &["status"]).success());
+    assert!(status.contains("SCOPING, owned by the Scoper"), "{status}");
+
+    // An existing empty folder is fine too.
+    let empty = env.dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let a = env
+        .run(env.dir.path(), &["demo", "--keep", empty.to_str().unwrap()])
+        .success();
+    assert!(stdout(&a).contains("Using the empty folder"));
+    assert!(empty.join(".standards/STATE.md").is_file());
+}
+
+#[test]
+fn keep_refuses_a_folder_with_content_or_a_file() {
+    let env = Env::new();
+    let busy = env.dir.path().join("busy");
+    write(busy.join("notes.txt"), "mine\n");
+    let a = env.run(env.dir.path(), &["demo", "--keep", "busy"]).code(1);
+    let err = stderr(&a);
+    assert!(
+        err.contains("refusing to build the demo in") && err.contains("the folder is not empty"),
+        "{err}"
+    );
+    assert!(err.contains("hint: name a new folder"), "{err}");
+    assert_eq!(entries(&busy), ["notes.txt"]);
+    assert_eq!(read(busy.join("notes.txt")), "mine\n");
+    assert!(stdout(&a).is_empty());
+
+    let file = env.dir.path().join("file");
+    write(&file, "x");
+    let a = env.run(env.dir.path(), &["demo", "--keep", "file"]).code(1);
+    assert!(stderr(&a).contains("it exists and is not a folder"));
+    assert_eq!(read(&file), "x");
+}
+
+#[test]
+fn demo_never_installs_into_the_repository_git_dir_names() {
+    let (env, repo) = Env::repo();
+    let a = env
+        .cmd(env.dir.path())
+        .args(["demo", "--keep", "tour"])
+        .env("GIT_DIR", repo.join(".git"))
+        .output()
+        .unwrap();
+    let a = assert_cmd::assert::Assert::new(a).code(1);
+    assert!(
+        stderr(&a).contains("`GIT_DIR` or `GIT_WORK_TREE`"),
+        "{}",
+        stderr(&a)
+    );
+    assert!(!repo.join(".standards").exists());
+    assert!(!env.dir.path().join("tour/.standards").exists());
+}
+
+#[test]
+fn demo_into_a_closed_pipe_exits_cleanly_and_cleans_up() {
+    let env = Env::new();
+    let tmp = env.dir.path().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = env
+        .cmd(env.dir.path())
+        .arg("demo")
+        .env("TMPDIR", &tmp)
+        .stdout(writer)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(entries(&tmp).is_empty(), "the temporary folder is removed");
+}

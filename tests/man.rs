@@ -1,0 +1,115 @@
+//! The committed manual pages in `man/man1/` are generated from the clap
+//! definition. `UPDATE_MAN=1 cargo test man` rewrites them.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Every page: the main one and one per subcommand, by file name.
+fn render_all() -> BTreeMap<String, String> {
+    fn walk(cmd: &clap::Command, pages: &mut BTreeMap<String, String>) {
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            walk(sub, pages);
+        }
+        let man = clap_mangen::Man::new(cmd.clone())
+            .source(format!("git-standards {}", env!("CARGO_PKG_VERSION")));
+        let mut page = Vec::new();
+        man.render(&mut page).expect("rendering into memory");
+        pages.insert(
+            man.get_filename(),
+            String::from_utf8(page).expect("roff is UTF-8"),
+        );
+    }
+    let mut cmd = git_standards::cli::command().disable_help_subcommand(true);
+    cmd.build();
+    let mut pages = BTreeMap::new();
+    walk(&cmd, &mut pages);
+    pages
+}
+
+fn man_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("man/man1")
+}
+
+#[test]
+fn committed_man_pages_match_the_clap_definition() {
+    let pages = render_all();
+    let dir = man_dir();
+    let committed: Vec<String> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".1"))
+                .collect()
+        })
+        .unwrap_or_default();
+    if std::env::var_os("UPDATE_MAN").is_some_and(|v| v == "1") {
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in committed.iter().filter(|n| !pages.contains_key(*n)) {
+            std::fs::remove_file(dir.join(name)).unwrap();
+        }
+        for (name, page) in &pages {
+            std::fs::write(dir.join(name), page).unwrap();
+        }
+        return;
+    }
+    let mut stale: Vec<String> = pages
+        .iter()
+        .filter(|(name, page)| std::fs::read_to_string(dir.join(name)).ok().as_ref() != Some(*page))
+        .map(|(name, _)| name.clone())
+        .collect();
+    stale.extend(committed.into_iter().filter(|n| !pages.contains_key(n)));
+    assert!(
+        stale.is_empty(),
+        "the manual pages in man/man1/ are stale: {stale:?}; regenerate them with `UPDATE_MAN=1 cargo test --locked man::` and commit the result"
+    );
+}
+
+#[test]
+fn main_page_lists_subcommands_exit_codes_and_status_json() {
+    let pages = render_all();
+    let main = &pages["git-standards.1"];
+    assert!(main.contains(".TH git-standards 1"), "{main}");
+    for sub in ["install", "status", "demo"] {
+        assert!(
+            main.contains(&format!("git\\-standards\\-{sub}(1)")),
+            "the main page must list `{sub}`"
+        );
+        assert!(pages.contains_key(&format!("git-standards-{sub}.1")));
+    }
+    for code in [
+        "0: success.",
+        "1: problems found",
+        "2: usage error",
+        "3: internal error",
+    ] {
+        assert!(main.contains(code), "exit code `{code}` is undocumented");
+    }
+    for key in [
+        "ok:",
+        "source:",
+        "commit:",
+        "projectMode:",
+        "workflowState, owner:",
+        "cycleMode, completionPolicy:",
+        "pendingCycle:",
+        "activeWork:",
+        "lastCycle:",
+        "handoff:",
+        "recovery:",
+        "obligations:",
+        "baselineReconciliation:",
+        "problems:",
+    ] {
+        assert!(
+            main.contains(key),
+            "status JSON key `{key}` is undocumented"
+        );
+    }
+    let status = &pages["git-standards-status.1"];
+    assert!(
+        status.contains("\\-\\-staged")
+            && status.contains("\\-\\-ref")
+            && status.contains("\\-\\-json")
+    );
+}
