@@ -44,9 +44,13 @@ fn demo_installs_shows_status_and_removes_its_folder() {
         "    Status of the working tree\n",
         "      Workflow state      SCOPING, owned by the Scoper\n",
         "      Project mode        GREENFIELD\n",
+        "Checking the state against every protocol rule, as `git standards check` does:\n",
+        "Then it creates the cycle's scope record with `git standards artifact init SCOPE`:\n",
+        "      Cycle mode          STANDARD\n",
     ] {
         assert!(out.contains(sentence), "missing {sentence:?} in:\n{out}");
     }
+    assert_eq!(out.matches("check passed: no problems").count(), 2, "{out}");
     assert!(
         out.ends_with(&format!("\nRemoved the demo folder {folder}.\n")),
         "{out}"
@@ -85,6 +89,12 @@ fn keep_builds_a_real_repository_in_a_new_folder() {
         .contains("?? .standards/"));
     let status = stdout(&env.run(&dir, &["status"]).success());
     assert!(status.contains("SCOPING, owned by the Scoper"), "{status}");
+    // The demo started a cycle whose scope record exists, and the result checks clean.
+    let state = read(dir.join(".standards/STATE.md"));
+    let id = state.split("`Id`: `").nth(1).unwrap().split('`').next().unwrap().to_string();
+    assert!(id.starts_with("add-user-search-"), "{state}");
+    assert!(dir.join(format!(".standards/docs/scope/{id}.md")).is_file());
+    env.run(&dir, &["check"]).success();
 
     // An existing empty folder is fine too.
     let empty = env.dir.path().join("empty");

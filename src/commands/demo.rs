@@ -4,9 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::commands::{install, status, Context};
+use crate::commands::{artifact, check, cycle, install, status, Context};
 use crate::error::{Error, Result};
-use crate::repo::Project;
+use crate::protocol::layout::{self, STATE_PATH};
+use crate::protocol::state::StateDoc;
+use crate::protocol::vocab::{ArtifactType, CompletionPolicy, CycleMode};
+use crate::repo::{write, Project};
 
 /// A validated demo request.
 #[derive(Debug, Clone, Default)]
@@ -102,6 +105,62 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         ctx,
         "\nEvery STANDARDS role reads and updates this state; `git standards status --ref <branch>` shows it for any branch without a checkout.",
     )?;
+
+    say(
+        ctx,
+        "\nChecking the state against every protocol rule, as `git standards check` does:",
+    )?;
+    show_check(ctx, &dir)?;
+
+    let request = "Add user search";
+    say(
+        ctx,
+        &format!("\nAsking for a new cycle ID, as the Scoper does with `git standards cycle new --request \"{request}\"`:"),
+    )?;
+    let printed = capture(ctx, &dir, |inner| {
+        cycle::run_new(
+            inner,
+            &cycle::NewRequest {
+                request: request.to_string(),
+            },
+        )
+    })?;
+    indent(ctx, &printed)?;
+    let id = String::from_utf8_lossy(&printed).trim().to_string();
+
+    say(
+        ctx,
+        "\nStarting the cycle: the Scoper records the ID, the request, the STANDARD cycle mode, the FULL_DELIVERABLE completion policy and the scope path in STATE.md (only those fields change):",
+    )?;
+    start_cycle(&dir, &id, request)?;
+    let created = capture(ctx, &dir, |inner| {
+        artifact::run_init(
+            inner,
+            &artifact::InitRequest {
+                artifact: ArtifactType::Scope,
+                kind: None,
+            },
+        )
+    })?;
+    say(
+        ctx,
+        "Then it creates the cycle's scope record with `git standards artifact init SCOPE`:",
+    )?;
+    indent(ctx, &created)?;
+
+    say(ctx, "\nThe state now shows the active cycle:")?;
+    let shown = capture(ctx, &dir, |inner| {
+        status::run(
+            inner,
+            &status::Request {
+                source: status::Source::Worktree,
+                format: status::Format::Text,
+            },
+        )
+    })?;
+    indent(ctx, &shown)?;
+    say(ctx, "\nAnd `git standards check` reads the new record too:")?;
+    show_check(ctx, &dir)?;
 
     match temp {
         Some(temp) => {
@@ -206,4 +265,39 @@ fn indent(ctx: &mut Context, output: &[u8]) -> Result<()> {
         .map_err(Error::stdout)?;
     }
     Ok(())
+}
+
+/// Prints `check`'s text report for the working tree in `dir`, pass or fail.
+fn show_check(ctx: &mut Context, dir: &Path) -> Result<()> {
+    let project = Project::discover(dir)?;
+    let (report, source, _) =
+        check::evaluate(&project, &check::Source::Worktree, Default::default())?;
+    let mut out = Vec::new();
+    check::print_text(&mut out, &report, &source, ctx.color)?;
+    indent(ctx, &out)
+}
+
+/// Records a started cycle in STATE.md the way the Scoper does: only the named
+/// fields change, every other byte stays.
+fn start_cycle(dir: &Path, id: &str, request: &str) -> Result<()> {
+    let path = dir.join(STATE_PATH);
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+    let mut doc = StateDoc::parse(&text)?;
+    doc = doc.update(doc.active_work.id.span.clone(), id)?;
+    doc = doc.update(doc.active_work.request.span.clone(), request)?;
+    doc = doc.update(doc.cycle_mode.span.clone(), CycleMode::Standard.as_str())?;
+    doc = doc.update(
+        doc.active_work.completion_policy.span.clone(),
+        CompletionPolicy::FullDeliverable.as_str(),
+    )?;
+    doc = doc.update(
+        doc.active_work.scope.span.clone(),
+        &layout::record_path(ArtifactType::Scope, None, id),
+    )?;
+    write::atomic_write(
+        dir,
+        STATE_PATH,
+        doc.render().as_bytes(),
+        write::Existing::Replace,
+    )
 }
