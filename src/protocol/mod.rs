@@ -12,5 +12,6 @@ pub mod record;
 pub mod scan;
 pub mod state;
 pub mod text;
+pub mod topology;
 pub mod tree;
 pub mod vocab;
