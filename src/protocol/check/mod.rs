@@ -6,6 +6,7 @@
 //! the working tree, the index or a commit arrive as [`Tree`]s.
 
 pub mod context;
+pub mod history;
 pub mod provenance;
 pub mod runtime;
 pub mod state;
@@ -64,6 +65,7 @@ pub fn registry() -> Vec<RuleInfo> {
         state::RULES,
         provenance::RULES,
         transitions::RULES,
+        history::RULES,
     ]
     .concat()
 }
@@ -176,6 +178,7 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     runtime::check(&cx, &mut sink);
     state::check(&cx, &mut sink);
     transitions::check(&cx, &mut sink);
+    history::check(&cx, &mut sink);
     provenance::check(&cx, &mut sink);
     sink.finish()
 }
