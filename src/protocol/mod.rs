@@ -16,5 +16,6 @@ pub mod scan;
 pub mod state;
 pub mod summary;
 pub mod text;
+pub mod topology;
 pub mod tree;
 pub mod vocab;

@@ -6,9 +6,11 @@
 //! the working tree, the index or a commit arrive as [`Tree`]s.
 
 pub mod context;
+pub mod history;
 pub mod provenance;
 pub mod runtime;
 pub mod state;
+pub mod transitions;
 
 use std::collections::HashSet;
 
@@ -58,7 +60,14 @@ impl RuleInfo {
 
 /// Every registered rule, family by family.
 pub fn registry() -> Vec<RuleInfo> {
-    [runtime::RULES, state::RULES, provenance::RULES].concat()
+    [
+        runtime::RULES,
+        state::RULES,
+        provenance::RULES,
+        transitions::RULES,
+        history::RULES,
+    ]
+    .concat()
 }
 
 /// How the check runs.
@@ -168,6 +177,8 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     // 3–6: everything that reads the parsed state and records.
     runtime::check(&cx, &mut sink);
     state::check(&cx, &mut sink);
+    transitions::check(&cx, &mut sink);
+    history::check(&cx, &mut sink);
     provenance::check(&cx, &mut sink);
     sink.finish()
 }
