@@ -10,6 +10,7 @@ pub mod layout;
 pub mod mode;
 pub mod provenance;
 pub mod record;
+pub mod references;
 pub mod scan;
 pub mod state;
 pub mod text;
