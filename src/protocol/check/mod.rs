@@ -5,6 +5,7 @@
 //! reads the shared [`Cx`] and pushes [`Problem`]s. Nothing here performs I/O:
 //! the working tree, the index or a commit arrive as [`Tree`]s.
 
+pub mod acceptance;
 pub mod context;
 pub mod provenance;
 pub mod runtime;
@@ -58,7 +59,13 @@ impl RuleInfo {
 
 /// Every registered rule, family by family.
 pub fn registry() -> Vec<RuleInfo> {
-    [runtime::RULES, state::RULES, provenance::RULES].concat()
+    [
+        runtime::RULES,
+        state::RULES,
+        provenance::RULES,
+        acceptance::RULES,
+    ]
+    .concat()
 }
 
 /// How the check runs.
@@ -169,6 +176,7 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     runtime::check(&cx, &mut sink);
     state::check(&cx, &mut sink);
     provenance::check(&cx, &mut sink);
+    acceptance::check(&cx, &mut sink);
     sink.finish()
 }
 
