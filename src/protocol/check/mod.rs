@@ -7,6 +7,7 @@
 
 pub mod acceptance;
 pub mod context;
+pub mod headers;
 pub mod provenance;
 pub mod runtime;
 pub mod state;
@@ -63,6 +64,7 @@ pub fn registry() -> Vec<RuleInfo> {
         runtime::RULES,
         state::RULES,
         provenance::RULES,
+        headers::RULES,
         acceptance::RULES,
     ]
     .concat()
@@ -176,6 +178,7 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     runtime::check(&cx, &mut sink);
     state::check(&cx, &mut sink);
     provenance::check(&cx, &mut sink);
+    headers::check(&cx, &mut sink);
     acceptance::check(&cx, &mut sink);
     sink.finish()
 }
