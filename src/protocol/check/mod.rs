@@ -8,6 +8,7 @@
 pub mod acceptance;
 pub mod context;
 pub mod headers;
+pub mod history_acceptance;
 pub mod provenance;
 pub mod runtime;
 pub mod state;
@@ -66,6 +67,7 @@ pub fn registry() -> Vec<RuleInfo> {
         provenance::RULES,
         headers::RULES,
         acceptance::RULES,
+        history_acceptance::RULES,
     ]
     .concat()
 }
@@ -180,6 +182,7 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     provenance::check(&cx, &mut sink);
     headers::check(&cx, &mut sink);
     acceptance::check(&cx, &mut sink);
+    history_acceptance::check(&cx, &mut sink);
     sink.finish()
 }
 
