@@ -137,6 +137,9 @@ fn unfilled_values(r: &Ctx, sink: &mut Sink) -> bool {
         }
         seen.push(&f.name);
         if !is_unfilled(&f.value) {
+            if f.name == "User Style" && !is_concrete_style_selector(&f.value) {
+                style_selector(r, f, sink);
+            }
             continue;
         }
         status |= f.name == "Status";
@@ -159,6 +162,30 @@ fn unfilled_values(r: &Ctx, sink: &mut Sink) -> bool {
         );
     }
     status
+}
+
+/// The protocol's User Styles section asks more of a saved style selector than
+/// the catalogue's "unfilled" test (which only looks for ` | ` and `<…>`): it
+/// must be nonblank and contain no `|` at all, so `team|compact` cannot be
+/// saved either. The protocol wins, so RH-002 also reports these.
+fn is_concrete_style_selector(value: &str) -> bool {
+    !value.trim_matches(fields::is_js_whitespace).is_empty() && !value.contains('|')
+}
+
+/// RH-002 for a `User Style` value that is filled but not a usable selector.
+fn style_selector(r: &Ctx, f: &Field, sink: &mut Sink) {
+    sink.push_hinted(
+        "RH-002",
+        r.record.path.clone(),
+        format!(
+            "header field `User Style` holds `{}`, which cannot be saved as a style selector: it must be nonblank and contain no `|`",
+            f.value
+        ),
+        Some(format!(
+            "{} saves `NONE` or a usable name of the selected style file; a file whose names all contain `|` must be renamed by the user before it can be selected",
+            r.owner
+        )),
+    );
 }
 
 /// RH-003 Record status: not for the plan (DV-001); `Status` absent or not a record status.
@@ -446,6 +473,19 @@ mod tests {
             text.replacen("`User Style`: `NONE`", "`User Style`: `<identifier>`", 1),
         );
         assert_eq!(rh(&t), ["RH-002"]);
+        // The protocol's User Styles rule: a saved selector has no `|` and is not blank.
+        for bad in ["team|compact", " "] {
+            t.insert(
+                &p,
+                text.replacen("`User Style`: `NONE`", &format!("`User Style`: `{bad}`"), 1),
+            );
+            assert_eq!(rh(&t), ["RH-002"], "{bad:?}");
+        }
+        t.insert(
+            &p,
+            text.replacen("`User Style`: `NONE`", "`User Style`: `team-compact.md`", 1),
+        );
+        assert!(rh(&t).is_empty());
         // Only the first occurrence of a field counts.
         t.insert(
             &p,
