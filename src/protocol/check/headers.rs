@@ -35,7 +35,7 @@ pub const RULES: &[RuleInfo] = &[
 const RECORD_STATUSES: [&str; 3] = ["IN_PROGRESS", "BLOCKED", "COMPLETE"];
 
 /// What the RH rules read about one record.
-struct Ctx<'a> {
+struct Rec<'a> {
     cx: &'a Cx<'a>,
     id: &'a str,
     record: &'a OwnRecord,
@@ -56,7 +56,7 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
         ) {
             continue;
         }
-        let r = Ctx {
+        let r = Rec {
             cx,
             id,
             record,
@@ -93,7 +93,7 @@ fn record_label(r: &OwnRecord) -> String {
 }
 
 /// RH-001 Visible Cycle: header `Cycle` absent or not `Active Work.Id`.
-fn visible_cycle(r: &Ctx, sink: &mut Sink) {
+fn visible_cycle(r: &Rec, sink: &mut Sink) {
     let hint = Some(format!(
         "{} sets the header field `Cycle` to `{}`, the cycle named by the provenance block",
         r.owner, r.id
@@ -128,7 +128,7 @@ fn visible_cycle(r: &Ctx, sink: &mut Sink) {
 /// RH-002 Unfilled header values: one problem per header field (first
 /// occurrence) whose value is still a template placeholder. Returns whether
 /// `Status` was among them (RH-003 then stays silent).
-fn unfilled_values(r: &Ctx, sink: &mut Sink) -> bool {
+fn unfilled_values(r: &Rec, sink: &mut Sink) -> bool {
     let mut seen: Vec<&str> = Vec::new();
     let mut status = false;
     for f in &r.header {
@@ -173,7 +173,7 @@ fn is_concrete_style_selector(value: &str) -> bool {
 }
 
 /// RH-002 for a `User Style` value that is filled but not a usable selector.
-fn style_selector(r: &Ctx, f: &Field, sink: &mut Sink) {
+fn style_selector(r: &Rec, f: &Field, sink: &mut Sink) {
     sink.push_hinted(
         "RH-002",
         r.record.path.clone(),
@@ -189,7 +189,7 @@ fn style_selector(r: &Ctx, f: &Field, sink: &mut Sink) {
 }
 
 /// RH-003 Record status: not for the plan (DV-001); `Status` absent or not a record status.
-fn record_status(r: &Ctx, sink: &mut Sink) {
+fn record_status(r: &Rec, sink: &mut Sink) {
     if r.record.artifact() == ArtifactType::Development {
         return;
     }
@@ -226,7 +226,7 @@ fn record_status(r: &Ctx, sink: &mut Sink) {
 
 /// RH-004 Entry defined twice: a local-prefix `###` entry heading occurs more
 /// than once; one problem per identifier. The verification report has no local prefix.
-fn entries_defined_twice(r: &Ctx, sink: &mut Sink) {
+fn entries_defined_twice(r: &Rec, sink: &mut Sink) {
     let Some(prefix) = r.record.artifact().local_prefix() else {
         return;
     };
@@ -263,7 +263,7 @@ fn example_record(prefix: IdPrefix, id: &str) -> String {
 
 /// RH-005 Unqualified foreign identifier: a bare `F`, `D` or `DOC` identifier
 /// whose prefix is not the record's own; one problem per identifier.
-fn unqualified_foreign(r: &Ctx, body: &str, sink: &mut Sink) {
+fn unqualified_foreign(r: &Rec, body: &str, sink: &mut Sink) {
     let own = r.record.artifact().local_prefix();
     for prefix in QUALIFIED_PREFIXES {
         if Some(prefix) == own {
@@ -288,7 +288,7 @@ fn unqualified_foreign(r: &Ctx, body: &str, sink: &mut Sink) {
 
 /// RH-006 Own entry missing: a review, synchronization or documentation record
 /// mentions a bare identifier with its own prefix that has no `###` entry.
-fn own_entry_missing(r: &Ctx, body: &str, sink: &mut Sink) {
+fn own_entry_missing(r: &Rec, body: &str, sink: &mut Sink) {
     let own = match r.record.artifact().local_prefix() {
         Some(p) if p != IdPrefix::Dev => p,
         _ => return,
@@ -312,7 +312,7 @@ fn own_entry_missing(r: &Ctx, body: &str, sink: &mut Sink) {
 
 /// RH-007 Unknown development step: outside the plan, a bare `DEV` identifier
 /// that is not a `### DEV-NNN` step of the cycle's own plan.
-fn unknown_steps(r: &Ctx, body: &str, plan_path: &str, steps: &[String], sink: &mut Sink) {
+fn unknown_steps(r: &Rec, body: &str, plan_path: &str, steps: &[String], sink: &mut Sink) {
     if r.record.artifact() == ArtifactType::Development {
         return;
     }
@@ -343,7 +343,7 @@ fn resolve<'a>(cx: &'a Cx, referring: &str, file: &str) -> Option<&'a Artifact> 
 
 /// RH-008 Qualified reference to a non-record, and RH-009 Qualified reference
 /// to a missing entry. Read from the raw text, link targets included.
-fn qualified(r: &Ctx, sink: &mut Sink) {
+fn qualified(r: &Rec, sink: &mut Sink) {
     for reference in qualified_references(&r.record.text) {
         let shown = format!("{}#{}", reference.file, reference.id);
         match resolve(r.cx, &r.record.path, &reference.file) {
