@@ -91,7 +91,14 @@ fn keep_builds_a_real_repository_in_a_new_folder() {
     assert!(status.contains("SCOPING, owned by the Scoper"), "{status}");
     // The demo started a cycle whose scope record exists, and the result checks clean.
     let state = read(dir.join(".standards/STATE.md"));
-    let id = state.split("`Id`: `").nth(1).unwrap().split('`').next().unwrap().to_string();
+    let id = state
+        .split("`Id`: `")
+        .nth(1)
+        .unwrap()
+        .split('`')
+        .next()
+        .unwrap()
+        .to_string();
     assert!(id.starts_with("add-user-search-"), "{state}");
     assert!(dir.join(format!(".standards/docs/scope/{id}.md")).is_file());
     env.run(&dir, &["check"]).success();

@@ -12,6 +12,7 @@ pub mod mode;
 pub mod numbering;
 pub mod provenance;
 pub mod record;
+pub mod references;
 pub mod scan;
 pub mod state;
 pub mod summary;

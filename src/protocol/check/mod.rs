@@ -5,8 +5,11 @@
 //! reads the shared [`Cx`] and pushes [`Problem`]s. Nothing here performs I/O:
 //! the working tree, the index or a commit arrive as [`Tree`]s.
 
+pub mod acceptance;
 pub mod context;
+pub mod headers;
 pub mod history;
+pub mod history_acceptance;
 pub mod provenance;
 pub mod runtime;
 pub mod state;
@@ -66,6 +69,9 @@ pub fn registry() -> Vec<RuleInfo> {
         provenance::RULES,
         transitions::RULES,
         history::RULES,
+        headers::RULES,
+        acceptance::RULES,
+        history_acceptance::RULES,
     ]
     .concat()
 }
@@ -180,6 +186,9 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     transitions::check(&cx, &mut sink);
     history::check(&cx, &mut sink);
     provenance::check(&cx, &mut sink);
+    headers::check(&cx, &mut sink);
+    acceptance::check(&cx, &mut sink);
+    history_acceptance::check(&cx, &mut sink);
     sink.finish()
 }
 
