@@ -307,8 +307,8 @@ pub struct Increment {
     pub label: String,
     /// Field pairs before the first line starting with `**Ready Outcome**`.
     pub metadata: Vec<Field>,
-    /// The trimmed text after the `**Ready Outcome**` line (to the next such
-    /// line); `None` when the entry has no such line.
+    /// The trimmed text after the first line consisting of `**Ready Outcome**`
+    /// (check-rules §1.11); `None` when the entry has no such line.
     pub ready_outcome: Option<String>,
 }
 
@@ -355,10 +355,8 @@ pub fn increments(text: &str) -> Vec<Increment> {
         .into_iter()
         .map(|(label, body)| {
             let metadata_end = line_start_with(&body, "**Ready Outcome**").unwrap_or(body.len());
-            let ready_outcome = after_label_line(&body, "**Ready Outcome**").map(|rest| {
-                let until = label_line_start(rest, "**Ready Outcome**").unwrap_or(rest.len());
-                js_trim(&rest[..until]).to_string()
-            });
+            let ready_outcome =
+                after_label_line(&body, "**Ready Outcome**").map(|rest| js_trim(rest).to_string());
             Increment {
                 label,
                 metadata: fields::scan(&body[..metadata_end]),
@@ -373,22 +371,6 @@ fn line_start_with(text: &str, prefix: &str) -> Option<usize> {
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
         if line.starts_with(prefix) {
-            return Some(pos);
-        }
-        pos += line.len();
-    }
-    None
-}
-
-/// Byte offset of the first line consisting of `label` (trailing whitespace allowed).
-fn label_line_start(text: &str, label: &str) -> Option<usize> {
-    let mut pos = 0;
-    for line in text.split_inclusive('\n') {
-        let bare = line.trim_end_matches('\n');
-        if bare
-            .strip_prefix(label)
-            .is_some_and(|r| r.chars().all(is_js_whitespace))
-        {
             return Some(pos);
         }
         pos += line.len();
@@ -449,9 +431,10 @@ impl Plan {
         self.current_field().value()
     }
 
-    /// The first increment entry with this label.
+    /// The increment entry with this label; when the label is repeated (a
+    /// defect, DV-016) the last entry, as the reference reads it.
     pub fn increment(&self, label: &str) -> Option<&Increment> {
-        self.increments.iter().find(|i| i.label == label)
+        self.increments.iter().rev().find(|i| i.label == label)
     }
 
     /// Whether an increment entry has this label.

@@ -8,7 +8,9 @@
 pub mod context;
 pub mod provenance;
 pub mod runtime;
+mod saved_assignments;
 pub mod state;
+pub mod verification;
 
 use std::collections::HashSet;
 
@@ -58,7 +60,13 @@ impl RuleInfo {
 
 /// Every registered rule, family by family.
 pub fn registry() -> Vec<RuleInfo> {
-    [runtime::RULES, state::RULES, provenance::RULES].concat()
+    [
+        runtime::RULES,
+        state::RULES,
+        provenance::RULES,
+        verification::RULES,
+    ]
+    .concat()
 }
 
 /// How the check runs.
@@ -169,6 +177,7 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     runtime::check(&cx, &mut sink);
     state::check(&cx, &mut sink);
     provenance::check(&cx, &mut sink);
+    verification::check(&cx, &mut sink);
     sink.finish()
 }
 
