@@ -6,6 +6,7 @@
 //! the working tree, the index or a commit arrive as [`Tree`]s.
 
 pub mod context;
+pub mod development;
 pub mod provenance;
 pub mod runtime;
 mod saved_assignments;
@@ -65,6 +66,7 @@ pub fn registry() -> Vec<RuleInfo> {
         state::RULES,
         provenance::RULES,
         verification::RULES,
+        development::RULES,
     ]
     .concat()
 }
@@ -178,6 +180,7 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     state::check(&cx, &mut sink);
     provenance::check(&cx, &mut sink);
     verification::check(&cx, &mut sink);
+    development::check(&cx, &mut sink);
     sink.finish()
 }
 
