@@ -74,7 +74,9 @@ pub struct FrameMatch {
     pub assignment: Option<Assignment>,
 }
 
-/// VF-000: everything the verification workflow reads, computed once.
+/// VF-000: everything the verification workflow reads, computed once by
+/// [`Workflow::of`] (a pure function of the check context) at the start of
+/// each family's `check`, so every VF and DV rule reads the same flags.
 #[derive(Debug, Clone)]
 pub struct Workflow {
     /// Where DV-008..DV-024 report: `Active Work.Development` as written, or
@@ -164,6 +166,10 @@ impl Workflow {
                             .is_some_and(|p| p == "INCREMENT" || p == "CORRECTION")
                 })
             });
+        // "Targets the plan's Current Increment" needs an actual increment on
+        // both sides: a missing `Current Increment` and a target that is not
+        // `Increment N` never match each other (the reference compares two
+        // nulls as equal there; the catalogue's wording does not).
         let resumed = saved::latest(&tester, "1");
         let resuming = !recovering
             && ws == WorkflowState::Testing
