@@ -7,13 +7,16 @@
 
 pub mod acceptance;
 pub mod context;
+pub mod development;
 pub mod headers;
 pub mod history;
 pub mod history_acceptance;
 pub mod provenance;
 pub mod runtime;
+mod saved_assignments;
 pub mod state;
 pub mod transitions;
+pub mod verification;
 
 use std::collections::HashSet;
 
@@ -72,6 +75,8 @@ pub fn registry() -> Vec<RuleInfo> {
         headers::RULES,
         acceptance::RULES,
         history_acceptance::RULES,
+        verification::RULES,
+        development::RULES,
     ]
     .concat()
 }
@@ -189,6 +194,8 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     headers::check(&cx, &mut sink);
     acceptance::check(&cx, &mut sink);
     history_acceptance::check(&cx, &mut sink);
+    verification::check(&cx, &mut sink);
+    development::check(&cx, &mut sink);
     sink.finish()
 }
 
