@@ -14,6 +14,7 @@ pub mod plan;
 pub mod provenance;
 pub mod record;
 pub mod references;
+pub mod renames;
 pub mod scan;
 pub mod state;
 pub mod summary;

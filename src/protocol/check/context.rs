@@ -217,8 +217,17 @@ impl<'a> Cx<'a> {
     }
 
     /// The last committed text of `path`, if there is a last commit holding it.
+    /// Follows a rename (check-rules §1.16): when `path` is new since the last
+    /// commit, the committed text of the file it was moved from.
     pub fn committed_text(&self, path: &str) -> Option<String> {
-        match self.head?.text(path) {
+        let head = self.head?;
+        let source = match head.node(path) {
+            crate::protocol::tree::Node::Missing => {
+                crate::protocol::renames::renamed_from(self.tree, head, path)?
+            }
+            _ => path.to_string(),
+        };
+        match head.text(&source) {
             Text::Ok(t) => Some(t),
             _ => None,
         }

@@ -6,9 +6,8 @@
 //! ever used again. These rules need the last commit (skipped without one) and
 //! apply where the AC rules do. Protocol: Acceptance Traceability (rules 2–3).
 //!
-//! The committed text is read at the scope's current path. The catalogue (§1.16)
-//! also follows a rename recorded by git; that belongs in `Cx::committed_text`,
-//! shared with GT-005.
+//! The committed text is read through `Cx::committed_text`, which follows a
+//! rename since the last commit (§1.16), as GT-005 does.
 
 use crate::protocol::acceptance::{inventory, Standing};
 
