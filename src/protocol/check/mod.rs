@@ -7,6 +7,7 @@
 
 pub mod context;
 pub mod provenance;
+pub mod recovery;
 pub mod runtime;
 pub mod state;
 
@@ -58,7 +59,13 @@ impl RuleInfo {
 
 /// Every registered rule, family by family.
 pub fn registry() -> Vec<RuleInfo> {
-    [runtime::RULES, state::RULES, provenance::RULES].concat()
+    [
+        runtime::RULES,
+        state::RULES,
+        provenance::RULES,
+        recovery::RULES,
+    ]
+    .concat()
 }
 
 /// How the check runs.
@@ -169,6 +176,7 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     runtime::check(&cx, &mut sink);
     state::check(&cx, &mut sink);
     provenance::check(&cx, &mut sink);
+    recovery::check(&cx, &mut sink);
     sink.finish()
 }
 
