@@ -400,6 +400,45 @@ mod tests {
         }
     }
 
+    /// The nested-recovery conformance base saves, for every frame that
+    /// interrupted a Developer or Tester, an assignment matching that frame.
+    #[test]
+    fn the_nested_recovery_fixture_saves_matching_assignments() {
+        const BASE: &str = "fixtures/check/bases/nested-recovery";
+        let state = include_str!("../../fixtures/check/bases/nested-recovery/.standards/STATE.md");
+        let plan = include_str!("../../fixtures/check/bases/nested-recovery/.standards/docs/development/add-user-search-20260927T190146Z-7bef0f04.md");
+        let report = include_str!("../../fixtures/check/bases/nested-recovery/.standards/docs/verification/add-user-search-20260927T190146Z-7bef0f04.md");
+        let doc = crate::protocol::state::StateDoc::parse(state)
+            .unwrap_or_else(|e| panic!("{BASE}: {e}"));
+        let (plan, report) = (
+            parse(plan, Holder::Developer),
+            parse(report, Holder::Tester),
+        );
+        let mut checked = 0;
+        for frame in &doc.recovery.entries {
+            let Some(holder) = frame.state("From").and_then(Holder::interrupted_at) else {
+                continue;
+            };
+            let entries = match holder {
+                Holder::Developer => &plan,
+                Holder::Tester => &report,
+            };
+            let saved = matching(entries, &frame.label, frame.get("Reason").unwrap_or(""))
+                .unwrap_or_else(|| panic!("{BASE}: frame {} has no saved assignment", frame.label));
+            assert!(saved
+                .purpose()
+                .is_some_and(|p| holder.purposes().contains(&p)));
+            for field in FIELDS {
+                assert!(
+                    saved.once(field).is_some_and(|v| !v.trim().is_empty()),
+                    "{field}"
+                );
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 2, "both frames interrupt a Developer or Tester");
+    }
+
     #[test]
     fn a_report_section_ends_at_the_next_h2() {
         let report = "# Verification Report\n\n## Resume or Handoff:\n\n### Suspended Assignment 1\n`Purpose`: `FULL`\n## Execution Evidence\n`Purpose`: `INCREMENT`\n";
