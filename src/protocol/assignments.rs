@@ -38,7 +38,7 @@ use std::str::FromStr;
 
 use super::fields::{self, Field};
 use super::record::{h2_name, mask_fences};
-use super::vocab::{UnknownValue, WorkflowState};
+use super::vocab::{Role, UnknownValue, WorkflowState};
 
 /// The six fields of an entry, in the order RF §7.8 writes them.
 pub const FIELDS: [&str; 6] = [
@@ -65,6 +65,23 @@ impl Holder {
         match self {
             Holder::Developer => "Plan Notes",
             Holder::Tester => "Resume or Handoff",
+        }
+    }
+
+    /// The role itself.
+    pub fn role(self) -> Role {
+        match self {
+            Holder::Developer => Role::Developer,
+            Holder::Tester => Role::Tester,
+        }
+    }
+
+    /// The purpose that stands for the role's whole assignment, saved with
+    /// target `NONE`: Developer's `DEVELOPMENT`, Tester's `FULL`.
+    pub fn whole(self) -> Purpose {
+        match self {
+            Holder::Developer => Purpose::Development,
+            Holder::Tester => Purpose::Full,
         }
     }
 
@@ -382,6 +399,11 @@ mod tests {
             .to_string()
             .contains("DEVELOPMENT, FULL, INCREMENT, CORRECTION"));
         assert!(!Holder::Developer.purposes().contains(&Purpose::Full));
+        for holder in [Holder::Developer, Holder::Tester] {
+            assert!(holder.purposes().contains(&holder.whole()));
+        }
+        assert_eq!(Holder::Tester.whole(), Purpose::Full);
+        assert_eq!(Holder::Developer.role().to_string(), "Developer");
         assert!(!Holder::Tester.purposes().contains(&Purpose::Development));
         assert_eq!(
             Holder::interrupted_at(WorkflowState::Testing),
