@@ -2,6 +2,7 @@
 //! performs I/O; everything reads a [`tree::Tree`].
 
 pub mod acceptance;
+pub mod assignments;
 pub mod check;
 pub mod claims;
 pub mod conflicts;

@@ -12,6 +12,7 @@ pub mod headers;
 pub mod history;
 pub mod history_acceptance;
 pub mod provenance;
+pub mod recovery;
 pub mod runtime;
 mod saved_assignments;
 pub mod state;
@@ -77,6 +78,7 @@ pub fn registry() -> Vec<RuleInfo> {
         history_acceptance::RULES,
         verification::RULES,
         development::RULES,
+        recovery::RULES,
     ]
     .concat()
 }
@@ -196,6 +198,7 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     history_acceptance::check(&cx, &mut sink);
     verification::check(&cx, &mut sink);
     development::check(&cx, &mut sink);
+    recovery::check(&cx, &mut sink);
     sink.finish()
 }
 

@@ -3,55 +3,20 @@
 //! entries that the Developer keeps under "Plan Notes" and the Tester under
 //! "Resume or Handoff", each tied to a recovery frame by number and reason.
 //!
-//! NOTE: this duplicates `src/protocol/assignments.rs` (written on branch
-//! `chk-recovery`) pending integration; the integrator unifies the two.
+//! Entries are read by the shared parser in `protocol::assignments`; this
+//! module adds what DV-019/VF-010 validate (each field exactly once, purposes,
+//! targets and numbering) and the VF-000 matching of frames to entries.
 
-use crate::protocol::fields::{self, Field};
+use crate::protocol::fields::Field;
 use crate::protocol::plan::{exactly_once, increment_target, is_positive_integer, lf, Once};
-use crate::protocol::record::section_body;
 
-/// Which role's record holds the entries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Holder {
-    /// The development plan's "Plan Notes".
-    Developer,
-    /// The verification report's "Resume or Handoff".
-    Tester,
+pub use crate::protocol::assignments::Holder;
+
+/// The purposes a holder may save, spelled as in records.
+fn purposes(holder: Holder) -> Vec<&'static str> {
+    holder.purposes().iter().map(|p| p.as_str()).collect()
 }
 
-impl Holder {
-    pub fn section(self) -> &'static str {
-        match self {
-            Holder::Developer => "Plan Notes",
-            Holder::Tester => "Resume or Handoff",
-        }
-    }
-
-    /// The allowed `Purpose` values.
-    pub fn purposes(self) -> [&'static str; 3] {
-        match self {
-            Holder::Developer => ["DEVELOPMENT", "INCREMENT", "CORRECTION"],
-            Holder::Tester => ["FULL", "INCREMENT", "CORRECTION"],
-        }
-    }
-
-    /// The purpose that stands for the role's whole assignment (target `NONE`).
-    pub fn whole(self) -> &'static str {
-        match self {
-            Holder::Developer => "DEVELOPMENT",
-            Holder::Tester => "FULL",
-        }
-    }
-
-    pub fn role(self) -> &'static str {
-        match self {
-            Holder::Developer => "Developer",
-            Holder::Tester => "Tester",
-        }
-    }
-}
-
-/// Field names every entry needs, each exactly once with a nonempty value.
 const REQUIRED: [&str; 6] = [
     "Purpose",
     "Target",
@@ -79,7 +44,7 @@ impl Assignment {
     pub fn purpose(&self, holder: Holder) -> Option<&str> {
         self.once("Purpose")
             .value()
-            .filter(|p| holder.purposes().contains(p))
+            .filter(|p| purposes(holder).contains(p))
     }
 
     /// `Target`, when present once and nonempty.
@@ -101,26 +66,11 @@ impl Assignment {
 /// The entries of the holder's section in `text` (its first such section,
 /// fenced lines blanked), in order.
 pub fn entries(text: &str, holder: Holder) -> Vec<Assignment> {
-    let text = lf(text);
-    let Some(section) = section_body(&text, holder.section()) else {
-        return Vec::new();
-    };
-    let mut out: Vec<(String, String)> = Vec::new();
-    for line in section.split_inclusive('\n') {
-        let bare = line.trim_end_matches('\n');
-        if let Some(label) = bare.strip_prefix("### Suspended Assignment ") {
-            out.push((
-                label.trim_end_matches(fields::is_js_whitespace).to_string(),
-                String::new(),
-            ));
-        } else if let Some((_, body)) = out.last_mut() {
-            body.push_str(line);
-        }
-    }
-    out.into_iter()
-        .map(|(label, body)| Assignment {
-            label,
-            fields: fields::scan(&body),
+    crate::protocol::assignments::parse(&lf(text), holder)
+        .into_iter()
+        .map(|a| Assignment {
+            label: a.label,
+            fields: a.fields,
         })
         .collect()
 }
@@ -152,11 +102,11 @@ pub fn defects(entries: &[Assignment], holder: Holder) -> Vec<String> {
             }
         }
         let purpose = entry.once("Purpose").value();
-        if let Some(p) = purpose.filter(|p| !holder.purposes().contains(p)) {
+        if let Some(p) = purpose.filter(|p| !purposes(holder).contains(p)) {
             defect(format!(
                 "`Purpose` `{p}` is not a {} purpose; use {}",
                 holder.role(),
-                holder.purposes().join(", ")
+                purposes(holder).join(", ")
             ));
         }
         let purpose = entry.purpose(holder);
@@ -169,7 +119,7 @@ pub fn defects(entries: &[Assignment], holder: Holder) -> Vec<String> {
         if purpose == Some("INCREMENT") && target.and_then(increment_target).is_none() {
             defect("an INCREMENT assignment needs `Target` `Increment N`".into());
         }
-        if purpose == Some(holder.whole()) && target != Some("NONE") {
+        if purpose == Some(holder.whole().as_str()) && target != Some("NONE") {
             defect(format!(
                 "a {} assignment covers the whole role, so its `Target` must be `NONE`",
                 holder.whole()
