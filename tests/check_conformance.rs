@@ -10,6 +10,8 @@
 //!   `head:` `base` to give the last commit the base tree (implied when `head/` exists),
 //!   `turn-end:` `true` for the stop hook's variant,
 //!   `exact:` `true` when no other rule may fire,
+//!   `files:` `RULE=path` pairs: that rule must report (at least once) on that file,
+//!   `clean:` project paths no problem may be reported on,
 //!   `unmerged:` project paths that have unmerged index entries;
 //! - `tree/`: files laid over the base (the working tree);
 //! - `head/`: files laid over the base for the last commit.
@@ -32,6 +34,8 @@ struct Case {
     head: Option<MemTree>,
     options: Options,
     exact: bool,
+    files: Vec<(String, String)>,
+    clean: Vec<String>,
 }
 
 fn overlay(tree: &mut MemTree, dir: &Path) {
@@ -109,6 +113,19 @@ fn load(dir: &Path) -> Case {
         Some("none") => Vec::new(),
         Some(list) => list.split_whitespace().map(str::to_string).collect(),
     };
+    let files = get
+        .get("files")
+        .map(|s| {
+            s.split_whitespace()
+                .map(|pair| {
+                    let (rule, file) = pair
+                        .split_once('=')
+                        .unwrap_or_else(|| panic!("{name}: bad `files:` pair `{pair}`"));
+                    (rule.to_string(), file.to_string())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     Case {
         name,
         expect,
@@ -118,6 +135,11 @@ fn load(dir: &Path) -> Case {
             at_turn_end: get.get("turn-end").map(String::as_str) == Some("true"),
         },
         exact: get.get("exact").map(String::as_str) == Some("true"),
+        files,
+        clean: get
+            .get("clean")
+            .map(|s| s.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default(),
     }
 }
 
@@ -149,14 +171,33 @@ fn every_case_reports_what_it_expects() {
         } else {
             Vec::new()
         };
-        if !missing.is_empty() || !unexpected.is_empty() {
+        let misplaced: Vec<_> = case
+            .files
+            .iter()
+            .filter(|(rule, file)| {
+                !report
+                    .problems
+                    .iter()
+                    .any(|p| p.rule == rule.as_str() && p.file == file.as_str())
+            })
+            .collect();
+        let not_clean: Vec<_> = case
+            .clean
+            .iter()
+            .filter(|file| report.problems.iter().any(|p| &p.file == *file))
+            .collect();
+        if !missing.is_empty()
+            || !unexpected.is_empty()
+            || !misplaced.is_empty()
+            || !not_clean.is_empty()
+        {
             let detail: Vec<String> = report
                 .problems
                 .iter()
                 .map(|p| format!("    {} {}: {}", p.rule, p.file, p.message))
                 .collect();
             failures.push(format!(
-                "{}: missing {missing:?}, unexpected {unexpected:?}\n{}",
+                "{}: missing {missing:?}, unexpected {unexpected:?}, not on the file {misplaced:?}, not clean {not_clean:?}\n{}",
                 case.name,
                 detail.join("\n")
             ));
