@@ -3,7 +3,8 @@
 //!
 //! A case is a folder holding:
 //! - `case`: `key: value` lines —
-//!   `expect:` rule IDs that must be reported (or `none`: the tree must pass),
+//!   `expect:` rule IDs that must be reported (or `none`: the tree must pass;
+//!   or `any`: nothing is required, for a case that only uses `forbid:`, `clean:` or `unmentioned:`),
 //!   `base:` a folder under `fixtures/check/bases/` laid over the install (optional),
 //!   `mode:` `greenfield` or `brownfield` install (default brownfield),
 //!   `remove:` project paths deleted after the overlays,
@@ -12,6 +13,8 @@
 //!   `exact:` `true` when no other rule may fire,
 //!   `files:` `RULE=path` pairs: that rule must report (at least once) on that file,
 //!   `clean:` project paths no problem may be reported on,
+//!   `forbid:` rule IDs that must not be reported (when other rules may fire),
+//!   `unmentioned:` words no problem message may contain (e.g. an identifier),
 //!   `unmerged:` project paths that have unmerged index entries;
 //! - `tree/`: files laid over the base (the working tree);
 //! - `head/`: files laid over the base for the last commit.
@@ -28,6 +31,7 @@ fn fixtures() -> PathBuf {
 }
 
 struct Case {
+    any: bool,
     name: String,
     expect: Vec<String>,
     tree: MemTree,
@@ -36,6 +40,8 @@ struct Case {
     exact: bool,
     files: Vec<(String, String)>,
     clean: Vec<String>,
+    forbid: Vec<String>,
+    unmentioned: Vec<String>,
 }
 
 fn overlay(tree: &mut MemTree, dir: &Path) {
@@ -110,8 +116,13 @@ fn load(dir: &Path) -> Case {
     };
     let expect = match get.get("expect").map(String::as_str) {
         None => panic!("{name}: `expect:` is required"),
-        Some("none") => Vec::new(),
+        Some("none") | Some("any") => Vec::new(),
         Some(list) => list.split_whitespace().map(str::to_string).collect(),
+    };
+    let words = |key: &str| -> Vec<String> {
+        get.get(key)
+            .map(|s| s.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default()
     };
     let files = get
         .get("files")
@@ -126,7 +137,9 @@ fn load(dir: &Path) -> Case {
                 .collect()
         })
         .unwrap_or_default();
+    let any = get.get("expect").map(String::as_str) == Some("any");
     Case {
+        any,
         name,
         expect,
         tree,
@@ -136,10 +149,9 @@ fn load(dir: &Path) -> Case {
         },
         exact: get.get("exact").map(String::as_str) == Some("true"),
         files,
-        clean: get
-            .get("clean")
-            .map(|s| s.split_whitespace().map(str::to_string).collect())
-            .unwrap_or_default(),
+        clean: words("clean"),
+        forbid: words("forbid"),
+        unmentioned: words("unmentioned"),
     }
 }
 
@@ -163,7 +175,7 @@ fn every_case_reports_what_it_expects() {
             .iter()
             .filter(|r| !fired.contains(r.as_str()))
             .collect();
-        let unexpected = if case.expect.is_empty() || case.exact {
+        let unexpected = if (case.expect.is_empty() && !case.any) || case.exact {
             fired
                 .iter()
                 .filter(|r| !case.expect.iter().any(|e| e == *r))
@@ -186,8 +198,25 @@ fn every_case_reports_what_it_expects() {
             .iter()
             .filter(|file| report.problems.iter().any(|p| &p.file == *file))
             .collect();
+        let forbidden: Vec<_> = case
+            .forbid
+            .iter()
+            .filter(|r| fired.contains(r.as_str()))
+            .collect();
+        let mentioned: Vec<_> = case
+            .unmentioned
+            .iter()
+            .filter(|w| {
+                report
+                    .problems
+                    .iter()
+                    .any(|p| p.message.contains(w.as_str()))
+            })
+            .collect();
         if !missing.is_empty()
             || !unexpected.is_empty()
+            || !forbidden.is_empty()
+            || !mentioned.is_empty()
             || !misplaced.is_empty()
             || !not_clean.is_empty()
         {
@@ -197,7 +226,7 @@ fn every_case_reports_what_it_expects() {
                 .map(|p| format!("    {} {}: {}", p.rule, p.file, p.message))
                 .collect();
             failures.push(format!(
-                "{}: missing {missing:?}, unexpected {unexpected:?}, not on the file {misplaced:?}, not clean {not_clean:?}\n{}",
+                "{}: missing {missing:?}, unexpected {unexpected:?}, not on the file {misplaced:?}, not clean {not_clean:?}, forbidden {forbidden:?}, mentioned {mentioned:?}\n{}",
                 case.name,
                 detail.join("\n")
             ));
@@ -229,7 +258,7 @@ fn every_registered_rule_has_a_triggering_case() {
 fn every_expected_rule_is_registered() {
     let ids: BTreeSet<&str> = check::registry().into_iter().map(|r| r.id).collect();
     for case in cases() {
-        for e in &case.expect {
+        for e in case.expect.iter().chain(&case.forbid) {
             assert!(
                 ids.contains(e.as_str()),
                 "{}: expects unregistered rule {e}",
