@@ -46,6 +46,7 @@ fn rules(v: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// SC-CHK-001: P-BROWN with no edits passes.
 #[test]
 fn sc_chk_001_fresh_brownfield_passes() {
     let (env, repo) = brownfield();
@@ -61,6 +62,7 @@ fn sc_chk_001_fresh_brownfield_passes() {
         .contains("HEAD"));
 }
 
+/// SC-CHK-002: F-STD passes with exit 0.
 #[test]
 fn sc_chk_002_f_std_passes() {
     let (env, repo) = brownfield();
@@ -68,6 +70,7 @@ fn sc_chk_002_f_std_passes() {
     env.run(&repo, &["check"]).success();
 }
 
+/// SC-CHK-003: conflict markers in STATE.md are exactly one problem, and the check stops there.
 #[test]
 fn sc_chk_003_conflict_markers_in_state_stop_the_check() {
     let (env, repo) = brownfield();
@@ -81,6 +84,7 @@ fn sc_chk_003_conflict_markers_in_state_stop_the_check() {
     assert_eq!(v["problems"][0]["file"], ".standards/STATE.md");
 }
 
+/// SC-CHK-004: a conflict block in `.standards/CONTEXT.md` is reported on that file.
 #[test]
 fn sc_chk_004_conflict_markers_anywhere_in_standards() {
     let (env, repo) = brownfield();
@@ -96,6 +100,7 @@ fn sc_chk_004_conflict_markers_anywhere_in_standards() {
     );
 }
 
+/// SC-CHK-005: a real `git merge` conflict in the report is exactly one problem that tells the agent to ask the user.
 #[test]
 fn sc_chk_005_real_merge_conflict_in_a_record() {
     let (env, repo) = brownfield();
@@ -126,6 +131,9 @@ fn sc_chk_005_real_merge_conflict_in_a_record() {
         .contains("ask the user"));
 }
 
+/// SC-CHK-006 and SC-CHK-007: malformed provenance under `.standards/docs/` is reported;
+/// `.standards/NOTES.md` is not scanned. The reference runs SC-CHK-006 without git; our
+/// project root is a git work tree (D1), so "no git" here means no commit yet.
 #[test]
 fn sc_chk_006_007_malformed_records_under_docs_are_scanned() {
     for with_commit in [false, true] {
@@ -150,6 +158,7 @@ fn sc_chk_006_007_malformed_records_under_docs_are_scanned() {
     }
 }
 
+/// SC-CHK-012: a marked file outside `.standards/` with an unknown Artifact is malformed provenance on that file.
 #[test]
 fn sc_chk_012_marked_files_anywhere_outside_standards() {
     let (env, repo) = brownfield();
@@ -174,6 +183,7 @@ fn ignored_markdown_is_not_scanned() {
     env.run(&repo, &["check"]).success();
 }
 
+/// SC-CHK-010: check run through a symlinked project path answers `ok: true`.
 #[test]
 fn sc_chk_010_through_a_symlinked_project_path() {
     let (env, repo) = brownfield();
