@@ -5,6 +5,7 @@ mod common;
 mod artifact;
 mod check;
 mod check_conformance;
+mod check_scenarios_state;
 mod cycle;
 mod demo;
 mod fixture;
