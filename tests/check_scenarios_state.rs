@@ -623,3 +623,28 @@ fn sc_chk_011_f_inc_with_a_pending_switch_passes_without_rewriting_state() {
     assert_eq!(v["ok"], true, "{v}");
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
+
+#[test]
+fn sc_plan_002_a_git_mv_keeps_the_plan_history() {
+    // SC-PLAN-002 on a real repository: the plan moved with `git mv`, then DEV-001
+    // renamed DEV-003; the comparison with the last commit follows the rename.
+    let (env, repo) = installed();
+    lay_base(&repo, "f-std");
+    env.commit_all(&repo, "f-std");
+    let old = format!(".standards/docs/development/{ID}.md");
+    let new = format!("plans/{ID}.md");
+    std::fs::create_dir_all(repo.join("plans")).unwrap();
+    env.git(&repo, &["mv", &old, &new]);
+    let state = repo.join(".standards/STATE.md");
+    write(&state, set(&read(&state), "Development", &new));
+    write(
+        repo.join(&new),
+        read(repo.join(&new))
+            .replace("### DEV-001", "### DEV-003")
+            .replace("`Depends On`: `DEV-001`", "`Depends On`: `DEV-003`"),
+    );
+    let v = json(&env.run(&repo, &["check", "--json"]).code(1));
+    let found = rule_files(&v);
+    assert!(found.contains(&("GT-005".into(), new.clone())), "{v}");
+    assert!(v.to_string().contains("DEV-001"), "{v}");
+}
