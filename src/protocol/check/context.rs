@@ -574,19 +574,4 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// DOCUMENTATION phases in order (check-rules §2).
-pub const DOCUMENTATION_PHASES: [WorkflowState; 6] = [
-    WorkflowState::Auditing,
-    WorkflowState::Scoping,
-    WorkflowState::Architecting,
-    WorkflowState::Documenting,
-    WorkflowState::ReviewingFinal,
-    WorkflowState::Synchronizing,
-];
-
-/// FULL_DELIVERABLE phases (check-rules §2).
-pub const FULL_DELIVERABLE_PHASES: [WorkflowState; 3] = [
-    WorkflowState::Documenting,
-    WorkflowState::ReviewingFinal,
-    WorkflowState::Synchronizing,
-];
+pub use crate::protocol::topology::{DOCUMENTATION_PHASES, FULL_DELIVERABLE_PHASES};
