@@ -14,6 +14,9 @@ use crate::protocol::vocab::{
 
 use super::{Options, Sink};
 
+/// The phase lists live with the routes; rules reach them through the context too.
+pub use crate::protocol::topology::{DOCUMENTATION_PHASES, FULL_DELIVERABLE_PHASES};
+
 /// What was found at one of the active cycle's fixed record paths (PV-002..PV-005).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SlotStatus {
@@ -573,5 +576,3 @@ impl<'a> Cx<'a> {
         ])
     }
 }
-
-pub use crate::protocol::topology::{DOCUMENTATION_PHASES, FULL_DELIVERABLE_PHASES};
