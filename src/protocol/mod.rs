@@ -3,6 +3,7 @@
 
 pub mod acceptance;
 pub mod check;
+pub mod closure;
 pub mod conflicts;
 pub mod cycle_id;
 pub mod fields;
