@@ -6,7 +6,10 @@
 //! the working tree, the index or a commit arrive as [`Tree`]s.
 
 pub mod context;
+#[cfg(test)]
+mod fixtures;
 pub mod provenance;
+pub mod review;
 pub mod runtime;
 pub mod state;
 
@@ -58,7 +61,13 @@ impl RuleInfo {
 
 /// Every registered rule, family by family.
 pub fn registry() -> Vec<RuleInfo> {
-    [runtime::RULES, state::RULES, provenance::RULES].concat()
+    [
+        runtime::RULES,
+        state::RULES,
+        provenance::RULES,
+        review::RULES,
+    ]
+    .concat()
 }
 
 /// How the check runs.
@@ -169,6 +178,7 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     runtime::check(&cx, &mut sink);
     state::check(&cx, &mut sink);
     provenance::check(&cx, &mut sink);
+    review::check(&cx, &mut sink);
     sink.finish()
 }
 
