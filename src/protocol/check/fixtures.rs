@@ -14,11 +14,16 @@ use super::{run, Options};
 
 pub const STATE: &str = STATE_PATH;
 pub const STD_ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
+pub const DOC_ID: &str = "document-the-existing-greeting-command-20260927T190146Z-3c9a1d2e";
 pub const IR_REVIEW: &str =
     ".standards/docs/reviews/add-user-search-20260927T190146Z-7bef0f04/implementation.md";
 
 pub fn std_final_review_path() -> String {
     format!(".standards/docs/reviews/{STD_ID}/final-deliverable.md")
+}
+
+pub fn doc_path(dir: &str) -> String {
+    format!(".standards/docs/{dir}/{DOC_ID}.md")
 }
 
 fn overlay(tree: &mut MemTree, dir: &Path, root: &Path) {
@@ -53,6 +58,10 @@ pub fn f_ir() -> MemTree {
     base("f-ir", ProjectMode::Brownfield)
 }
 
+pub fn f_doc() -> MemTree {
+    base("f-doc", ProjectMode::Brownfield)
+}
+
 pub fn read(tree: &MemTree, path: &str) -> String {
     match tree.text(path) {
         Text::Ok(t) => t,
@@ -79,6 +88,16 @@ pub fn set_field(text: &str, name: &str, value: &str) -> String {
         fields::render_code_span(value),
         &text[field.span.end..]
     )
+}
+
+/// STATE.md of `tree` with each `(field, value)` set.
+pub fn state(tree: MemTree, changes: &[(&str, &str)]) -> MemTree {
+    edit(tree, STATE, |mut s| {
+        for (name, value) in changes {
+            s = set_field(&s, name, value);
+        }
+        s
+    })
 }
 
 fn report(tree: &MemTree, at_turn_end: bool) -> Vec<(&'static str, String)> {

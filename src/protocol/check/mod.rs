@@ -6,6 +6,7 @@
 //! the working tree, the index or a commit arrive as [`Tree`]s.
 
 pub mod context;
+pub mod documentation;
 #[cfg(test)]
 mod fixtures;
 pub mod provenance;
@@ -66,6 +67,7 @@ pub fn registry() -> Vec<RuleInfo> {
         state::RULES,
         provenance::RULES,
         review::RULES,
+        documentation::RULES,
     ]
     .concat()
 }
@@ -179,6 +181,7 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     state::check(&cx, &mut sink);
     provenance::check(&cx, &mut sink);
     review::check(&cx, &mut sink);
+    documentation::check(&cx, &mut sink);
     sink.finish()
 }
 
