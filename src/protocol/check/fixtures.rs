@@ -1,6 +1,7 @@
 //! Test-only cycle fixtures for the review, documentation, synchronization and
 //! completion rules: the conformance bases under `fixtures/check/bases/`
-//! laid over an in-memory install, plus small editing helpers.
+//! (F-STD, F-IR, F-DOC and a finished greenfield FULL_DELIVERABLE cycle) laid
+//! over an in-memory install, plus small editing helpers.
 
 use std::path::Path;
 
@@ -15,6 +16,7 @@ use super::{run, Options};
 pub const STATE: &str = STATE_PATH;
 pub const STD_ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
 pub const DOC_ID: &str = "document-the-existing-greeting-command-20260927T190146Z-3c9a1d2e";
+pub const GREEN_ID: &str = "build-the-greeting-app-full-deliverable-20260927T190146Z-5a6b7c8d";
 pub const IR_REVIEW: &str =
     ".standards/docs/reviews/add-user-search-20260927T190146Z-7bef0f04/implementation.md";
 
@@ -22,8 +24,16 @@ pub fn std_final_review_path() -> String {
     format!(".standards/docs/reviews/{STD_ID}/final-deliverable.md")
 }
 
+pub fn std_path(dir: &str) -> String {
+    format!(".standards/docs/{dir}/{STD_ID}.md")
+}
+
 pub fn doc_path(dir: &str) -> String {
     format!(".standards/docs/{dir}/{DOC_ID}.md")
+}
+
+pub fn doc_final_review() -> String {
+    format!(".standards/docs/reviews/{DOC_ID}/final-deliverable.md")
 }
 
 fn overlay(tree: &mut MemTree, dir: &Path, root: &Path) {
@@ -60,6 +70,10 @@ pub fn f_ir() -> MemTree {
 
 pub fn f_doc() -> MemTree {
     base("f-doc", ProjectMode::Brownfield)
+}
+
+pub fn f_life_green() -> MemTree {
+    base("f-life-green", ProjectMode::Greenfield)
 }
 
 pub fn read(tree: &MemTree, path: &str) -> String {
@@ -125,4 +139,9 @@ pub fn problems_with_prefix(tree: &MemTree, prefix: &str) -> Vec<(&'static str, 
         .into_iter()
         .filter(|(r, _)| r.starts_with(prefix))
         .collect()
+}
+
+/// (rule, file) of every problem, at turn end when `at_turn_end`.
+pub fn problems(tree: &MemTree, at_turn_end: bool) -> Vec<(&'static str, String)> {
+    report(tree, at_turn_end)
 }

@@ -5,6 +5,7 @@
 //! reads the shared [`Cx`] and pushes [`Problem`]s. Nothing here performs I/O:
 //! the working tree, the index or a commit arrive as [`Tree`]s.
 
+pub mod completion;
 pub mod context;
 pub mod documentation;
 #[cfg(test)]
@@ -13,6 +14,7 @@ pub mod provenance;
 pub mod review;
 pub mod runtime;
 pub mod state;
+pub mod synchronization;
 
 use std::collections::HashSet;
 
@@ -68,6 +70,7 @@ pub fn registry() -> Vec<RuleInfo> {
         provenance::RULES,
         review::RULES,
         documentation::RULES,
+        completion::RULES,
     ]
     .concat()
 }
@@ -182,6 +185,7 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     provenance::check(&cx, &mut sink);
     review::check(&cx, &mut sink);
     documentation::check(&cx, &mut sink);
+    completion::check(&cx, &mut sink);
     sink.finish()
 }
 
