@@ -1378,6 +1378,63 @@ mod tests {
     }
 
     #[test]
+    fn random_markdown_keeps_its_shape() {
+        const TOKENS: [&str; 32] = [
+            "<!--",
+            "-->",
+            "```",
+            "~~~",
+            "\n",
+            "\r\n",
+            "\t",
+            "    ",
+            "> ",
+            "- ",
+            "1. ",
+            "2) ",
+            "[a]: /x ",
+            "[a]:",
+            "\"",
+            "`",
+            "``",
+            "<div>",
+            "</PRE>",
+            "<pre>",
+            "<?",
+            "?>",
+            "é",
+            "\u{feff}",
+            "\u{2028}",
+            "## Implementation-Reviewed Closure",
+            "`Evidence`: `x`",
+            "<span title=\"",
+            "\\",
+            "---",
+            "text ",
+            "]]>",
+        ];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut longest = 0;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..next() % 24 {
+                text.push_str(TOKENS[(next() % TOKENS.len() as u64) as usize]);
+            }
+            longest = longest.max(text.len());
+            same_shape(&text);
+            let result = assess(&text, true, ReviewKind::Implementation);
+            assert!(result.sections.iter().all(|s| s.body.end <= text.len()));
+        }
+        assert!(longest > 100, "the generator produced only short texts");
+    }
+
+    #[test]
     fn repeated_definitions_are_masked_too() {
         let text = "[x]: /a\n[x]: /b \"`Evidence`: `hidden`\"\n[x]: /c \"`Policy`: `X`\"\n\ntext `Id`: `v`\n";
         let masked = mask(text);

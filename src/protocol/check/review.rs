@@ -190,6 +190,14 @@ mod tests {
     }
 
     #[test]
+    fn crlf_and_bom_reviews_read_the_same() {
+        let t = edit(f_ir(), IR_REVIEW, |s| {
+            format!("\u{feff}{}", s.replace('\n', "\r\n"))
+        });
+        assert_eq!(rv(&t), Vec::<&str>::new());
+    }
+
+    #[test]
     fn rv_001_visible_kind() {
         let t = edit(f_ir(), IR_REVIEW, |s| {
             s.replace(
