@@ -312,3 +312,60 @@ fn text_output_groups_by_file_with_hints_and_a_summary() {
     );
     assert!(!out.contains('\u{1b}'), "no colour when not a terminal");
 }
+
+#[test]
+fn discovery_in_a_linked_worktree_and_with_git_dir_set() {
+    let (env, repo) = brownfield();
+    env.commit_all(&repo, "install");
+    let linked = env.dir.path().join("linked");
+    env.git(
+        &repo,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "feature",
+            linked.to_str().unwrap(),
+        ],
+    );
+    // The linked checkout has its own index and working tree.
+    write(
+        linked.join(".standards/MODE.md"),
+        "`ProjectMode`: `HYBRID`\n",
+    );
+    let a = env.run(&linked, &["check", "--json"]).code(1);
+    assert_eq!(rules(&json(&a)), ["RT-005"]);
+    env.run(&repo, &["check"]).success();
+    // As a hook in a linked worktree sees it: GIT_DIR names the worktree's git dir, cwd its root.
+    let git_dir = env
+        .git(&linked, &["rev-parse", "--absolute-git-dir"])
+        .trim()
+        .to_string();
+    let mut cmd = env.cmd(&linked);
+    cmd.env("GIT_DIR", &git_dir).args(["check", "--json"]);
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("RT-005"));
+    // From a subfolder with -C pointing at the main checkout.
+    std::fs::create_dir_all(linked.join("src/deep")).unwrap();
+    env.run(
+        &linked.join("src/deep"),
+        &["-C", repo.to_str().unwrap(), "check"],
+    )
+    .success();
+}
+
+#[test]
+fn version_and_help() {
+    let env = Env::new();
+    let a = env.run(env.dir.path(), &["--version"]).success();
+    assert_eq!(
+        stdout(&a),
+        format!("git-standards {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let a = env.run(env.dir.path(), &["--help"]).success();
+    assert!(stdout(&a).contains("EXIT STATUS"), "{}", stdout(&a));
+    let a = env.run(env.dir.path(), &["no-such-command"]).code(2);
+    assert!(stderr(&a).contains("no-such-command"));
+}

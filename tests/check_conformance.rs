@@ -267,3 +267,19 @@ fn every_expected_rule_is_registered() {
         }
     }
 }
+
+#[test]
+fn the_registry_holds_exactly_the_catalogue() {
+    let manifest = std::fs::read_to_string(fixtures().join("rules.txt")).unwrap();
+    let expected: BTreeSet<&str> = manifest
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect();
+    let registered: BTreeSet<&str> = check::registry().into_iter().map(|r| r.id).collect();
+    let missing: Vec<_> = expected.difference(&registered).collect();
+    let extra: Vec<_> = registered.difference(&expected).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "missing from the registry: {missing:?}; not in the catalogue: {extra:?}"
+    );
+}

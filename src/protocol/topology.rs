@@ -72,9 +72,23 @@ pub const DOCUMENTATION_ROUTE: &[WorkflowState] = &[
     W::AwaitingUserSignoff,
 ];
 
+/// The DOCUMENTATION phases in order (check-rules §2): the route without sign-off readiness.
+pub const DOCUMENTATION_PHASES: [WorkflowState; 6] = [
+    W::Auditing,
+    W::Scoping,
+    W::Architecting,
+    W::Documenting,
+    W::ReviewingFinal,
+    W::Synchronizing,
+];
+
+/// The FULL_DELIVERABLE phases that IMPLEMENTATION_REVIEWED omits (check-rules §2).
+pub const FULL_DELIVERABLE_PHASES: [WorkflowState; 3] =
+    [W::Documenting, W::ReviewingFinal, W::Synchronizing];
+
 /// The states a DOCUMENTATION cycle works in (its route without sign-off readiness).
 pub fn documentation_phases() -> &'static [WorkflowState] {
-    &DOCUMENTATION_ROUTE[..DOCUMENTATION_ROUTE.len() - 1]
+    &DOCUMENTATION_PHASES
 }
 
 /// The states an EXPEDITED cycle may be in.
@@ -479,5 +493,12 @@ mod tests {
     fn installed_states() {
         assert_eq!(installed_state(PM::Greenfield), W::Scoping);
         assert_eq!(installed_state(PM::Brownfield), W::Auditing);
+    }
+
+    #[test]
+    fn phase_lists_agree_with_the_routes() {
+        assert_eq!(&DOCUMENTATION_ROUTE[..6], &DOCUMENTATION_PHASES[..]);
+        assert_eq!(DOCUMENTATION_ROUTE[6], W::AwaitingUserSignoff);
+        assert_eq!(&STANDARD_FULL_PHASES[6..], &FULL_DELIVERABLE_PHASES[..]);
     }
 }

@@ -14,6 +14,9 @@ use crate::protocol::vocab::{
 
 use super::{Options, Sink};
 
+/// The phase lists live with the routes; rules reach them through the context too.
+pub use crate::protocol::topology::{DOCUMENTATION_PHASES, FULL_DELIVERABLE_PHASES};
+
 /// What was found at one of the active cycle's fixed record paths (PV-002..PV-005).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SlotStatus {
@@ -573,20 +576,3 @@ impl<'a> Cx<'a> {
         ])
     }
 }
-
-/// DOCUMENTATION phases in order (check-rules §2).
-pub const DOCUMENTATION_PHASES: [WorkflowState; 6] = [
-    WorkflowState::Auditing,
-    WorkflowState::Scoping,
-    WorkflowState::Architecting,
-    WorkflowState::Documenting,
-    WorkflowState::ReviewingFinal,
-    WorkflowState::Synchronizing,
-];
-
-/// FULL_DELIVERABLE phases (check-rules §2).
-pub const FULL_DELIVERABLE_PHASES: [WorkflowState; 3] = [
-    WorkflowState::Documenting,
-    WorkflowState::ReviewingFinal,
-    WorkflowState::Synchronizing,
-];

@@ -6,16 +6,22 @@
 //! the working tree, the index or a commit arrive as [`Tree`]s.
 
 pub mod acceptance;
+pub mod completion;
 pub mod context;
 pub mod development;
+pub mod documentation;
+#[cfg(test)]
+mod fixtures;
 pub mod headers;
 pub mod history;
 pub mod history_acceptance;
 pub mod provenance;
 pub mod recovery;
+pub mod review;
 pub mod runtime;
 mod saved_assignments;
 pub mod state;
+pub mod synchronization;
 pub mod transitions;
 pub mod verification;
 
@@ -79,6 +85,9 @@ pub fn registry() -> Vec<RuleInfo> {
         verification::RULES,
         development::RULES,
         recovery::RULES,
+        review::RULES,
+        documentation::RULES,
+        completion::RULES,
     ]
     .concat()
 }
@@ -199,6 +208,9 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     verification::check(&cx, &mut sink);
     development::check(&cx, &mut sink);
     recovery::check(&cx, &mut sink);
+    review::check(&cx, &mut sink);
+    documentation::check(&cx, &mut sink);
+    completion::check(&cx, &mut sink);
     sink.finish()
 }
 

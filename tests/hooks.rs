@@ -1,0 +1,148 @@
+//! The scripts in `git-hooks/` guard real `git commit` and `git merge` runs.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{read, write, Env};
+
+fn bin_dir() -> PathBuf {
+    Path::new(assert_cmd::cargo::cargo_bin!("git-standards"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn install_hooks(repo: &Path) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("git-hooks");
+    for name in ["pre-commit", "pre-merge-commit"] {
+        let target = repo.join(".git/hooks").join(name);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(src.join(name), &target).unwrap();
+    }
+}
+
+/// Runs git with the binary's folder on PATH, so the hooks find `git-standards`.
+fn git(env: &Env, repo: &Path, args: &[&str]) -> std::process::Output {
+    let path = format!(
+        "{}:{}",
+        bin_dir().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let sealed = env.cmd(repo);
+    std::process::Command::new("git")
+        .envs(
+            sealed
+                .get_envs()
+                .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_owned()))),
+        )
+        .env("PATH", path)
+        .current_dir(repo)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// What a git run printed; git sends a hook's stdout to its stderr.
+fn said(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn brownfield_with_hooks() -> (Env, PathBuf) {
+    let (env, repo) = Env::repo();
+    write(repo.join("app.py"), "print(\"hi\")\n");
+    env.run(&repo, &["install"]).success();
+    env.commit_all(&repo, "install");
+    install_hooks(&repo);
+    (env, repo)
+}
+
+#[test]
+fn pre_commit_refuses_a_broken_staged_state_and_accepts_a_good_one() {
+    let (env, repo) = brownfield_with_hooks();
+    write(repo.join(".standards/MODE.md"), "`ProjectMode`: `HYBRID`\n");
+    env.git(&repo, &["add", "-A"]);
+    let out = git(&env, &repo, &["commit", "-q", "-m", "break the mode"]);
+    assert!(!out.status.success(), "the hook must refuse the commit");
+    assert!(said(&out).contains("RT-005"), "{}", said(&out));
+
+    write(
+        repo.join(".standards/MODE.md"),
+        "# S.T.A.N.D.A.R.D.S. Project Mode\n\n`ProjectMode`: `BROWNFIELD`\n",
+    );
+    env.git(&repo, &["add", "-A"]);
+    let out = git(
+        &env,
+        &repo,
+        &["commit", "-q", "--allow-empty", "-m", "fine"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn pre_commit_reads_the_temporary_index_of_commit_a() {
+    let (env, repo) = brownfield_with_hooks();
+    // Only the working tree is broken; `commit -a` stages it into a temporary index.
+    write(repo.join(".standards/MODE.md"), "`ProjectMode`: `HYBRID`\n");
+    let out = git(&env, &repo, &["commit", "-q", "-a", "-m", "commit -a"]);
+    assert!(
+        !out.status.success(),
+        "the temporary index of commit -a is checked"
+    );
+    // A clean working-tree edit elsewhere passes with commit -a.
+    env.git(&repo, &["checkout", "--", ".standards/MODE.md"]);
+    write(repo.join("app.py"), "print(\"hello\")\n");
+    let out = git(&env, &repo, &["commit", "-q", "-a", "-m", "edit"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn concluding_a_conflicted_merge_is_refused_while_state_keeps_markers() {
+    let (env, repo) = brownfield_with_hooks();
+    let state = read(repo.join(".standards/STATE.md"));
+    let with =
+        |blocked: &str| state.replace("`BlockedOn`: `NONE`", &format!("`BlockedOn`: `{blocked}`"));
+    env.git(&repo, &["checkout", "-q", "-b", "side"]);
+    write(repo.join(".standards/STATE.md"), with("Side question"));
+    assert!(git(&env, &repo, &["commit", "-q", "-am", "side"])
+        .status
+        .success());
+    env.git(&repo, &["checkout", "-q", "main"]);
+    write(repo.join(".standards/STATE.md"), with("Main question"));
+    assert!(git(&env, &repo, &["commit", "-q", "-am", "main"])
+        .status
+        .success());
+    assert!(
+        !git(&env, &repo, &["merge", "-q", "side"]).status.success(),
+        "conflict expected"
+    );
+    // `git add` clears the unmerged stages but not the markers; the hook still refuses.
+    env.git(&repo, &["add", "-A"]);
+    let out = git(&env, &repo, &["commit", "-q", "--no-edit"]);
+    assert!(!out.status.success());
+    assert!(said(&out).contains("RT-004"), "{}", said(&out));
+}
+
+#[test]
+fn hooks_do_nothing_without_a_runtime() {
+    let (env, repo) = Env::repo();
+    install_hooks(&repo);
+    write(repo.join("notes.txt"), "x\n");
+    env.git(&repo, &["add", "-A"]);
+    let out = git(&env, &repo, &["commit", "-q", "-m", "no runtime"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
