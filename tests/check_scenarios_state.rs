@@ -648,3 +648,28 @@ fn sc_plan_002_a_git_mv_keeps_the_plan_history() {
     assert!(found.contains(&("GT-005".into(), new.clone())), "{v}");
     assert!(v.to_string().contains("DEV-001"), "{v}");
 }
+
+#[test]
+fn sc_chk_012_marked_markdown_anywhere_outside_standards_is_scanned() {
+    // SC-CHK-012: both example paths and both unknown Artifact values of the catalogue.
+    let (env, repo) = installed();
+    write(
+        repo.join("docs/broken.md"),
+        "<!-- STANDARDS\nArtifact: NOPE\nCycle: c-1\n-->\n",
+    );
+    write(
+        repo.join("docs/notes/broken.md"),
+        "<!-- STANDARDS\nArtifact: VERIFICATON\nCycle: c-1\n-->\n",
+    );
+    let v = json(&env.run(&repo, &["check", "--json"]).code(1));
+    assert_eq!(
+        rule_files(&v),
+        [
+            ("PV-001".to_string(), "docs/broken.md".to_string()),
+            ("PV-001".to_string(), "docs/notes/broken.md".to_string()),
+        ],
+        "{v}"
+    );
+    let text = v.to_string();
+    assert!(text.contains("NOPE") && text.contains("VERIFICATON"), "{v}");
+}
