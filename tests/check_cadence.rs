@@ -330,7 +330,18 @@ impl Fx {
 
     /// The normal check reports exactly these (rule, file) pairs.
     fn reports_exactly(&self, what: &str, expected: &[(&str, &str)]) -> &Fx {
-        let problems = self.problems(false);
+        self.assert_exactly_in(false, what, expected);
+        self
+    }
+
+    /// The stop hook blocks with exactly these (rule, file) pairs.
+    fn hook_reports_exactly(&self, what: &str, expected: &[(&str, &str)]) -> &Fx {
+        self.assert_exactly_in(true, what, expected);
+        self
+    }
+
+    fn assert_exactly_in(&self, at_turn_end: bool, what: &str, expected: &[(&str, &str)]) {
+        let problems = self.problems(at_turn_end);
         let mut fired: Vec<(&str, &str)> =
             problems.iter().map(|p| (p.rule, p.file.as_str())).collect();
         fired.sort();
@@ -341,10 +352,10 @@ impl Fx {
         assert_eq!(
             fired,
             want,
-            "{what}: the check must report exactly {want:?}, but reports:\n{}",
+            "{what}: the {} check must report exactly {want:?}, but reports:\n{}",
+            if at_turn_end { "turn-end" } else { "normal" },
             Fx::describe(&problems)
         );
-        self
     }
 }
 
@@ -622,7 +633,8 @@ fn sc_inc_026_returning_tester_is_blamed_at_turn_end() {
         "VF-014",
         &report_path(),
         &["Increment 1", "not VERIFIED"],
-    );
+    )
+    .hook_reports_exactly("SC-INC-026", &[("VF-014", &report_path())]);
 }
 
 /// SC-INC-027: a scoped Tester correction of the Developer's work (FAILURE from
@@ -860,7 +872,9 @@ fn sc_inc_040_to_043_only_the_latest_frame_assignment_applies() {
 
 /// SC-INC-044: the Developer resumes after a scoped correction (DEVELOPING,
 /// RESUME from TESTING, report CORRECTION) → the stop hook passes; without the
-/// AC-004 AWAITING row it blocks with the partial-assessment gap for AC-004.
+/// AC-004 AWAITING row it blocks with the partial-assessment gap for AC-004,
+/// reported once: at turn end the gap is HK-007 (AC-011 keyed on the Tester's
+/// handoff), not HK-007 and AC-011 side by side.
 ///
 /// The scenario names only the cadence; `Current Increment` becomes NONE with
 /// it, as in SC-INC-027 (AFTER_IMPLEMENTATION with a current increment is DV-010).
@@ -884,7 +898,8 @@ fn sc_inc_044_partial_assessment_is_held_on_the_tester_who_left() {
         "| AC-004 | DEV-002 | AWAITING_IMPLEMENTATION |\n",
         "",
     )
-    .hook_reports("SC-INC-044", "AC-011", &report_path(), &["AC-004"]);
+    .hook_reports("SC-INC-044", "HK-007", &report_path(), &["AC-004"])
+    .hook_reports_exactly("SC-INC-044", &[("HK-007", &report_path())]);
 }
 
 /// The setup of SC-INC-045: Reviewer entry during recovery
@@ -999,7 +1014,9 @@ fn sc_inc_049_050_increment_rows_are_not_acceptance_evidence() {
             .state("From", "TESTING")
     });
     fx.reports("SC-INC-049", "AC-010", &report_path(), &["AC-004"])
-        .hook_reports("SC-INC-049", "AC-010", &report_path(), &["AC-004"]);
+        .reports_exactly("SC-INC-049", &[("AC-010", &report_path())])
+        .hook_reports("SC-INC-049", "AC-010", &report_path(), &["AC-004"])
+        .hook_reports_exactly("SC-INC-049", &[("AC-010", &report_path())]);
     fx.edit(
         F::Report,
         "| AC-002 | pending Documenter | pending |\n",
