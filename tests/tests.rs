@@ -4,6 +4,7 @@ mod common;
 
 mod artifact;
 mod check;
+mod check_cadence;
 mod check_conformance;
 mod check_scenarios_state;
 mod cycle;
