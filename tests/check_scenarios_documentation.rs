@@ -1647,3 +1647,94 @@ fn sc_doc_059_060_nested_recovery_reruns_the_included_evidence() {
         d.at(format!("SC-DOC-060 {state} -> {next}")).clean();
     }
 }
+
+// ---------------------------------------------------------------------------
+// Reinstall, reset and uninstall keep project documentation (SC-DOC-061..063)
+// ---------------------------------------------------------------------------
+
+const STYLE: &str = ".standards/user-styles/documenter/concise.md";
+
+/// SC-DOC-061: a standalone, guided Documenter assignment on F-DOC(DOCUMENTING),
+/// reinstalled with default options.
+fn guided_documenter_reinstalled() -> Doc<Real> {
+    let mut d = f_doc_on(Real::new(), "DOCUMENTING");
+    let r = d.r.clone();
+    d.write("docs/usage.md", "# Existing guide\n");
+    d.write(STYLE, "# Concise\n\nUse short paragraphs.\n");
+    d.header(
+        &r.doc,
+        &[
+            ("Status", "BLOCKED"),
+            ("Collaboration", "GUIDED"),
+            ("Target", "FILE"),
+            ("Target Detail", "docs/usage.md"),
+            ("User Style", "concise"),
+        ],
+    );
+    d.state(&[
+        (
+            "Request",
+            "Standalone Documenter: update docs/usage.md in GUIDED mode using style concise; edit only this file.",
+        ),
+        ("BlockedOn", "Apply the saved guided edit to docs/usage.md."),
+    ]);
+    let state = d.read(STATE);
+    let record = d.read(&r.doc);
+    d.p.env.run(&d.p.repo, &["install"]).success();
+    assert_eq!(d.read(STATE), state, "SC-DOC-061: STATE.md changed");
+    assert_eq!(d.read(&r.doc), record, "SC-DOC-061: the doc record changed");
+    d
+}
+
+/// SC-DOC-061: a reinstall keeps a guided Documenter assignment byte for byte.
+#[test]
+fn sc_doc_061_reinstall_keeps_guided_documentation_choices() {
+    let mut d = guided_documenter_reinstalled();
+    d.at("SC-DOC-061 after reinstall").clean();
+}
+
+/// SC-DOC-062 (check side), continuing SC-DOC-061: after a reset the workflow
+/// is fresh and clean, while project documentation and user styles stay.
+///
+/// `git standards reset` and `uninstall` are not commands of this binary yet
+/// (the installer commands of RT §7.7/§7.8 beyond `install` are a later
+/// milestone), so the reset is applied here exactly as RT §7.7 step 6 plans
+/// it: `.standards/docs` and `.standards/CONTEXT.md` removed, MODE.md and
+/// STATE.md rewritten from the templates of the inferred mode. When `reset`
+/// lands, drive it through the binary instead (see the tripwire below).
+#[test]
+fn sc_doc_062_after_reset_the_workflow_is_fresh_and_project_docs_stay() {
+    use git_standards::protocol::mode;
+    let mut d = guided_documenter_reinstalled();
+    let r = d.r.clone();
+    // RT §7.7 step 6, brownfield (app.py exists).
+    std::fs::remove_dir_all(d.p.repo.join(".standards/docs")).unwrap();
+    d.remove(CONTEXT);
+    d.write(".standards/MODE.md", &mode::render(ProjectMode::Brownfield));
+    d.write(
+        STATE,
+        &git_standards::protocol::state::fresh_template(ProjectMode::Brownfield),
+    );
+    d.at("SC-DOC-062 after reset").clean();
+    let s = d.parsed();
+    assert_eq!(s.cycle_mode.value.as_str(), "UNSET");
+    assert_eq!(s.active_work.id.value, "UNSET");
+    assert_eq!(s.pending_cycle_request.value, "UNSET");
+    assert!(d.p.read(&r.doc).is_none());
+    assert_eq!(d.read("docs/usage.md"), "# Existing guide\n");
+    assert_eq!(d.read(STYLE), "# Concise\n\nUse short paragraphs.\n");
+}
+
+/// Tripwire for SC-DOC-062 / SC-DOC-063: `reset` and `uninstall` do not exist
+/// yet. When they land, this fails: replace it with SC-DOC-062 (reset keeps
+/// `docs/usage.md` and the user style, deletes the doc record, and the check
+/// is clean with CycleMode, Id and PendingCycleRequest UNSET) and SC-DOC-063
+/// (uninstall keeps `docs/usage.md` and `app.py` and removes STATE.md), both
+/// continuing SC-DOC-061 through the binary.
+#[test]
+fn sc_doc_062_063_reset_and_uninstall_are_not_commands_yet() {
+    let env = Env::new();
+    for command in ["reset", "uninstall"] {
+        env.run(env.dir.path(), &[command]).code(2);
+    }
+}
