@@ -737,40 +737,48 @@ fn turn_end_coverage(cx: &Cx, s: &Situation, sink: &mut Sink) {
     let Some(current) = current_conditions(cx) else {
         return;
     };
-    // HK-007: the Tester's partial assessment, regardless of its Status.
-    let mut partial_report: Option<&str> = None;
+    // HK-007: the Tester's partial assessment, regardless of its Status. Like
+    // AC-010/AC-011, every own record counts, PV-007 duplicates included.
+    let mut partial_reports: Vec<&str> = Vec::new();
     if partial_assessment_rule(s) == Some("HK-007") {
-        if let Some(report) = cx.own_record(ArtifactType::Verification, None) {
+        for report in cx
+            .own
+            .iter()
+            .filter(|r| r.artifact() == ArtifactType::Verification)
+        {
             let header = header_fields(&report.text);
             let purpose = fields::first(&header, "Assessment Purpose").map(|f| f.value.as_str());
-            if let Some(purpose @ ("INCREMENT" | "CORRECTION")) = purpose {
-                partial_report = Some(report.path.as_str());
-                let evidence =
-                    record::section_body(&report.text, "Acceptance Evidence").unwrap_or_default();
-                for id in uncovered(&current, &evidence) {
-                    sink.push_hinted(
-                        "HK-007",
-                        report.path.clone(),
-                        format!(
-                            "partial assessment (`Assessment Purpose` `{purpose}`): the verification report's `## Acceptance Evidence` does not account for current acceptance condition {id}; the Tester's handoff must leave every current condition accounted for"
-                        ),
-                        Some(format!(
-                            "Tester: add a row for {id} (AWAITING_IMPLEMENTATION for work not built yet) before ending the turn"
-                        )),
-                    );
-                }
+            let Some(purpose @ ("INCREMENT" | "CORRECTION")) = purpose else {
+                continue;
+            };
+            partial_reports.push(report.path.as_str());
+            let evidence =
+                record::section_body(&report.text, "Acceptance Evidence").unwrap_or_default();
+            for id in uncovered(&current, &evidence) {
+                sink.push_hinted(
+                    "HK-007",
+                    report.path.clone(),
+                    format!(
+                        "partial assessment (`Assessment Purpose` `{purpose}`): the verification report's `## Acceptance Evidence` does not account for current acceptance condition {id}; the Tester's handoff must leave every current condition accounted for"
+                    ),
+                    Some(format!(
+                        "Tester: add a row for {id} (AWAITING_IMPLEMENTATION for work not built yet) before ending the turn"
+                    )),
+                );
             }
         }
     }
     // HK-005: the record of the state the last handoff left, during recovery.
-    for record in cx.own_records() {
+    for record in &cx.own {
         let Some(slot) = slot_of(record.artifact(), record.kind()) else {
             continue;
         };
         if s.documentation() && !DOCUMENTATION_PHASES.contains(&slot.phase) {
             continue;
         }
-        if holding_rule(s, slot.phase) != Some("HK-005") || partial_report == Some(&record.path) {
+        if holding_rule(s, slot.phase) != Some("HK-005")
+            || partial_reports.contains(&record.path.as_str())
+        {
             continue;
         }
         let header = header_fields(&record.text);
@@ -1270,6 +1278,80 @@ mod tests {
         assert_eq!(hk(&t), [("HK-005", REPORT.to_string())]);
         // The plain check does not hold the report there.
         assert!(!problems(&t, false).iter().any(|(r, _)| r.starts_with("HK")));
+    }
+
+    #[test]
+    fn turn_end_holds_duplicates_like_ac_010() {
+        // AC-010 checks every own record, PV-007 duplicates included; at turn end
+        // HK-005 takes over the held gap and must not drop the duplicate.
+        let mut t = with_frames(
+            state(
+                hook_base(),
+                &[
+                    ("WorkflowState", "ARCHITECTING"),
+                    ("Kind", "FAILURE"),
+                    ("From", "TESTING"),
+                    ("FailureType", "ARCHITECTURE"),
+                ],
+            ),
+            &[
+                RW,
+                [
+                    "TESTING",
+                    "ARCHITECTING",
+                    "ARCHITECTURE",
+                    "A defect.",
+                    "TESTING",
+                    "NONE",
+                ],
+            ],
+        );
+        let copy = read(&t, REPORT);
+        t.insert("archive/report.md", copy);
+        let gaps: Vec<_> = problems(&t, true)
+            .into_iter()
+            .filter(|(r, _)| *r == "HK-005" || *r == "AC-010")
+            .collect();
+        assert_eq!(
+            gaps,
+            [
+                ("HK-005", REPORT.to_string()),
+                ("HK-005", "archive/report.md".to_string())
+            ]
+        );
+        // The same for a partial assessment after the Tester's checkpoint (HK-007).
+        let mut t = edit(
+            state(
+                f_std(),
+                &[
+                    ("WorkflowState", "DEVELOPING"),
+                    ("Kind", "CHECKPOINT"),
+                    ("From", "TESTING"),
+                ],
+            ),
+            REPORT,
+            |s| {
+                set_field(
+                    &set_field(&s, "Assessment Purpose", "INCREMENT"),
+                    "Assessment Target",
+                    "Increment 1",
+                )
+                .replace("| AC-002 | pending Documenter | pending |\n", "")
+            },
+        );
+        let copy = read(&t, REPORT);
+        t.insert("archive/report.md", copy);
+        let gaps: Vec<_> = problems(&t, true)
+            .into_iter()
+            .filter(|(r, _)| *r == "HK-007" || *r == "AC-011")
+            .collect();
+        assert_eq!(
+            gaps,
+            [
+                ("HK-007", REPORT.to_string()),
+                ("HK-007", "archive/report.md".to_string())
+            ]
+        );
     }
 
     #[test]
