@@ -5,6 +5,7 @@ mod common;
 mod artifact;
 mod check;
 mod check_conformance;
+mod check_scenarios_policy;
 mod cycle;
 mod demo;
 mod fixture;
