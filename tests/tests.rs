@@ -7,6 +7,7 @@ mod check;
 mod check_cadence;
 mod check_conformance;
 mod check_scenarios_documentation;
+mod check_scenarios_policy;
 mod check_scenarios_state;
 mod cycle;
 mod demo;

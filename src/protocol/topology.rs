@@ -464,6 +464,8 @@ mod tests {
 
     #[test]
     fn exactly_two_completion_change_routes() {
+        // SC-POL-009: across all (from, to) pairs only these two are
+        // COMPLETION_CHANGE routes, each with its policy change.
         let mut routes = Vec::new();
         for from in W::ALL {
             for to in W::ALL {

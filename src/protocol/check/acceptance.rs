@@ -15,6 +15,7 @@ use crate::protocol::fields;
 use crate::protocol::record::{bare_mentions, header_fields, section_body};
 use crate::protocol::vocab::{ArtifactType, HandoffKind, IdPrefix, ReviewKind, WorkflowState};
 
+use super::completion::{self, Situation};
 use super::context::DOCUMENTATION_PHASES;
 use super::{Cx, OwnRecord, RuleInfo, Sink};
 
@@ -378,36 +379,23 @@ fn completing_state(record: &OwnRecord) -> Option<WorkflowState> {
 }
 
 /// AC-010's *held*(phase): whether a COMPLETE record completed in `phase` is
-/// held to full coverage now. Rule 2 and the turn-end branch of rule 4 are the
-/// stop hook's narrowing (HK-004, HK-005).
+/// held to full coverage now *and AC-010 reports the gap*. The stop hook's
+/// narrowing lives in [`completion::holding_rule`]: at turn end during
+/// recovery the record of the state just left is held too, but HK-005
+/// reports it, so AC-010 stays silent there (one rule per gap).
 fn held(cx: &Cx, phase: WorkflowState) -> bool {
-    let Some(doc) = cx.doc() else { return false };
-    let ws = doc.workflow_state.value;
-    let at_turn_end = cx.options.at_turn_end;
-    let just_left = cx.just_left();
-    if cx.full_boundary() && phase == WorkflowState::Testing {
-        return true;
-    }
-    if at_turn_end && phase == ws {
-        return false;
-    }
-    if cx.documentation()
-        && doc.handoff.kind() == Some(HandoffKind::Resume)
-        && just_left == Some(phase)
-        && phase != ws
-    {
-        return true;
-    }
-    if cx.recovering() {
-        return Some(phase) == if at_turn_end { just_left } else { Some(ws) };
-    }
-    ws.rank() >= phase.rank()
+    Situation::of(cx).is_some_and(|s| completion::holding_rule(&s, phase) == Some("AC-010"))
+}
+
+/// Whether AC-011 checks a partial assessment now: while the cycle is in
+/// TESTING. At turn end the same gap is keyed on the Tester's handoff and
+/// reported by HK-007 ([`completion::partial_assessment_rule`]).
+fn partial_assessment_due(cx: &Cx) -> bool {
+    Situation::of(cx).is_some_and(|s| completion::partial_assessment_rule(&s) == Some("AC-011"))
 }
 
 /// AC-010 Completed record coverage and AC-011 Partial assessment coverage.
 fn record_coverage(cx: &Cx, scope: &Scope, sink: &mut Sink) {
-    let Some(doc) = cx.doc() else { return };
-    let ws = doc.workflow_state.value;
     let documentation = cx.documentation();
     // Every own record, PV-007 duplicates included ("own record", check-rules conventions).
     for record in &cx.own {
@@ -419,24 +407,13 @@ fn record_coverage(cx: &Cx, scope: &Scope, sink: &mut Sink) {
         }
         let header = header_fields(&record.text);
         let first = |name: &str| fields::first(&header, name).map(|f| f.value.as_str());
-        // AC-011: a Tester's increment or correction assessment in progress
-        // (at turn end keyed on the state just left, HK-007).
+        // AC-011: a Tester's increment or correction assessment in progress (HK-007's at turn end).
         let partial = phase == WorkflowState::Testing
             && matches!(
                 first("Assessment Purpose"),
                 Some("INCREMENT" | "CORRECTION")
             )
-            && if cx.options.at_turn_end {
-                cx.just_left() == Some(WorkflowState::Testing)
-            } else {
-                ws == WorkflowState::Testing
-            };
-        // At turn end completion.rs reports that partial assessment as the stop
-        // hook's HK-007, whose wording also wins over AC-010 for this record:
-        // each gap is reported once, there, not as AC-011 beside it (SC-INC-044).
-        if partial && cx.options.at_turn_end {
-            continue;
-        }
+            && partial_assessment_due(cx);
         let complete = first("Status") == Some("COMPLETE") && held(cx, phase);
         if !(partial || complete) {
             continue;
@@ -998,10 +975,10 @@ mod tests {
         set(&mut t, "Kind", "CHECKPOINT");
         set(&mut t, "From", "TESTING");
         set(&mut t, "WorkflowState", "DEVELOPING");
-        assert!(on(&t, "AC-011", Options { at_turn_end: true }).is_empty());
-        let held = on(&t, "HK-007", Options { at_turn_end: true });
-        assert_eq!(held.len(), 1);
-        assert!(held[0].1.contains("AC-004"));
+        // There the stop hook's HK-007 reports the gap, exactly once.
+        let te = Options { at_turn_end: true };
+        assert_eq!(on(&t, "HK-007", te).len(), 1);
+        assert!(on(&t, "AC-011", te).is_empty());
         // When COMPLETE and held too, the partial wording wins.
         let mut c = f_std();
         add_current(&mut c, "- `AC-004`: Results.");
