@@ -39,7 +39,11 @@ fn message(error: &Error) -> String {
     let mut text = error.to_string();
     let mut source = std::error::Error::source(error);
     while let Some(s) = source {
-        text.push_str(&format!("\n  caused by: {s}"));
+        // A cause the message already quotes (as `Error::Io` does) is not repeated.
+        let cause = s.to_string();
+        if !text.contains(&cause) {
+            text.push_str(&format!("\n  caused by: {cause}"));
+        }
         source = s.source();
     }
     text
