@@ -9,7 +9,7 @@ use git_standards::protocol::fields;
 use crate::common::{read, stderr, stdout, write, Env};
 
 /// Replaces the value of the first field `name` in `text`.
-fn set(text: &str, name: &str, value: &str) -> String {
+pub fn set(text: &str, name: &str, value: &str) -> String {
     let f = fields::scan(text)
         .into_iter()
         .find(|f| f.name == name)

@@ -8,6 +8,7 @@ mod check_conformance;
 mod cycle;
 mod demo;
 mod fixture;
+mod hook;
 mod hooks;
 mod id;
 mod install;
