@@ -98,7 +98,81 @@ fn measure(name: &str, files: usize, runs: usize, mut f: impl FnMut()) {
     );
 }
 
+/// A real repository on disk: `files` committed files in 100 folders (one in
+/// ten Markdown), an installed runtime, and an F-STD-like active cycle.
+fn real_repository(files: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_SYSTEM", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "bench")
+            .env("GIT_AUTHOR_EMAIL", "bench@example.com")
+            .env("GIT_COMMITTER_NAME", "bench")
+            .env("GIT_COMMITTER_EMAIL", "bench@example.com")
+            .output()
+            .expect("git runs")
+            .status
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q", "-b", "main"]);
+    for i in 0..files {
+        let folder = root.join(format!("src/m{:03}", i % 100));
+        std::fs::create_dir_all(&folder).unwrap();
+        let name = if i % 10 == 0 {
+            format!("notes-{i}.md")
+        } else {
+            format!("f{i}.rs")
+        };
+        std::fs::write(folder.join(name), format!("// file {i}\n")).unwrap();
+    }
+    std::fs::write(root.join(".gitignore"), "target/\n").unwrap();
+    let tree = large_project(50, 0);
+    use git_standards::protocol::tree::{Node, Tree};
+    for path in tree
+        .markdown_files()
+        .into_iter()
+        .chain([".standards/VERSION.json", ".standards/INSTALLATION.json"].map(String::from))
+    {
+        if let Node::File(bytes) = tree.node(&path) {
+            let target = root.join(&path);
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::write(target, bytes).unwrap();
+        }
+    }
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "bench"]);
+    dir
+}
+
 fn main() {
+    for files in [1_000, 20_000] {
+        let repo = real_repository(files);
+        let project = git_standards::repo::Project::discover(repo.path()).expect("a repository");
+        let total = files + 60;
+        measure("check, real repository (working tree)", total, 5, || {
+            let r = git_standards::commands::check::evaluate(
+                &project,
+                &git_standards::commands::check::Source::Worktree,
+                Options::default(),
+            )
+            .expect("check runs");
+            std::hint::black_box(r);
+        });
+        measure("check, real repository (--staged)", total, 5, || {
+            let r = git_standards::commands::check::evaluate(
+                &project,
+                &git_standards::commands::check::Source::Staged,
+                Options::default(),
+            )
+            .expect("check runs");
+            std::hint::black_box(r);
+        });
+    }
     for (history, plain) in [(10, 100), (200, 2_000), (1_000, 10_000)] {
         let tree = large_project(history, plain);
         let files = tree.markdown_files_len();

@@ -46,6 +46,7 @@ fn rules(v: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// SC-CHK-001: P-BROWN with no edits passes.
 #[test]
 fn sc_chk_001_fresh_brownfield_passes() {
     let (env, repo) = brownfield();
@@ -61,6 +62,7 @@ fn sc_chk_001_fresh_brownfield_passes() {
         .contains("HEAD"));
 }
 
+/// SC-CHK-002: F-STD passes with exit 0.
 #[test]
 fn sc_chk_002_f_std_passes() {
     let (env, repo) = brownfield();
@@ -68,6 +70,7 @@ fn sc_chk_002_f_std_passes() {
     env.run(&repo, &["check"]).success();
 }
 
+/// SC-CHK-003: conflict markers in STATE.md are exactly one problem, and the check stops there.
 #[test]
 fn sc_chk_003_conflict_markers_in_state_stop_the_check() {
     let (env, repo) = brownfield();
@@ -81,6 +84,7 @@ fn sc_chk_003_conflict_markers_in_state_stop_the_check() {
     assert_eq!(v["problems"][0]["file"], ".standards/STATE.md");
 }
 
+/// SC-CHK-004: a conflict block in `.standards/CONTEXT.md` is reported on that file.
 #[test]
 fn sc_chk_004_conflict_markers_anywhere_in_standards() {
     let (env, repo) = brownfield();
@@ -96,6 +100,7 @@ fn sc_chk_004_conflict_markers_anywhere_in_standards() {
     );
 }
 
+/// SC-CHK-005: a real `git merge` conflict in the report is exactly one problem that tells the agent to ask the user.
 #[test]
 fn sc_chk_005_real_merge_conflict_in_a_record() {
     let (env, repo) = brownfield();
@@ -126,6 +131,9 @@ fn sc_chk_005_real_merge_conflict_in_a_record() {
         .contains("ask the user"));
 }
 
+/// SC-CHK-006 and SC-CHK-007: malformed provenance under `.standards/docs/` is reported;
+/// `.standards/NOTES.md` is not scanned. The reference runs SC-CHK-006 without git; our
+/// project root is a git work tree (D1), so "no git" here means no commit yet.
 #[test]
 fn sc_chk_006_007_malformed_records_under_docs_are_scanned() {
     for with_commit in [false, true] {
@@ -150,6 +158,7 @@ fn sc_chk_006_007_malformed_records_under_docs_are_scanned() {
     }
 }
 
+/// SC-CHK-012: a marked file outside `.standards/` with an unknown Artifact is malformed provenance on that file.
 #[test]
 fn sc_chk_012_marked_files_anywhere_outside_standards() {
     let (env, repo) = brownfield();
@@ -174,6 +183,7 @@ fn ignored_markdown_is_not_scanned() {
     env.run(&repo, &["check"]).success();
 }
 
+/// SC-CHK-010: check run through a symlinked project path answers `ok: true`.
 #[test]
 fn sc_chk_010_through_a_symlinked_project_path() {
     let (env, repo) = brownfield();
@@ -301,4 +311,61 @@ fn text_output_groups_by_file_with_hints_and_a_summary() {
         "check failed: 2 problems in 2 files (the working tree)"
     );
     assert!(!out.contains('\u{1b}'), "no colour when not a terminal");
+}
+
+#[test]
+fn discovery_in_a_linked_worktree_and_with_git_dir_set() {
+    let (env, repo) = brownfield();
+    env.commit_all(&repo, "install");
+    let linked = env.dir.path().join("linked");
+    env.git(
+        &repo,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "feature",
+            linked.to_str().unwrap(),
+        ],
+    );
+    // The linked checkout has its own index and working tree.
+    write(
+        linked.join(".standards/MODE.md"),
+        "`ProjectMode`: `HYBRID`\n",
+    );
+    let a = env.run(&linked, &["check", "--json"]).code(1);
+    assert_eq!(rules(&json(&a)), ["RT-005"]);
+    env.run(&repo, &["check"]).success();
+    // As a hook in a linked worktree sees it: GIT_DIR names the worktree's git dir, cwd its root.
+    let git_dir = env
+        .git(&linked, &["rev-parse", "--absolute-git-dir"])
+        .trim()
+        .to_string();
+    let mut cmd = env.cmd(&linked);
+    cmd.env("GIT_DIR", &git_dir).args(["check", "--json"]);
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("RT-005"));
+    // From a subfolder with -C pointing at the main checkout.
+    std::fs::create_dir_all(linked.join("src/deep")).unwrap();
+    env.run(
+        &linked.join("src/deep"),
+        &["-C", repo.to_str().unwrap(), "check"],
+    )
+    .success();
+}
+
+#[test]
+fn version_and_help() {
+    let env = Env::new();
+    let a = env.run(env.dir.path(), &["--version"]).success();
+    assert_eq!(
+        stdout(&a),
+        format!("git-standards {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let a = env.run(env.dir.path(), &["--help"]).success();
+    assert!(stdout(&a).contains("EXIT STATUS"), "{}", stdout(&a));
+    let a = env.run(env.dir.path(), &["no-such-command"]).code(2);
+    assert!(stderr(&a).contains("no-such-command"));
 }

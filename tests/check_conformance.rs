@@ -3,13 +3,18 @@
 //!
 //! A case is a folder holding:
 //! - `case`: `key: value` lines —
-//!   `expect:` rule IDs that must be reported (or `none`: the tree must pass),
+//!   `expect:` rule IDs that must be reported (or `none`: the tree must pass;
+//!   or `any`: nothing is required, for a case that only uses `forbid:`, `clean:` or `unmentioned:`),
 //!   `base:` a folder under `fixtures/check/bases/` laid over the install (optional),
 //!   `mode:` `greenfield` or `brownfield` install (default brownfield),
 //!   `remove:` project paths deleted after the overlays,
 //!   `head:` `base` to give the last commit the base tree (implied when `head/` exists),
 //!   `turn-end:` `true` for the stop hook's variant,
 //!   `exact:` `true` when no other rule may fire,
+//!   `files:` `RULE=path` pairs: that rule must report (at least once) on that file,
+//!   `clean:` project paths no problem may be reported on,
+//!   `forbid:` rule IDs that must not be reported (when other rules may fire),
+//!   `unmentioned:` words no problem message may contain (e.g. an identifier),
 //!   `unmerged:` project paths that have unmerged index entries;
 //! - `tree/`: files laid over the base (the working tree);
 //! - `head/`: files laid over the base for the last commit.
@@ -26,12 +31,17 @@ fn fixtures() -> PathBuf {
 }
 
 struct Case {
+    any: bool,
     name: String,
     expect: Vec<String>,
     tree: MemTree,
     head: Option<MemTree>,
     options: Options,
     exact: bool,
+    files: Vec<(String, String)>,
+    clean: Vec<String>,
+    forbid: Vec<String>,
+    unmentioned: Vec<String>,
 }
 
 fn overlay(tree: &mut MemTree, dir: &Path) {
@@ -106,10 +116,30 @@ fn load(dir: &Path) -> Case {
     };
     let expect = match get.get("expect").map(String::as_str) {
         None => panic!("{name}: `expect:` is required"),
-        Some("none") => Vec::new(),
+        Some("none") | Some("any") => Vec::new(),
         Some(list) => list.split_whitespace().map(str::to_string).collect(),
     };
+    let words = |key: &str| -> Vec<String> {
+        get.get(key)
+            .map(|s| s.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default()
+    };
+    let files = get
+        .get("files")
+        .map(|s| {
+            s.split_whitespace()
+                .map(|pair| {
+                    let (rule, file) = pair
+                        .split_once('=')
+                        .unwrap_or_else(|| panic!("{name}: bad `files:` pair `{pair}`"));
+                    (rule.to_string(), file.to_string())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let any = get.get("expect").map(String::as_str) == Some("any");
     Case {
+        any,
         name,
         expect,
         tree,
@@ -118,6 +148,10 @@ fn load(dir: &Path) -> Case {
             at_turn_end: get.get("turn-end").map(String::as_str) == Some("true"),
         },
         exact: get.get("exact").map(String::as_str) == Some("true"),
+        files,
+        clean: words("clean"),
+        forbid: words("forbid"),
+        unmentioned: words("unmentioned"),
     }
 }
 
@@ -141,7 +175,7 @@ fn every_case_reports_what_it_expects() {
             .iter()
             .filter(|r| !fired.contains(r.as_str()))
             .collect();
-        let unexpected = if case.expect.is_empty() || case.exact {
+        let unexpected = if (case.expect.is_empty() && !case.any) || case.exact {
             fired
                 .iter()
                 .filter(|r| !case.expect.iter().any(|e| e == *r))
@@ -149,14 +183,50 @@ fn every_case_reports_what_it_expects() {
         } else {
             Vec::new()
         };
-        if !missing.is_empty() || !unexpected.is_empty() {
+        let misplaced: Vec<_> = case
+            .files
+            .iter()
+            .filter(|(rule, file)| {
+                !report
+                    .problems
+                    .iter()
+                    .any(|p| p.rule == rule.as_str() && p.file == file.as_str())
+            })
+            .collect();
+        let not_clean: Vec<_> = case
+            .clean
+            .iter()
+            .filter(|file| report.problems.iter().any(|p| &p.file == *file))
+            .collect();
+        let forbidden: Vec<_> = case
+            .forbid
+            .iter()
+            .filter(|r| fired.contains(r.as_str()))
+            .collect();
+        let mentioned: Vec<_> = case
+            .unmentioned
+            .iter()
+            .filter(|w| {
+                report
+                    .problems
+                    .iter()
+                    .any(|p| p.message.contains(w.as_str()))
+            })
+            .collect();
+        if !missing.is_empty()
+            || !unexpected.is_empty()
+            || !forbidden.is_empty()
+            || !mentioned.is_empty()
+            || !misplaced.is_empty()
+            || !not_clean.is_empty()
+        {
             let detail: Vec<String> = report
                 .problems
                 .iter()
                 .map(|p| format!("    {} {}: {}", p.rule, p.file, p.message))
                 .collect();
             failures.push(format!(
-                "{}: missing {missing:?}, unexpected {unexpected:?}\n{}",
+                "{}: missing {missing:?}, unexpected {unexpected:?}, not on the file {misplaced:?}, not clean {not_clean:?}, forbidden {forbidden:?}, mentioned {mentioned:?}\n{}",
                 case.name,
                 detail.join("\n")
             ));
@@ -188,7 +258,7 @@ fn every_registered_rule_has_a_triggering_case() {
 fn every_expected_rule_is_registered() {
     let ids: BTreeSet<&str> = check::registry().into_iter().map(|r| r.id).collect();
     for case in cases() {
-        for e in &case.expect {
+        for e in case.expect.iter().chain(&case.forbid) {
             assert!(
                 ids.contains(e.as_str()),
                 "{}: expects unregistered rule {e}",

@@ -4,7 +4,9 @@ mod common;
 
 mod artifact;
 mod check;
+mod check_cadence;
 mod check_conformance;
+mod check_scenarios_state;
 mod cycle;
 mod demo;
 mod fixture;

@@ -60,8 +60,8 @@ pub fn require_installed(tree: &dyn Tree, root: &std::path::Path) -> Result<()> 
 }
 
 /// Reads and structurally validates `.standards/STATE.md`: refuses when it is
-/// missing or unreadable, when it has unresolved merge conflicts (markers or
-/// unmerged index entries), and when it is structurally invalid (D12: a normal
+/// missing or unreadable, when anything under `.standards/` has unresolved merge
+/// conflicts (markers or unmerged index entries, D15), and when it is structurally invalid (D12: a normal
 /// refusal naming the line, not an unexpected error).
 pub fn load_state(tree: &dyn Tree) -> Result<StateDoc> {
     let text = match tree.text(STATE_PATH) {
@@ -81,25 +81,28 @@ pub fn load_state(tree: &dyn Tree) -> Result<StateDoc> {
             ))
         }
     };
-    let conflicted: Vec<_> = conflicts::find(tree)
-        .into_iter()
-        .filter(|c| c.path == STATE_PATH)
-        .collect();
+    // D15: no tool acts while anything under `.standards/` is conflicted.
+    let conflicted = conflicts::find(tree);
     if !conflicted.is_empty() {
         let how = if conflicted.iter().any(|c| c.unmerged) {
             "unmerged index entries"
         } else {
             "conflict markers"
         };
+        let (what, hint) = if conflicted.iter().any(|c| c.path == STATE_PATH) {
+            (
+                format!("`{STATE_PATH}` has unresolved merge conflicts"),
+                "resolve the conflict so STATE.md describes exactly one cycle, `git add` it, then retry",
+            )
+        } else {
+            (
+                "`.standards/` has unresolved merge conflicts".to_string(),
+                "stop and ask the user to resolve the conflicts; no role may act on conflicted workflow files",
+            )
+        };
         return Err(Error::refused(
-            format!(
-                "`{STATE_PATH}` has unresolved merge conflicts ({how}) in {}",
-                conflicts::describe(&conflicted)
-            ),
-            Some(
-                "resolve the conflict so STATE.md describes exactly one cycle, `git add` it, then retry"
-                    .to_string(),
-            ),
+            format!("{what} ({how}) in {}", conflicts::describe(&conflicted)),
+            Some(hint.to_string()),
         ));
     }
     Ok(StateDoc::parse(&text)?)
@@ -182,5 +185,25 @@ mod tests {
 
         let ok = MemTree::new().with(STATE_PATH, fresh_template(ProjectMode::Brownfield));
         assert!(!load_state(&ok).unwrap().has_active_cycle());
+    }
+
+    #[test]
+    fn a_conflicted_record_blocks_the_tools_too() {
+        let mut tree = MemTree::new()
+            .with(STATE_PATH, fresh_template(ProjectMode::Brownfield))
+            .with(
+                ".standards/docs/scope/c.md",
+                "<<<<<<< ours\na\n=======\nb\n>>>>>>> theirs\n",
+            );
+        let e = load_state(&tree).unwrap_err().to_string();
+        assert!(
+            e.contains("`.standards/` has unresolved merge conflicts (conflict markers)"),
+            "{e}"
+        );
+        assert!(e.contains(".standards/docs/scope/c.md"), "{e}");
+        tree.remove(".standards/docs/scope/c.md");
+        tree.mark_unmerged(".standards/MODE.md");
+        let e = load_state(&tree).unwrap_err().to_string();
+        assert!(e.contains("unmerged index entries"), "{e}");
     }
 }

@@ -419,7 +419,8 @@ fn record_coverage(cx: &Cx, scope: &Scope, sink: &mut Sink) {
         }
         let header = header_fields(&record.text);
         let first = |name: &str| fields::first(&header, name).map(|f| f.value.as_str());
-        // AC-011: a Tester's increment or correction assessment in progress (HK-007 at turn end).
+        // AC-011: a Tester's increment or correction assessment in progress
+        // (at turn end keyed on the state just left, HK-007).
         let partial = phase == WorkflowState::Testing
             && matches!(
                 first("Assessment Purpose"),
@@ -430,6 +431,12 @@ fn record_coverage(cx: &Cx, scope: &Scope, sink: &mut Sink) {
             } else {
                 ws == WorkflowState::Testing
             };
+        // At turn end completion.rs reports that partial assessment as the stop
+        // hook's HK-007, whose wording also wins over AC-010 for this record:
+        // each gap is reported once, there, not as AC-011 beside it (SC-INC-044).
+        if partial && cx.options.at_turn_end {
+            continue;
+        }
         let complete = first("Status") == Some("COMPLETE") && held(cx, phase);
         if !(partial || complete) {
             continue;
@@ -984,12 +991,17 @@ mod tests {
         let partial = on(&t, "AC-011", Options::default());
         assert_eq!(partial.len(), 1);
         assert!(partial[0].1.contains("AC-004"));
-        // At turn end it is keyed on the state just left.
+        // At turn end it is keyed on the state just left, and reported once,
+        // as the stop hook's HK-007.
         assert!(on(&t, "AC-011", Options { at_turn_end: true }).is_empty());
+        assert!(on(&t, "HK-007", Options { at_turn_end: true }).is_empty());
         set(&mut t, "Kind", "CHECKPOINT");
         set(&mut t, "From", "TESTING");
         set(&mut t, "WorkflowState", "DEVELOPING");
-        assert_eq!(on(&t, "AC-011", Options { at_turn_end: true }).len(), 1);
+        assert!(on(&t, "AC-011", Options { at_turn_end: true }).is_empty());
+        let held = on(&t, "HK-007", Options { at_turn_end: true });
+        assert_eq!(held.len(), 1);
+        assert!(held[0].1.contains("AC-004"));
         // When COMPLETE and held too, the partial wording wins.
         let mut c = f_std();
         add_current(&mut c, "- `AC-004`: Results.");
