@@ -438,3 +438,152 @@ fn a_repository_without_commits_counts_every_staged_file_as_changed() {
     env.git(&repo, &["add", "-A"]);
     blocked(stop(&env, &repo, r#"{"stop_hook_active": false}"#));
 }
+
+/// A fixture case of `fixtures/check/cases/` (see `tests/check_conformance.rs`).
+struct FixtureCase {
+    name: String,
+    keys: std::collections::HashMap<String, String>,
+}
+
+impl FixtureCase {
+    fn load(name: &str) -> FixtureCase {
+        let text = read(cases_dir().join(name).join("case"));
+        let keys = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+            .collect();
+        FixtureCase {
+            name: name.to_string(),
+            keys,
+        }
+    }
+
+    fn words(&self, key: &str) -> Vec<&str> {
+        self.keys
+            .get(key)
+            .map(|v| v.split_whitespace().collect())
+            .unwrap_or_default()
+    }
+
+    /// The case as a plain project folder: a real install (git removed, so
+    /// the hook always checks and has no last commit, as the case has none),
+    /// its base and its tree laid over it.
+    fn lay(&self, env: &Env) -> PathBuf {
+        assert_eq!(self.keys.get("turn-end").map(String::as_str), Some("true"));
+        assert!(
+            !self.keys.contains_key("head") && !cases_dir().join(&self.name).join("head").exists(),
+            "{}: a plain folder has no last commit",
+            self.name
+        );
+        assert!(!self.keys.contains_key("unmerged"), "{}", self.name);
+        let dir = env.dir.path().join(&self.name);
+        std::fs::create_dir_all(&dir).unwrap();
+        env.git(&dir, &["init", "-q", "-b", "main"]);
+        let mode = self.keys.get("mode").map_or("brownfield", String::as_str);
+        env.run(&dir, &["install", "--mode", mode]).success();
+        std::fs::remove_dir_all(dir.join(".git")).unwrap();
+        if let Some(base) = self.keys.get("base") {
+            crate::check::lay_base(&dir, base);
+        }
+        lay_tree(&cases_dir().join(&self.name).join("tree"), &dir);
+        for p in self.words("remove") {
+            std::fs::remove_file(dir.join(p)).unwrap();
+        }
+        dir
+    }
+}
+
+fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check/cases")
+}
+
+fn lay_tree(from: &Path, to: &Path) {
+    if !from.is_dir() {
+        return;
+    }
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let target = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            lay_tree(&p, &target);
+        } else {
+            write(&target, std::fs::read(&p).unwrap());
+        }
+    }
+}
+
+/// SC-HOOK-020..032 through the real binary: every turn-end fixture case that
+/// names an SC-HOOK scenario, plus the existing turn-end cases SC-HOOK-031
+/// cites (SC-INC-025, SC-PROV-008), laid out as a project and stopped on. A
+/// case that expects no problem lets the agent stop; any other sends it back,
+/// citing each `files:` record and sparing each `clean:` one.
+#[test]
+fn sc_hook_020_to_032_the_stop_hook_on_the_turn_end_cases() {
+    let mut names: Vec<String> = std::fs::read_dir(cases_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            let text = read(cases_dir().join(n).join("case"));
+            text.contains("SC-HOOK-") && text.contains("turn-end: true")
+        })
+        .collect();
+    names.sort();
+    for cited in [
+        // SC-INC-025: the receiving Tester targets Increment 2.
+        "HK-008-turn-end-skips-checkpoint-assessment-check",
+        // SC-PROV-008: a type mismatch at the verification path during rework.
+        "PV-004-architecture-record-at-the-verification-path-in-recovery-turn-end",
+    ] {
+        names.push(cited.to_string());
+    }
+    let scenarios: std::collections::BTreeSet<String> = names
+        .iter()
+        .flat_map(|n| {
+            let text = read(cases_dir().join(n).join("case"));
+            (20..=32)
+                .map(|i| format!("SC-HOOK-0{i}"))
+                .filter(|id| text.contains(id.as_str()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    // Every turn-end holding scenario except SC-HOOK-021 and SC-HOOK-029, which
+    // are plain checks, has a case here.
+    for i in [20, 22, 23, 24, 25, 26, 27, 28, 30, 31, 32] {
+        assert!(
+            scenarios.contains(&format!("SC-HOOK-0{i}")),
+            "no turn-end case names SC-HOOK-0{i}"
+        );
+    }
+
+    let env = Env::new();
+    for name in &names {
+        let case = FixtureCase::load(name);
+        let dir = case.lay(&env);
+        let a = stop(&env, &dir, r#"{"stop_hook_active": false}"#);
+        if case.keys.get("expect").map(String::as_str) == Some("none") {
+            assert_eq!(code(&a), 0, "{name}: the hook must let go:\n{}", stderr(&a));
+            continue;
+        }
+        let err = stderr(&a);
+        assert_eq!(
+            code(&a),
+            2,
+            "{name}: the hook must send the agent back:\n{err}"
+        );
+        for pair in case.words("files") {
+            let (_, file) = pair.split_once('=').unwrap();
+            assert!(
+                err.lines().any(|l| l.starts_with(&format!("- {file}: "))),
+                "{name}: stderr must cite {file}:\n{err}"
+            );
+        }
+        for file in case.words("clean") {
+            assert!(
+                !err.lines().any(|l| l.starts_with(&format!("- {file}: "))),
+                "{name}: stderr must spare {file}:\n{err}"
+            );
+        }
+    }
+}
