@@ -65,6 +65,7 @@ fn p_brown_plain() -> (Env, PathBuf) {
     (env, dir)
 }
 
+/// SC-HOOK-001: only the `stop` event exists; anything else is a usage error, exit 1.
 #[test]
 fn sc_hook_001_other_events_are_usage_errors_that_never_block() {
     let (env, repo) = p_brown_git();
@@ -129,6 +130,8 @@ fn sc_hook_002_to_005_committed_problems_wait_for_a_workflow_change() {
     allowed(stop(&env, &repo, r#"{"stop_hook_active": false}"#));
 }
 
+/// SC-HOOK-006: no git and no `stop_hook_active`: the marker sends the agent back
+/// once per (project, session, turn).
 #[test]
 fn sc_hook_006_without_the_flag_the_agent_is_sent_back_once_per_turn() {
     let (env, dir) = p_brown_plain();
@@ -159,6 +162,8 @@ fn sc_hook_006_without_the_flag_the_agent_is_sent_back_once_per_turn() {
         .all(|m| m.len() == 32 && m.chars().all(|c| c.is_ascii_hexdigit())));
 }
 
+/// SC-HOOK-007: no git: a clean project lets the agent stop, a broken record
+/// blocks, without any change to look for.
 #[test]
 fn sc_hook_007_outside_git_the_check_always_runs() {
     let (env, dir) = p_brown_plain();
@@ -176,6 +181,8 @@ fn sc_hook_007_outside_git_the_check_always_runs() {
     assert!(err.contains("- .standards/docs/notes/broken.md: "), "{err}");
 }
 
+/// SC-HOOK-008: twenty problems (`f0.md`..`f19.md`): fifteen lines, then five more
+/// counted with the hint to run check.
 #[test]
 fn sc_hook_008_twenty_problems_show_fifteen_and_count_the_rest() {
     let (env, dir) = p_brown_plain();
@@ -268,6 +275,7 @@ fn project_in_sub_folder() -> (Env, PathBuf, PathBuf, String) {
     (env, repo, app, scope)
 }
 
+/// SC-HOOK-010 and SC-HOOK-011.
 #[test]
 fn sc_hook_010_011_project_installed_in_a_sub_folder_of_the_repository() {
     let (env, _repo, app, scope) = project_in_sub_folder();
@@ -296,6 +304,8 @@ fn sc_hook_010_011_project_installed_in_a_sub_folder_of_the_repository() {
     );
 }
 
+/// SC-HOOK-012: the project reached through a symbolic link, as the working
+/// folder and through `-C`.
 #[cfg(unix)]
 #[test]
 fn sc_hook_012_a_project_reached_through_a_symlink() {
@@ -323,6 +333,8 @@ fn sc_hook_012_a_project_reached_through_a_symlink() {
     allowed(stop(&env, &dir, r#"{"session_id": "s", "turn_id": "t"}"#));
 }
 
+/// SC-HOOK-013: the hook never traps the agent: its own failures are a
+/// diagnostic on stderr and exit 1, never 2.
 #[test]
 fn sc_hook_013_hook_failures_never_block() {
     // No installed runtime: a diagnostic and exit 1.
@@ -367,6 +379,9 @@ fn sc_hook_013_hook_failures_never_block() {
     assert!(out.stdout.is_empty());
 }
 
+/// SC-HOOK-014: inside git the hook checks only when something under
+/// `.standards/` or a `*.md` file differs between the working tree, the index
+/// and HEAD; the once-per-turn marker is per (project, session, turn).
 #[test]
 fn sc_hook_014_which_changes_make_the_hook_check() {
     let (env, repo) = p_brown_git();
