@@ -23,6 +23,12 @@ pub enum Error {
     #[error("{count} problem(s) found")]
     ProblemsFound { count: usize },
 
+    /// The command already wrote its messages and chose its own exit status:
+    /// the stop hook, which exits 2 only to send the agent back and 1 on its
+    /// own failures (RT §5.2).
+    #[error("exit status {code}")]
+    Exit { code: u8 },
+
     #[error("not inside a git repository (searched from `{path}`): {reason}")]
     NotARepository { path: PathBuf, reason: String },
 

@@ -12,6 +12,7 @@ mod check_scenarios_state;
 mod cycle;
 mod demo;
 mod fixture;
+mod hook;
 mod hooks;
 mod id;
 mod install;

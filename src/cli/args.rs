@@ -114,6 +114,9 @@ pub enum Command {
     /// Exits 0 when it could show the state, even when it lists problems (for example an invalid MODE.md); exits 1 when no runtime is installed in the snapshot, or when STATE.md is missing, not UTF-8, invalid or has unresolved merge conflicts. The --json keys are described under STATUS JSON in `git standards --help`.
     #[command(verbatim_doc_comment)]
     Status(StatusArgs),
+    /// The agents' stop hook: `git standards hook stop`.
+    #[command(subcommand)]
+    Hook(HookCommand),
     /// Try git standards in a throwaway repository.
     ///
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
@@ -132,6 +135,21 @@ pub struct CheckArgs {
     /// Check a commit, branch or tag (read without a checkout), compared with its first parent.
     #[arg(long = "ref", value_name = "rev")]
     pub rev: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HookCommand {
+    /// Check the workflow files when an agent ends its turn; send it back once with the problems.
+    ///
+    /// Claude Code and Codex run this as their Stop hook, with the client's JSON payload on standard input (keys read: `stop_hook_active`, `session_id`, `turn_id`, `prompt_id`; anything unreadable counts as `{}`).
+    ///
+    /// It lets the agent stop at once when `stop_hook_active` is true, or when nothing under `.standards/` and no `*.md` file differs between the working tree, the index and HEAD. Otherwise it runs the turn-end variant of `git standards check`. Outside a git repository it always checks the folder holding `.standards/`.
+    ///
+    /// With problems it writes them (at most 15) and guidance on stderr and exits 2, which sends the agent back. A client that does not send `stop_hook_active` is sent back once per turn: a marker in the temporary folder `standards-hooks/` remembers the turn.
+    ///
+    /// Exit status: 0 the agent may stop; 2 the agent is sent back; 1 the hook's own error or wrong arguments (never 2, so a broken hook never traps the agent).
+    #[command(verbatim_doc_comment)]
+    Stop,
 }
 
 #[derive(Debug, Subcommand)]
@@ -397,5 +415,8 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             },
         ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
+        Command::Hook(HookCommand::Stop) => {
+            commands::hook::run_stop(ctx, &mut std::io::stdin().lock())
+        }
     }
 }

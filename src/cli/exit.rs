@@ -19,6 +19,7 @@ fn classify(error: &Error) -> (u8, Option<String>) {
         Error::Usage(_) => (EXIT_USAGE, Some("run `git standards --help` for usage".into())),
         Error::Refused { hint, .. } => (EXIT_PROBLEMS, hint.clone()),
         Error::ProblemsFound { .. } => (EXIT_PROBLEMS, None),
+        Error::Exit { code } => (*code, None),
         Error::NotARepository { .. } => {
             (EXIT_PROBLEMS, Some("run the command inside a git repository, or pass `-C <path>`".into()))
         }
@@ -52,7 +53,7 @@ fn message(error: &Error) -> String {
 /// Prints `error: <message>` (and `hint: ...`) on stderr and returns the exit code.
 pub fn report_error(error: &Error, err: &mut dyn Write) -> u8 {
     let (code, hint) = classify(error);
-    if matches!(error, Error::ProblemsFound { .. }) {
+    if matches!(error, Error::ProblemsFound { .. } | Error::Exit { .. }) {
         return code;
     }
     let _ = writeln!(err, "error: {}", message(error));

@@ -20,6 +20,15 @@ use crate::commands::Context;
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() && is_hook(std::env::args_os().skip(1)) => {
+            // The stop hook never exits 2 except to block (RT §5.1, HK-003).
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: the hook takes exactly one argument, the event `stop`\n{}",
+                crate::commands::hook::USAGE
+            );
+            return ExitCode::from(EXIT_PROBLEMS);
+        }
         Err(e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
             let _ = e.print();
@@ -73,6 +82,24 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, color: bool) -> u
     }
 }
 
+/// Whether the command line (without the program name) names the `hook`
+/// subcommand: its first word after the global options `-C <path>` and
+/// `--color <when>`.
+fn is_hook(args: impl IntoIterator<Item = std::ffi::OsString>) -> bool {
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let arg = arg.to_string_lossy();
+        match arg.as_ref() {
+            "-C" | "--color" => {
+                args.next();
+            }
+            a if a.starts_with("-C") || a.starts_with("--color=") => {}
+            a => return a == "hook",
+        }
+    }
+    false
+}
+
 /// Colours on stdout: `--color always`/`never` decide; `auto` means on a
 /// terminal unless `NO_COLOR` is set to a non-empty value.
 fn color_enabled(
@@ -119,6 +146,20 @@ mod tests {
             Some(OsStr::new("1"))
         ));
         assert!(!color_enabled(ColorChoice::Never, true, None));
+    }
+
+    #[test]
+    fn hook_invocations_are_recognised_after_global_options() {
+        let is_hook = |args: &[&str]| super::is_hook(args.iter().map(Into::into));
+        assert!(is_hook(&["hook", "pre-tool-use"]));
+        assert!(is_hook(&["hook"]));
+        assert!(is_hook(&[
+            "-C", "x", "--color", "never", "hook", "stop", "extra"
+        ]));
+        assert!(is_hook(&["-Cx", "--color=never", "hook"]));
+        assert!(!is_hook(&["check", "hook"]));
+        assert!(!is_hook(&["--bogus", "hook"]));
+        assert!(!is_hook(&[]));
     }
 
     #[test]

@@ -4,6 +4,7 @@ pub mod artifact;
 pub mod check;
 pub mod cycle;
 pub mod demo;
+pub mod hook;
 pub mod id;
 pub mod install;
 pub mod runtime;

@@ -1,11 +1,13 @@
 //! Everything that touches git or the filesystem: discovery, snapshots of the
 //! working tree, the index and commits, and atomic writes.
 
+mod dirtree;
 mod snapshot;
 pub mod write;
 
 use std::path::{Path, PathBuf};
 
+pub use dirtree::DirTree;
 pub use snapshot::{ObjectTree, WorktreeTree};
 
 use crate::error::Error;
@@ -113,6 +115,16 @@ impl Project {
     /// Any revision (`HEAD`, a branch, a tag, an ID, `main~2`) as a snapshot.
     pub fn at_rev(&self, rev: &str) -> Result<ObjectTree, Error> {
         ObjectTree::from_rev(&self.repo, rev, &self.root_in_repo)
+    }
+
+    /// Whether a project file for which `want` holds has uncommitted changes:
+    /// it differs between the working tree (tracked, or untracked and not
+    /// ignored) and the index, or between the index and HEAD.
+    pub fn has_changes(&self, want: &dyn Fn(&str) -> bool) -> Result<bool, Error> {
+        let work = self.worktree()?;
+        let index = self.index()?;
+        let head = self.head()?;
+        snapshot::differs(&work, &index, head.as_ref(), want)
     }
 
     /// HEAD as a snapshot, or `None` in a repository without commits.

@@ -50,6 +50,49 @@ fn strip_root<'a>(path: &'a str, root_in_repo: &str) -> &'a str {
     }
 }
 
+/// What sits at the project-relative `path` below `root` on disk, never
+/// following a symbolic link (shared by the working tree and [`super::DirTree`]).
+pub(super) fn read_node(root: &Path, path: &str) -> Node {
+    if path.is_empty()
+        || path
+            .split('/')
+            .any(|c| c.is_empty() || c == "." || c == "..")
+    {
+        return Node::Missing;
+    }
+    let mut current = root.to_path_buf();
+    let parts: Vec<&str> = path.split('/').collect();
+    for (i, part) in parts.iter().enumerate() {
+        current.push(part);
+        let meta = match std::fs::symlink_metadata(&current) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Node::Missing,
+            Err(e) if e.raw_os_error() == Some(20) => return Node::Missing, // ENOTDIR
+            Err(e) => return Node::Unreadable(e.to_string()),
+        };
+        let last = i + 1 == parts.len();
+        if meta.file_type().is_symlink() {
+            return Node::Symlink;
+        }
+        if !last && !meta.is_dir() {
+            return Node::Missing;
+        }
+        if last {
+            if meta.is_dir() {
+                return Node::Dir;
+            }
+            if !meta.is_file() {
+                return Node::Unreadable("it is not a regular file".into());
+            }
+            return match std::fs::read(&current) {
+                Ok(bytes) => Node::File(bytes),
+                Err(e) => Node::Unreadable(e.to_string()),
+            };
+        }
+    }
+    Node::Missing
+}
+
 /// The files on disk. Reads never follow a symbolic link.
 pub struct WorktreeTree {
     repo: gix::Repository,
@@ -77,10 +120,31 @@ impl WorktreeTree {
         &self.root
     }
 
+    /// Project-relative paths of the untracked files and symbolic links that
+    /// are not ignored and for which `want` holds (`git status`'s `??` lines).
+    pub fn untracked(&self, want: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
+        let index = self
+            .repo
+            .index_or_empty()
+            .map_err(|e| git_err("cannot read the index", e))?;
+        let tracked: BTreeSet<String> = index
+            .entries()
+            .iter()
+            .map(|e| e.path(&index).to_str_lossy().into_owned())
+            .collect();
+        let mut out = BTreeSet::new();
+        self.walk_untracked(&tracked, &mut out, want, true)?;
+        Ok(out.into_iter().collect())
+    }
+
+    /// Adds to `out` the project-relative paths of the untracked, not ignored
+    /// regular files (and, with `links`, symbolic links) for which `want` holds.
     fn walk_untracked(
         &self,
         tracked: &BTreeSet<String>,
         out: &mut BTreeSet<String>,
+        want: &dyn Fn(&str) -> bool,
+        links: bool,
     ) -> Result<(), Error> {
         let index = self
             .repo
@@ -119,7 +183,9 @@ impl WorktreeTree {
                     if !ignored {
                         stack.push(path);
                     }
-                } else if kind.is_file() && rel_top.ends_with(".md") && !tracked.contains(&rel_top)
+                } else if (kind.is_file() || (links && kind.is_symlink()))
+                    && !tracked.contains(&rel_top)
+                    && want(strip_root(&rel_top, &self.root_in_repo))
                 {
                     let ignored = excludes
                         .at_path(Path::new(&rel_top), Some(gix::index::entry::Mode::FILE))
@@ -141,44 +207,7 @@ impl Tree for WorktreeTree {
     }
 
     fn node(&self, path: &str) -> Node {
-        if path.is_empty()
-            || path
-                .split('/')
-                .any(|c| c.is_empty() || c == "." || c == "..")
-        {
-            return Node::Missing;
-        }
-        let mut current = self.root.clone();
-        let parts: Vec<&str> = path.split('/').collect();
-        for (i, part) in parts.iter().enumerate() {
-            current.push(part);
-            let meta = match std::fs::symlink_metadata(&current) {
-                Ok(m) => m,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Node::Missing,
-                Err(e) if e.raw_os_error() == Some(20) => return Node::Missing, // ENOTDIR
-                Err(e) => return Node::Unreadable(e.to_string()),
-            };
-            let last = i + 1 == parts.len();
-            if meta.file_type().is_symlink() {
-                return Node::Symlink;
-            }
-            if !last && !meta.is_dir() {
-                return Node::Missing;
-            }
-            if last {
-                if meta.is_dir() {
-                    return Node::Dir;
-                }
-                if !meta.is_file() {
-                    return Node::Unreadable("it is not a regular file".into());
-                }
-                return match std::fs::read(&current) {
-                    Ok(bytes) => Node::File(bytes),
-                    Err(e) => Node::Unreadable(e.to_string()),
-                };
-            }
-        }
-        Node::Missing
+        read_node(&self.root, path)
     }
 
     fn markdown_files(&self) -> Vec<String> {
@@ -196,7 +225,7 @@ impl Tree for WorktreeTree {
             }
         }
         // Tracked files deleted from disk are skipped by the readers (they are Missing).
-        let _ = self.walk_untracked(&tracked, &mut out);
+        let _ = self.walk_untracked(&tracked, &mut out, &|p| p.ends_with(".md"), false);
         out.into_iter().collect()
     }
 
@@ -325,6 +354,55 @@ impl ObjectTree {
             commit: Some(commit.id),
         })
     }
+}
+
+impl ObjectTree {
+    /// The project-relative paths of every entry, sorted.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.entries.keys().map(String::as_str)
+    }
+
+    /// Whether `path` holds the same object, of the same kind, in both trees.
+    pub fn same_entry(&self, other: &ObjectTree, path: &str) -> bool {
+        match (self.entries.get(path), other.entries.get(path)) {
+            (None, None) => true,
+            (Some((a, ka)), Some((b, kb))) => {
+                a == b && std::mem::discriminant(ka) == std::mem::discriminant(kb)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether a file for which `want` holds differs between the working tree
+/// (tracked files and untracked files that are not ignored) and the index, or
+/// between the index and `head`: what `git status -- <pathspecs>` would list.
+/// Working-tree files are compared byte for byte with the staged blobs.
+pub fn differs(
+    work: &WorktreeTree,
+    index: &ObjectTree,
+    head: Option<&ObjectTree>,
+    want: &dyn Fn(&str) -> bool,
+) -> Result<bool, Error> {
+    let mut paths: BTreeSet<&str> = index.paths().filter(|p| want(p)).collect();
+    if let Some(head) = head {
+        paths.extend(head.paths().filter(|p| want(p)));
+    }
+    let untracked = work.untracked(want)?;
+    if !untracked.is_empty() {
+        return Ok(true);
+    }
+    let empty = ObjectTree {
+        repo: index.repo.clone(),
+        description: String::new(),
+        entries: BTreeMap::new(),
+        unmerged: Vec::new(),
+        commit: None,
+    };
+    let head = head.unwrap_or(&empty);
+    Ok(paths
+        .into_iter()
+        .any(|p| !index.same_entry(head, p) || work.node(p) != index.node(p)))
 }
 
 impl Tree for ObjectTree {

@@ -50,7 +50,7 @@ pub const RULES: &[RuleInfo] = &[
     RuleInfo::rule("CP-011", "Reviewer entry clears pending cadence"),
     // HK-001..HK-003 describe the `hook stop` command's own procedure (when it
     // checks, blocking once per turn, never trapping the agent), not problems
-    // in a project; the hook command comes with its own issue.
+    // in a project; `commands::hook` implements them.
     RuleInfo::precondition("HK-001", "When the hook checks"),
     RuleInfo::precondition("HK-002", "Blocking once per turn"),
     RuleInfo::precondition("HK-003", "Hook failures never block"),

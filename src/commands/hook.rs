@@ -1,0 +1,430 @@
+//! `git standards hook stop`: the agents' stop hook (RT §5, check-rules
+//! HK-001..HK-003, decisions D1, D3, D7).
+//!
+//! Claude Code and Codex run it when an agent ends its turn, with a JSON
+//! payload on standard input. It runs the turn-end variant of `check` when
+//! workflow files changed and sends the agent back once per turn (exit 2,
+//! the problems on stderr). It never traps the agent: every failure of its own
+//! is a message on stderr and exit 1, which both clients treat as
+//! non-blocking.
+//!
+//! The pure parts (the payload, the marker name, the message) are functions
+//! of their inputs; [`stop`] composes them with the repository and the
+//! filesystem.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use sha2::{Digest, Sha256};
+
+use crate::commands::check::{self, Source};
+use crate::commands::{runtime, Context};
+use crate::error::{Error, Result};
+use crate::protocol::check::{Options, Problem, Report};
+use crate::protocol::layout::STANDARDS_DIR;
+use crate::repo::{DirTree, Project};
+
+/// The usage line (RT §5.1, decision D4).
+pub const USAGE: &str = "Usage: git standards hook stop";
+/// The command that shows every problem (the overflow line's hint).
+pub const CHECK_COMMAND: &str = "git standards check";
+/// At most this many problem lines in the stop message (RT §5.3).
+pub const MAX_PROBLEM_LINES: usize = 15;
+/// The folder of once-per-turn markers, inside the OS temporary folder.
+pub const MARKER_DIR: &str = "standards-hooks";
+/// Markers older than this are deleted.
+pub const MARKER_MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
+/// The first line of the stop message.
+pub const HEADING: &str = "STANDARDS check found problems in the workflow files:";
+/// The guidance paragraph that ends the stop message.
+pub const GUIDANCE: &str = "Do not guess a repair. Fix now the problems in work your current role owns. Route problems owned by another role as `.standards/PROTOCOL.md` describes (its failure handoffs). If you are unsure, or you are acting as Navigator, report the problems to the user and stop.";
+
+/// The keys of the client's payload the hook reads (RT §5.1).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Payload {
+    /// `stop_hook_active` when it is a boolean; `None` when it is absent or
+    /// not a boolean (then the once-per-turn marker guards against loops).
+    pub stop_hook_active: Option<bool>,
+    pub session_id: Option<String>,
+    pub turn_id: Option<String>,
+    pub prompt_id: Option<String>,
+}
+
+impl Payload {
+    /// Parses standard input. Empty or whitespace input, invalid JSON (or
+    /// UTF-8) and a JSON value that is not an object all count as `{}`.
+    /// Identifier keys take strings (numbers in their JSON spelling); other
+    /// values count as absent.
+    pub fn parse(input: &[u8]) -> Payload {
+        let Ok(serde_json::Value::Object(map)) = serde_json::from_slice(input) else {
+            return Payload::default();
+        };
+        let text = |key: &str| match map.get(key) {
+            Some(serde_json::Value::String(s)) => Some(s.clone()),
+            Some(serde_json::Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        };
+        Payload {
+            stop_hook_active: map.get("stop_hook_active").and_then(|v| v.as_bool()),
+            session_id: text("session_id"),
+            turn_id: text("turn_id"),
+            prompt_id: text("prompt_id"),
+        }
+    }
+
+    /// The turn the marker is keyed on: `turn_id`, else `prompt_id`, else
+    /// the word `session` (empty values count as absent).
+    pub fn turn(&self) -> &str {
+        [&self.turn_id, &self.prompt_id]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .find(|s| !s.is_empty())
+            .unwrap_or("session")
+    }
+}
+
+/// The once-per-turn marker's file name: the first 32 lowercase hex digits of
+/// SHA-256 over `<root>` NUL `<session_id or empty>` NUL `<turn>` (HK-002).
+pub fn marker_name(root: &str, payload: &Payload) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(root.as_bytes());
+    hasher.update([0]);
+    hasher.update(payload.session_id.as_deref().unwrap_or("").as_bytes());
+    hasher.update([0]);
+    hasher.update(payload.turn().as_bytes());
+    let digest = hasher.finalize();
+    digest
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<String>()
+        .chars()
+        .take(32)
+        .collect()
+}
+
+/// The stop message (RT §5.3): the heading, at most 15 problems in check's
+/// order, a line counting the rest, an empty line and the guidance.
+pub fn stop_message(problems: &[Problem]) -> String {
+    let mut text = format!("{HEADING}\n");
+    for p in problems.iter().take(MAX_PROBLEM_LINES) {
+        text.push_str(&format!("- {}: {}\n", p.file, p.message));
+    }
+    let rest = problems.len().saturating_sub(MAX_PROBLEM_LINES);
+    if rest > 0 {
+        text.push_str(&format!(
+            "- ...and {rest} more. Run `{CHECK_COMMAND}` to see them all.\n"
+        ));
+    }
+    text.push('\n');
+    text.push_str(GUIDANCE);
+    text.push('\n');
+    text
+}
+
+/// Whether a change to a project path makes the hook check: the pathspecs
+/// `.standards` and `*.md` of RT §5.2 step 3 (`*` matches `/` in a pathspec,
+/// so any `.md` file at any depth).
+pub fn is_workflow_path(path: &str) -> bool {
+    path == STANDARDS_DIR || path.starts_with(".standards/") || path.ends_with(".md")
+}
+
+/// What the hook decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Let the agent stop (exit 0).
+    Allow,
+    /// Send the agent back with this message on stderr (exit 2).
+    Block(String),
+}
+
+/// Where the hook found the project.
+enum Located {
+    /// Inside a git repository (D1).
+    Repo(Box<Project>),
+    /// Not in a repository: the folder holding `.standards/` (RT §1.4 step 2).
+    Folder(DirTree),
+}
+
+impl Located {
+    fn root(&self) -> &Path {
+        match self {
+            Located::Repo(p) => &p.root,
+            Located::Folder(t) => t.root(),
+        }
+    }
+}
+
+/// Locates the installed project from `cwd` (RT §5.2 step 1): the repository
+/// when there is one, otherwise the nearest folder holding `.standards/`;
+/// either way `.standards/PROTOCOL.md` must carry the framework marker.
+fn locate(cwd: &Path) -> Result<Located> {
+    match Project::discover(cwd) {
+        Ok(project) => {
+            project.require_workdir()?;
+            let tree = project.worktree()?;
+            runtime::require_installed(&tree, &project.root)?;
+            Ok(Located::Repo(Box::new(project)))
+        }
+        Err(Error::NotARepository { .. }) => {
+            let start = std::fs::canonicalize(cwd).map_err(|e| Error::io(cwd, e))?;
+            let root = DirTree::find_root(&start).ok_or_else(|| {
+                Error::refused(
+                    format!(
+                        "no installed STANDARDS runtime was found at or above `{}`",
+                        start.display()
+                    ),
+                    None,
+                )
+            })?;
+            let tree = DirTree::new(root);
+            runtime::require_installed(&tree, tree.root())?;
+            Ok(Located::Folder(tree))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The folder of once-per-turn markers.
+pub fn marker_dir() -> PathBuf {
+    std::env::temp_dir().join(MARKER_DIR)
+}
+
+/// Claims the marker `name` in `dir` (HK-002): creates the folder if needed,
+/// deletes markers older than a day (ignoring races), then creates the marker
+/// exclusively. `true` when this call created it; `false` when it already
+/// existed or could not be created (then the hook lets the agent stop rather
+/// than risk a loop).
+pub fn claim_marker(dir: &Path, name: &str, now: SystemTime) -> bool {
+    if std::fs::create_dir_all(dir).is_err() {
+        return false;
+    }
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let old = entry.metadata().is_ok_and(|m| {
+                m.is_file()
+                    && m.modified()
+                        .is_ok_and(|t| now.duration_since(t).is_ok_and(|a| a > MARKER_MAX_AGE))
+            });
+            if old {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(dir.join(name))
+        .is_ok()
+}
+
+/// The hook's procedure (RT §5.2) on the payload `input`, from `cwd`.
+pub fn stop(cwd: &Path, input: &[u8], markers: &Path) -> Result<Outcome> {
+    let payload = Payload::parse(input);
+    let located = locate(cwd)?;
+    if payload.stop_hook_active == Some(true) {
+        return Ok(Outcome::Allow);
+    }
+    let options = Options { at_turn_end: true };
+    let report: Report = match &located {
+        Located::Repo(project) => {
+            // When git cannot answer, check anyway (HK-001).
+            if !project.has_changes(&is_workflow_path).unwrap_or(true) {
+                return Ok(Outcome::Allow);
+            }
+            check::evaluate(project, &Source::Worktree, options)?.0
+        }
+        // Outside git the check always runs, with nothing to compare with.
+        Located::Folder(tree) => crate::protocol::check::run(tree, None, options),
+    };
+    if report.ok() {
+        return Ok(Outcome::Allow);
+    }
+    if payload.stop_hook_active.is_none() {
+        let root = located.root().to_string_lossy();
+        if !claim_marker(markers, &marker_name(&root, &payload), SystemTime::now()) {
+            return Ok(Outcome::Allow);
+        }
+    }
+    Ok(Outcome::Block(stop_message(&report.problems)))
+}
+
+/// `git standards hook stop`: reads the payload from `input`, decides, writes
+/// the stop message or the hook's own error to stderr. Always returns
+/// [`Error::Exit`] unless the agent may stop: 2 to block, 1 on a failure.
+pub fn run_stop(ctx: &mut Context, input: &mut dyn Read) -> Result<()> {
+    let mut bytes = Vec::new();
+    let outcome = input
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io("<stdin>", e))
+        .and_then(|_| stop(&ctx.cwd, &bytes, &marker_dir()));
+    match outcome {
+        Ok(Outcome::Allow) => Ok(()),
+        Ok(Outcome::Block(message)) => {
+            let _ = ctx.err.write_all(message.as_bytes());
+            Err(Error::Exit { code: 2 })
+        }
+        Err(e) => {
+            let _ = writeln!(ctx.err, "STANDARDS hook error: {e}");
+            Err(Error::Exit { code: 1 })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(file: &str, message: &str) -> Problem {
+        Problem {
+            rule: "PV-001",
+            file: file.into(),
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    #[test]
+    fn payloads_that_are_not_objects_are_empty() {
+        for input in [
+            &b""[..],
+            b"   \n",
+            b"not json",
+            b"[1, 2]",
+            b"\"text\"",
+            b"null",
+            b"{\"stop_hook_active\": tru",
+            b"\xff\xfe",
+        ] {
+            assert_eq!(Payload::parse(input), Payload::default(), "{input:?}");
+        }
+    }
+
+    #[test]
+    fn payload_keys() {
+        let p = Payload::parse(
+            br#"{"session_id": "s", "turn_id": "t1", "prompt_id": "p", "stop_hook_active": false, "cwd": "/x"}"#,
+        );
+        assert_eq!(p.stop_hook_active, Some(false));
+        assert_eq!(p.session_id.as_deref(), Some("s"));
+        assert_eq!(p.turn(), "t1");
+        let p = Payload::parse(br#"{"stop_hook_active": true, "prompt_id": "p"}"#);
+        assert_eq!(p.stop_hook_active, Some(true));
+        assert_eq!(p.turn(), "p");
+        // Not a boolean: the marker decides.
+        let p = Payload::parse(br#"{"stop_hook_active": "true", "turn_id": ""}"#);
+        assert_eq!(p.stop_hook_active, None);
+        assert_eq!(p.turn(), "session");
+        let p = Payload::parse(br#"{"session_id": 7, "turn_id": {"a": 1}}"#);
+        assert_eq!(p.session_id.as_deref(), Some("7"));
+        assert_eq!(p.turn(), "session");
+    }
+
+    #[test]
+    fn marker_names_hash_root_session_and_turn() {
+        let p = Payload {
+            session_id: Some("s".into()),
+            turn_id: Some("t1".into()),
+            ..Payload::default()
+        };
+        let name = marker_name("/proj", &p);
+        // printf '/proj\0s\0t1' | sha256sum | cut -c1-32
+        assert_eq!(name, "5f435f5ad4ddaa559954a3b832a517e1");
+        assert_eq!(name.len(), 32);
+        assert!(name
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        let t2 = Payload {
+            turn_id: Some("t2".into()),
+            ..p.clone()
+        };
+        assert_ne!(marker_name("/proj", &t2), name);
+        assert_ne!(marker_name("/other", &p), name);
+        // No session and no turn: `<root>\0\0session`.
+        assert_eq!(
+            marker_name("/proj", &Payload::default()),
+            marker_name(
+                "/proj",
+                &Payload {
+                    session_id: Some(String::new()),
+                    prompt_id: Some("session".into()),
+                    ..Payload::default()
+                }
+            )
+        );
+    }
+
+    #[test]
+    fn sc_hook_008_at_most_fifteen_problem_lines_then_the_rest_counted() {
+        let problems: Vec<Problem> = (0..20)
+            .map(|i| problem(&format!("f{i}.md"), "malformed provenance"))
+            .collect();
+        let text = stop_message(&problems);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], HEADING);
+        assert_eq!(lines.iter().filter(|l| l.starts_with("- f")).count(), 15);
+        assert_eq!(lines[1], "- f0.md: malformed provenance");
+        assert_eq!(lines[15], "- f14.md: malformed provenance");
+        assert_eq!(
+            lines[16],
+            "- ...and 5 more. Run `git standards check` to see them all."
+        );
+        assert_eq!(lines[17], "");
+        assert_eq!(lines[18], GUIDANCE);
+        assert_eq!(lines.len(), 19);
+        assert!(text.ends_with(".\n"));
+        // Exactly fifteen: no overflow line.
+        let text = stop_message(&problems[..15]);
+        assert!(!text.contains("more."), "{text}");
+        assert_eq!(text.lines().count(), 1 + 15 + 1 + 1);
+    }
+
+    #[test]
+    fn the_guidance_forbids_guessing_and_routes_the_rest() {
+        for words in [
+            "Do not guess a repair",
+            "your current role owns",
+            "another role",
+            ".standards/PROTOCOL.md",
+            "Navigator",
+            "report the problems to the user",
+        ] {
+            assert!(GUIDANCE.contains(words), "{words}");
+        }
+    }
+
+    #[test]
+    fn workflow_paths_follow_the_pathspecs() {
+        for p in [
+            ".standards/STATE.md",
+            ".standards/VERSION.json",
+            "README.md",
+            "docs/notes/broken.md",
+            ".claude/skills/x/SKILL.md",
+        ] {
+            assert!(is_workflow_path(p), "{p}");
+        }
+        for p in ["app.py", "docs/readme.txt", "standards/x.json", "x.md.bak"] {
+            assert!(!is_workflow_path(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn markers_are_created_once_and_expire_after_a_day() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join(MARKER_DIR);
+        let now = SystemTime::now();
+        assert!(claim_marker(&dir, "a", now));
+        assert!(!claim_marker(&dir, "a", now));
+        assert!(claim_marker(&dir, "b", now));
+        // A day and a minute later both are gone, so the turn may block again.
+        let later = now + MARKER_MAX_AGE + Duration::from_secs(60);
+        assert!(claim_marker(&dir, "a", later));
+        assert!(!dir.join("b").exists());
+        // A marker folder that cannot be created: never block.
+        let file = tmp.path().join("not-a-folder");
+        std::fs::write(&file, "x").unwrap();
+        assert!(!claim_marker(&file.join(MARKER_DIR), "a", now));
+    }
+}
