@@ -19,4 +19,5 @@ mod install;
 mod lifecycle;
 mod man;
 mod registration;
+mod scenario_coverage;
 mod status;
