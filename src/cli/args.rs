@@ -22,6 +22,8 @@ use crate::protocol::vocab::{ArtifactType, IdPrefix, ReviewKind};
 ///
 /// 3: internal error; please report it.
 ///
+/// `git standards hook stop` is the exception, because agent clients read its status: 0 lets the agent stop, 2 sends it back with the problems, and 1 reports the hook's own usage or internal errors.
+///
 /// STATUS JSON
 ///
 /// `git standards status --json` prints one JSON object; on success it has all the keys below. Vocabulary values keep the protocol's spelling, `UNSET` and `NONE` included; free-text and path fields are null where STATE.md says `NONE` or `UNSET`.
