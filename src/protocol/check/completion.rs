@@ -206,34 +206,10 @@ pub fn slot_of(artifact: ArtifactType, kind: Option<ReviewKind>) -> Option<Slot>
 
 /// The phases a (CycleMode, CompletionPolicy) pair must pass before sign-off
 /// readiness (check-rules §2); `None` for an invalid pair (ST-012 reports it),
-/// an empty list for `UNSET`.
+/// an empty list for `UNSET`. An owned copy of the topology table, so a caller
+/// may change its list without touching anyone else's (SC-POL-007).
 pub fn required_phases(mode: CycleMode, policy: CompletionPolicy) -> Option<Vec<WorkflowState>> {
-    const IMPLEMENTATION_REVIEWED: [WorkflowState; 6] = [
-        W::Scoping,
-        W::Architecting,
-        W::Auditing,
-        W::Developing,
-        W::Testing,
-        W::ReviewingImplementation,
-    ];
-    match (mode, policy) {
-        (CycleMode::Unset, _) => Some(Vec::new()),
-        (CycleMode::Standard, CompletionPolicy::ImplementationReviewed) => {
-            Some(IMPLEMENTATION_REVIEWED.to_vec())
-        }
-        (CycleMode::Standard, CompletionPolicy::FullDeliverable) => Some(
-            IMPLEMENTATION_REVIEWED
-                .iter()
-                .chain(FULL_DELIVERABLE_PHASES.iter())
-                .copied()
-                .collect(),
-        ),
-        (CycleMode::Expedited, CompletionPolicy::None) => {
-            Some(vec![W::Developing, W::ReviewingImplementation])
-        }
-        (CycleMode::Documentation, CompletionPolicy::None) => Some(DOCUMENTATION_PHASES.to_vec()),
-        _ => None,
-    }
+    crate::protocol::topology::required_phases(mode, policy).map(<[WorkflowState]>::to_vec)
 }
 
 /// The fixed records a (CycleMode, CompletionPolicy) pair requires: those whose
