@@ -146,3 +146,25 @@ fn hooks_do_nothing_without_a_runtime() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn pre_commit_checks_a_project_installed_in_a_subfolder() {
+    let (env, repo) = Env::repo();
+    let app = repo.join("app");
+    write(app.join("main.py"), "print(\"hi\")\n");
+    // D1: a project lives in a subfolder once that folder holds `.standards/`.
+    std::fs::create_dir_all(app.join(".standards")).unwrap();
+    env.run(&app, &["install"]).success();
+    assert!(!repo.join(".standards").exists());
+    env.commit_all(&repo, "install into app/");
+    install_hooks(&repo);
+    write(app.join(".standards/MODE.md"), "`ProjectMode`: `HYBRID`\n");
+    env.git(&repo, &["add", "-A"]);
+    let out = git(
+        &env,
+        &repo,
+        &["commit", "-q", "-m", "break the sub-project"],
+    );
+    assert!(!out.status.success(), "the sub-project is checked");
+    assert!(said(&out).contains("RT-005"), "{}", said(&out));
+}

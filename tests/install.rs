@@ -190,3 +190,18 @@ fn outside_a_repository_is_a_clear_error() {
         stderr(&a)
     );
 }
+
+#[test]
+fn an_empty_standards_folder_puts_the_project_in_a_subfolder() {
+    let (env, repo) = Env::repo();
+    std::fs::create_dir_all(repo.join("app/.standards")).unwrap();
+    write(repo.join("app/main.py"), "print('hi')\n");
+    let a = env.run(&repo.join("app"), &["install"]).success();
+    assert!(stdout(&a).contains("Installed STANDARDS"), "{}", stdout(&a));
+    assert!(repo.join("app/.standards/STATE.md").is_file());
+    assert!(!repo.join(".standards").exists());
+    assert!(read(repo.join("app/.standards/MODE.md")).contains("BROWNFIELD"));
+    // Commands run anywhere below app/ find it (D1).
+    std::fs::create_dir_all(repo.join("app/src")).unwrap();
+    env.run(&repo.join("app/src"), &["check"]).success();
+}

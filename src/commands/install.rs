@@ -204,8 +204,20 @@ fn check_installation_json(tree: &dyn Tree) -> Result<()> {
     Ok(())
 }
 
+/// What install sees in the project root folder itself.
+#[derive(Debug, Clone, Default)]
+pub struct RootListing {
+    /// The names directly in the project root (mode inference, interrupted transactions).
+    pub names: Vec<String>,
+    /// `.standards/` exists and is an empty folder: nothing there to adopt or
+    /// overwrite, so it is a first install. This is how a project is put in a
+    /// subfolder of a repository (D1 finds the nearest folder holding `.standards/`).
+    pub empty_standards: bool,
+}
+
 /// Computes the plan against the working tree. Pure apart from reading `tree`.
-pub fn plan(tree: &dyn Tree, root_names: &[String], request: &Request) -> Result<Plan> {
+pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Plan> {
+    let root_names = &root.names;
     if let Some(name) = root_names.iter().find(|n| {
         n.starts_with(".standards-install-")
             || n.starts_with(".standards-reset-")
@@ -221,6 +233,10 @@ pub fn plan(tree: &dyn Tree, root_names: &[String], request: &Request) -> Result
     let binary = Version::current();
     let (kind, mode) = match tree.node(STANDARDS_DIR) {
         Node::Missing => {
+            let inferred = infer_mode(root_names.iter().map(String::as_str));
+            (InstallKind::First, request.mode.unwrap_or(inferred))
+        }
+        Node::Dir if root.empty_standards => {
             let inferred = infer_mode(root_names.iter().map(String::as_str));
             (InstallKind::First, request.mode.unwrap_or(inferred))
         }
@@ -405,7 +421,20 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    let plan = plan(&tree, &names, request)?;
+    let standards = root.join(STANDARDS_DIR);
+    let empty_standards = std::fs::symlink_metadata(&standards).is_ok_and(|m| m.is_dir())
+        && std::fs::read_dir(&standards)
+            .map_err(|e| Error::io(&standards, e))?
+            .next()
+            .is_none();
+    let plan = plan(
+        &tree,
+        &RootListing {
+            names,
+            empty_standards,
+        },
+        request,
+    )?;
 
     if !request.dry_run {
         apply(&root, &plan)?;
@@ -515,8 +544,11 @@ mod tests {
     use super::*;
     use crate::protocol::tree::MemTree;
 
-    fn names(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
+    fn names(v: &[&str]) -> RootListing {
+        RootListing {
+            names: v.iter().map(|s| s.to_string()).collect(),
+            empty_standards: false,
+        }
     }
 
     #[test]
@@ -560,7 +592,7 @@ mod tests {
         let mut t = MemTree::new();
         for op in plan(
             &MemTree::new(),
-            &[],
+            &RootListing::default(),
             &Request {
                 mode: Some(mode),
                 dry_run: false,
@@ -593,7 +625,7 @@ mod tests {
         let t = installed(ProjectMode::Brownfield);
         let e = plan(
             &t,
-            &[],
+            &RootListing::default(),
             &Request {
                 mode: Some(ProjectMode::Greenfield),
                 dry_run: false,
@@ -607,11 +639,11 @@ mod tests {
             STATE_PATH,
             "<<<<<<< ours\n`Id`: `a`\n=======\n`Id`: `b`\n>>>>>>> theirs\n",
         );
-        let e = plan(&conflicted, &[], &Request::default()).unwrap_err();
+        let e = plan(&conflicted, &RootListing::default(), &Request::default()).unwrap_err();
         assert!(e.to_string().contains("unresolved merge conflicts"), "{e}");
 
         let foreign = MemTree::new().with(".standards/notes.md", "mine");
-        assert!(plan(&foreign, &[], &Request::default())
+        assert!(plan(&foreign, &RootListing::default(), &Request::default())
             .unwrap_err()
             .to_string()
             .contains("not a STANDARDS runtime"));
@@ -632,12 +664,12 @@ mod tests {
         older.2 = older.2.wrapping_sub(1);
         if older < Version::current() {
             t.insert(VERSION_PATH, version_json(older));
-            let p = plan(&t, &[], &Request::default()).unwrap();
+            let p = plan(&t, &RootListing::default(), &Request::default()).unwrap();
             assert_eq!(p.kind, InstallKind::Upgrade { from: older });
         }
         let newer = Version(Version::current().0, Version::current().1 + 1, 0);
         t.insert(VERSION_PATH, version_json(newer));
-        assert!(plan(&t, &[], &Request::default())
+        assert!(plan(&t, &RootListing::default(), &Request::default())
             .unwrap_err()
             .to_string()
             .contains("downgrading"));
@@ -645,7 +677,7 @@ mod tests {
             VERSION_PATH,
             version_json(Version(Version::current().0 + 1, 0, 0)),
         );
-        assert!(plan(&t, &[], &Request::default())
+        assert!(plan(&t, &RootListing::default(), &Request::default())
             .unwrap_err()
             .to_string()
             .contains("major"));
@@ -657,7 +689,7 @@ mod tests {
     fn legacy_node_tools_are_removed() {
         let mut t = installed(ProjectMode::Brownfield);
         t.insert(".standards/bin/check.mjs", "// node");
-        let p = plan(&t, &[], &Request::default()).unwrap();
+        let p = plan(&t, &RootListing::default(), &Request::default()).unwrap();
         assert!(p.ops.contains(&Op::Remove {
             path: LEGACY_BIN.into()
         }));
@@ -671,9 +703,26 @@ mod tests {
             "`PendingCycleMode`: `DOCUMENTATION`",
         );
         t.insert(STATE_PATH, s);
-        assert!(plan(&t, &[], &Request::default())
+        assert!(plan(&t, &RootListing::default(), &Request::default())
             .unwrap_err()
             .to_string()
             .contains("GREENFIELD"));
+    }
+
+    #[test]
+    fn an_empty_standards_folder_is_a_first_install() {
+        let empty = RootListing {
+            names: vec![".standards".into()],
+            empty_standards: true,
+        };
+        // The tree shows the empty folder as a folder with nothing in it.
+        let mut t = MemTree::new();
+        t.insert_node(STANDARDS_DIR, Node::Dir);
+        let p = plan(&t, &empty, &Request::default()).unwrap();
+        assert_eq!(p.kind, InstallKind::First);
+        assert_eq!(p.mode, ProjectMode::Greenfield);
+        // A folder with anything in it is never adopted.
+        let e = plan(&t, &names(&[".standards"]), &Request::default()).unwrap_err();
+        assert!(e.to_string().contains("not a STANDARDS runtime"), "{e}");
     }
 }
