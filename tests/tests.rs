@@ -6,6 +6,7 @@ mod artifact;
 mod check;
 mod check_cadence;
 mod check_conformance;
+mod check_robustness;
 mod check_scenarios_documentation;
 mod check_scenarios_policy;
 mod check_scenarios_state;

@@ -1,0 +1,152 @@
+//! `check` never panics, whatever the files say: every file of every fixture
+//! base is mangled in many deterministic ways (truncated mid-character, lines
+//! dropped, doubled, swapped, stray backticks, headings, fences and comments
+//! inserted, BOM and CRLF added) and the checker runs on each result, in both
+//! the plain and the turn-end variant, against the unmangled tree as HEAD.
+
+use std::path::Path;
+
+use git_standards::protocol::check::{self, testing::installed_tree, Options};
+use git_standards::protocol::tree::{MemTree, Node, Tree};
+use git_standards::protocol::vocab::ProjectMode;
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const INSERTS: [&str; 12] = [
+    "`",
+    "``",
+    "## ",
+    "### DEV-001\n",
+    "```\n",
+    "<!--",
+    "-->",
+    "`Status`: `COMPLETE`",
+    "- `AC-999`: x\n",
+    "### Frame 9\n",
+    "\u{feff}",
+    "| 1 | a | b |\n",
+];
+
+fn mangle(text: &str, rng: &mut Rng) -> String {
+    let mut lines: Vec<String> = text.split_inclusive('\n').map(str::to_string).collect();
+    match rng.below(8) {
+        0 => {
+            // Truncate at an arbitrary byte, then back to a char boundary.
+            let mut cut = rng.below(text.len() + 1);
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            return text[..cut].to_string();
+        }
+        1 if !lines.is_empty() => {
+            let i = rng.below(lines.len());
+            lines.remove(i);
+        }
+        2 if !lines.is_empty() => {
+            let i = rng.below(lines.len());
+            let l = lines[i].clone();
+            lines.insert(i, l);
+        }
+        3 if lines.len() > 1 => {
+            let (a, b) = (rng.below(lines.len()), rng.below(lines.len()));
+            lines.swap(a, b);
+        }
+        4 => return text.replace('\n', "\r\n"),
+        5 => return format!("\u{feff}{text}"),
+        _ => {
+            let at = rng.below(lines.len() + 1);
+            let what = INSERTS[rng.below(INSERTS.len())];
+            let mut line = lines.get(at).cloned().unwrap_or_default();
+            let mut pos = rng.below(line.len() + 1);
+            while !line.is_char_boundary(pos) {
+                pos -= 1;
+            }
+            line.insert_str(pos, what);
+            if at < lines.len() {
+                lines[at] = line;
+            } else {
+                lines.push(line);
+            }
+        }
+    }
+    lines.concat()
+}
+
+fn base_tree(name: &str) -> MemTree {
+    let mut tree = installed_tree(ProjectMode::Brownfield);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/check/bases")
+        .join(name);
+    let mut stack = vec![dir.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p
+                    .strip_prefix(&dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                tree.insert(&rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    tree
+}
+
+#[test]
+fn check_survives_mangled_records_and_state() {
+    let bases: Vec<String> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check/bases"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut runs = 0;
+    for name in &bases {
+        let head = base_tree(name);
+        let paths: Vec<String> = head
+            .markdown_files()
+            .into_iter()
+            .filter(|p| p.starts_with(".standards/") || p.ends_with(".md"))
+            .collect();
+        for path in &paths {
+            let Node::File(bytes) = head.node(path) else {
+                continue;
+            };
+            let Ok(text) = String::from_utf8(bytes) else {
+                continue;
+            };
+            for round in 0..12 {
+                let mut tree = head.clone();
+                let mut mangled = mangle(&text, &mut rng);
+                // A second mangling now and then compounds the damage.
+                if round % 3 == 0 {
+                    mangled = mangle(&mangled, &mut rng);
+                }
+                tree.insert(path, mangled);
+                for options in [Options::default(), Options { at_turn_end: true }] {
+                    let report = check::run(&tree, Some(&head), options);
+                    std::hint::black_box(report);
+                    runs += 1;
+                }
+            }
+        }
+    }
+    assert!(runs > 500, "only {runs} runs");
+}
