@@ -161,28 +161,16 @@ pub fn installed_state(project: ProjectMode) -> WorkflowState {
     }
 }
 
-const STANDARD_REVIEWED_PHASES: &[WorkflowState] = &[
-    W::Scoping,
-    W::Architecting,
-    W::Auditing,
-    W::Developing,
-    W::Testing,
-    W::ReviewingImplementation,
-];
+/// A route without its final sign-off readiness state.
+const fn without_signoff(route: &'static [WorkflowState]) -> &'static [WorkflowState] {
+    route.split_at(route.len() - 1).0
+}
 
-const STANDARD_FULL_PHASES: &[WorkflowState] = &[
-    W::Scoping,
-    W::Architecting,
-    W::Auditing,
-    W::Developing,
-    W::Testing,
-    W::ReviewingImplementation,
-    W::Documenting,
-    W::ReviewingFinal,
-    W::Synchronizing,
-];
-
-const EXPEDITED_PHASES: &[WorkflowState] = &[W::Developing, W::ReviewingImplementation];
+// The required phases (check-rules §2) are the greenfield routes, in the
+// catalogue's order, up to sign-off readiness.
+const STANDARD_REVIEWED_PHASES: &[WorkflowState] = without_signoff(STANDARD_GREENFIELD_REVIEWED);
+const STANDARD_FULL_PHASES: &[WorkflowState] = without_signoff(STANDARD_GREENFIELD_FULL);
+const EXPEDITED_PHASES: &[WorkflowState] = without_signoff(EXPEDITED_ROUTE);
 
 /// The phases that must have passed their gates before sign-off readiness,
 /// by (cycle mode, completion policy) (check-rules §2). `None` when the
