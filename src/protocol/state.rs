@@ -589,7 +589,8 @@ fn baseline_region_end(text: &str, value_start: usize) -> usize {
 }
 
 fn parse_baseline(value: &str, abs_start: usize, text: &str, offset: usize) -> Baseline {
-    let trimmed = value.trim();
+    // ECMAScript trim (check-rules §1.1): U+FEFF counts, U+0085 does not.
+    let trimmed = value.trim_matches(fields::is_js_whitespace);
     if trimmed == "`NONE`" {
         return Baseline::None;
     }
@@ -721,10 +722,12 @@ fn parse_stack(
 /// `### Frame 1` → `1`; `### Frames` and `#### Frame 1` are not entries.
 fn entry_label(line: &str, word: &str) -> Option<String> {
     let rest = line.strip_prefix("###")?;
-    if !rest.starts_with(|c: char| c.is_whitespace()) {
+    if !rest.starts_with(fields::is_js_whitespace) {
         return None;
     }
-    let rest = rest.trim_start().strip_prefix(word)?;
+    let rest = rest
+        .trim_start_matches(fields::is_js_whitespace)
+        .strip_prefix(word)?;
     if rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
         return None;
     }

@@ -10,17 +10,18 @@ pub fn strip_bom(text: &str) -> (&str, bool) {
 
 /// Replaces every HTML comment (`<!--` to the next `-->`, multi-line) with
 /// spaces, keeping line breaks and byte offsets, so spans found in the masked
-/// text are valid in the original. An unclosed comment runs to the end.
+/// text are valid in the original. A `<!--` that is never closed is not a
+/// comment (check-rules §1.3), so it and the rest of the text stay as they are.
 pub fn mask_html_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(open) = rest.find("<!--") {
         out.push_str(&rest[..open]);
         let after = &rest[open..];
-        let close = after[4..]
-            .find("-->")
-            .map(|i| i + 4 + 3)
-            .unwrap_or(after.len());
+        let Some(close) = after[4..].find("-->").map(|i| i + 4 + 3) else {
+            out.push_str(after);
+            return out;
+        };
         out.extend(
             after[..close]
                 .bytes()
@@ -52,8 +53,9 @@ mod tests {
     }
 
     #[test]
-    fn unclosed_comment_masks_the_rest() {
-        assert_eq!(mask_html_comments("a <!-- b"), "a       ");
+    fn an_unclosed_opener_is_text() {
+        assert_eq!(mask_html_comments("a <!-- b"), "a <!-- b");
+        assert_eq!(mask_html_comments("<!--x--> a <!-- b"), "         a <!-- b");
     }
 
     #[test]

@@ -105,7 +105,7 @@ fn push(sink: &mut Sink, rule: &'static str, message: String, hint: impl Into<St
 
 /// ECMAScript `trim`: whitespace including U+FEFF (check-rules §6.23).
 fn js_trim(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+    s.trim_matches(crate::protocol::fields::is_js_whitespace)
 }
 
 pub fn check(cx: &Cx, sink: &mut Sink) {
