@@ -200,13 +200,21 @@ pub fn claim_marker(dir: &Path, name: &str, now: SystemTime) -> bool {
     if std::fs::create_dir_all(dir).is_err() {
         return false;
     }
+    // Never follow a link: a marker folder that is a symbolic link (or not a
+    // folder) is not ours to write in or clean up.
+    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return false;
+    }
     if let Ok(entries) = std::fs::read_dir(dir) {
         for entry in entries.flatten() {
-            let old = entry.metadata().is_ok_and(|m| {
-                m.is_file()
-                    && m.modified()
-                        .is_ok_and(|t| now.duration_since(t).is_ok_and(|a| a > MARKER_MAX_AGE))
-            });
+            // Only our own markers are removed: 32 hex digits, regular files.
+            let ours = entry.file_name().to_str().is_some_and(is_marker_name);
+            let old = ours
+                && std::fs::symlink_metadata(entry.path()).is_ok_and(|m| {
+                    m.is_file()
+                        && m.modified()
+                            .is_ok_and(|t| now.duration_since(t).is_ok_and(|a| a > MARKER_MAX_AGE))
+                });
             if old {
                 let _ = std::fs::remove_file(entry.path());
             }
@@ -217,6 +225,14 @@ pub fn claim_marker(dir: &Path, name: &str, now: SystemTime) -> bool {
         .create_new(true)
         .open(dir.join(name))
         .is_ok()
+}
+
+/// Whether a file name is one of the hook's markers: 32 lowercase hex digits.
+fn is_marker_name(name: &str) -> bool {
+    name.len() == 32
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// The hook's procedure (RT §5.2) on the payload `input`, from `cwd`.
@@ -415,16 +431,61 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join(MARKER_DIR);
         let now = SystemTime::now();
-        assert!(claim_marker(&dir, "a", now));
-        assert!(!claim_marker(&dir, "a", now));
-        assert!(claim_marker(&dir, "b", now));
+        let (a, b) = (
+            "0000000000000000000000000000000a",
+            "0000000000000000000000000000000b",
+        );
+        assert!(claim_marker(&dir, a, now));
+        assert!(!claim_marker(&dir, a, now));
+        assert!(claim_marker(&dir, b, now));
         // A day and a minute later both are gone, so the turn may block again.
         let later = now + MARKER_MAX_AGE + Duration::from_secs(60);
-        assert!(claim_marker(&dir, "a", later));
-        assert!(!dir.join("b").exists());
+        assert!(claim_marker(&dir, a, later));
+        assert!(!dir.join(b).exists());
         // A marker folder that cannot be created: never block.
         let file = tmp.path().join("not-a-folder");
         std::fs::write(&file, "x").unwrap();
-        assert!(!claim_marker(&file.join(MARKER_DIR), "a", now));
+        assert!(!claim_marker(&file.join(MARKER_DIR), a, now));
+    }
+
+    #[test]
+    fn markers_never_touch_other_files_or_follow_a_linked_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("markers");
+        std::fs::create_dir_all(&dir).unwrap();
+        let day_after = SystemTime::now() + Duration::from_secs(3 * 24 * 3600);
+        std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+        let stale = "0123456789abcdef0123456789abcdef";
+        std::fs::write(dir.join(stale), "").unwrap();
+        assert!(claim_marker(
+            &dir,
+            "fedcba9876543210fedcba9876543210",
+            day_after
+        ));
+        assert!(
+            dir.join("notes.txt").exists(),
+            "a user file is never deleted"
+        );
+        assert!(!dir.join(stale).exists(), "a stale marker is deleted");
+
+        let elsewhere = tmp.path().join("elsewhere");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        std::fs::write(elsewhere.join(stale), "").unwrap();
+        let linked = tmp.path().join("linked");
+        std::os::unix::fs::symlink(&elsewhere, &linked).unwrap();
+        assert!(!claim_marker(
+            &linked,
+            "00000000000000000000000000000000",
+            day_after
+        ));
+        assert!(
+            elsewhere.join(stale).exists(),
+            "nothing is deleted through a link"
+        );
+        assert_eq!(
+            std::fs::read_dir(&elsewhere).unwrap().count(),
+            1,
+            "nothing is created through a link"
+        );
     }
 }
