@@ -70,6 +70,49 @@ pub fn prepare_parents(root: &Path, rel: &str) -> Result<Vec<PathBuf>, Error> {
     Ok(created)
 }
 
+/// A temporary file beside the target, removed when dropped. Created with the
+/// default mode, so the user's umask applies (unlike `tempfile`'s 0600).
+struct TempFile {
+    path: PathBuf,
+    file: std::fs::File,
+}
+
+impl TempFile {
+    fn create(dir: &Path) -> Result<TempFile, Error> {
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        let mut last = None;
+        for attempt in 0..16u32 {
+            let path = dir.join(format!(
+                ".git-standards-{}-{stamp}-{attempt}.tmp",
+                std::process::id()
+            ));
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(file) => return Ok(TempFile { path, file }),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+                Err(e) => return Err(Error::io(dir, e)),
+            }
+        }
+        Err(Error::io(
+            dir,
+            last.unwrap_or_else(|| std::io::Error::other("no free temporary name")),
+        ))
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        // After a rename this path is gone; after a hard link the target keeps the data.
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
 /// Writes `bytes` to `root/rel` through a temporary file in the same folder and a
 /// rename, so readers see the old or the new content, never a mix.
 pub fn atomic_write(root: &Path, rel: &str, bytes: &[u8], existing: Existing) -> Result<(), Error> {
@@ -97,22 +140,30 @@ pub fn atomic_write(root: &Path, rel: &str, bytes: &[u8], existing: Existing) ->
         _ => {}
     }
     let dir = target.parent().expect("a relative path has a parent");
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".git-standards-")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(dir, e))?;
-    tmp.write_all(bytes).map_err(|e| Error::io(tmp.path(), e))?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| Error::io(tmp.path(), e))?;
-    match existing {
-        Existing::Refuse => tmp
-            .persist_noclobber(&target)
-            .map_err(|e| Error::io(&target, e.error))?,
-        Existing::Replace => tmp
-            .persist(&target)
-            .map_err(|e| Error::io(&target, e.error))?,
+    let keep_mode = match existing {
+        Existing::Replace => std::fs::metadata(&target).ok().map(|m| m.permissions()),
+        Existing::Refuse => None,
     };
+    let mut tmp = TempFile::create(dir)?;
+    tmp.file
+        .write_all(bytes)
+        .map_err(|e| Error::io(&tmp.path, e))?;
+    if let Some(mode) = keep_mode {
+        // A replaced file keeps its permissions; a new one gets the umask's.
+        tmp.file
+            .set_permissions(mode)
+            .map_err(|e| Error::io(&tmp.path, e))?;
+    }
+    tmp.file.sync_all().map_err(|e| Error::io(&tmp.path, e))?;
+    match existing {
+        // A hard link fails if anything appeared at the target meanwhile: no clobbering.
+        Existing::Refuse => {
+            std::fs::hard_link(&tmp.path, &target).map_err(|e| Error::io(&target, e))?
+        }
+        Existing::Replace => {
+            std::fs::rename(&tmp.path, &target).map_err(|e| Error::io(&target, e))?
+        }
+    }
     Ok(())
 }
 
@@ -138,5 +189,41 @@ mod tests {
             assert!(err.to_string().contains("symbolic link"));
             assert!(!outside.path().join("x.md").exists());
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn modes_follow_the_umask_and_replacements_keep_theirs() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        atomic_write(dir.path(), "new.md", b"x", Existing::Refuse).unwrap();
+        let mode = std::fs::metadata(dir.path().join("new.md"))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_ne!(
+            mode, 0o600,
+            "a new file gets the umask's mode, not tempfile's 0600"
+        );
+        assert_eq!(mode & 0o600, 0o600);
+        std::fs::set_permissions(
+            dir.path().join("new.md"),
+            std::fs::Permissions::from_mode(0o640),
+        )
+        .unwrap();
+        atomic_write(dir.path(), "new.md", b"y", Existing::Replace).unwrap();
+        let mode = std::fs::metadata(dir.path().join("new.md"))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_eq!(mode, 0o640);
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "no temporary file is left behind");
     }
 }
