@@ -443,6 +443,12 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
 }
 
 fn apply(root: &std::path::Path, plan: &Plan) -> Result<()> {
+    if plan.kind == InstallKind::First {
+        return apply_first(root, plan);
+    }
+    // Reinstall and upgrade replace files one by one, each atomically, with
+    // PROTOCOL.md (the ownership marker) last: an interrupted run leaves a
+    // valid runtime that the next `install` completes.
     for op in &plan.ops {
         match op {
             Op::Create { path, content } => {
@@ -456,6 +462,59 @@ fn apply(root: &std::path::Path, plan: &Plan) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A first install is staged in `.standards-install-<random>/` beside the
+/// project's files and moved into place with one rename, so `.standards/`
+/// appears complete or not at all. A run killed midway leaves the staging
+/// folder, which the next `install` reports as an interrupted transaction.
+fn apply_first(root: &std::path::Path, plan: &Plan) -> Result<()> {
+    let mut random = [0u8; 4];
+    getrandom::fill(&mut random)
+        .map_err(|e| Error::Internal(format!("no randomness for a staging name: {e}")))?;
+    let name = format!(
+        ".standards-install-{}",
+        random
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    );
+    let staging = root.join(&name);
+    std::fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
+    let staged = (|| -> Result<()> {
+        for op in &plan.ops {
+            match op {
+                Op::Create { path, content } => {
+                    let inside =
+                        path.strip_prefix(&format!("{STANDARDS_DIR}/"))
+                            .ok_or_else(|| {
+                                Error::Internal(format!(
+                                    "a first install only writes under .standards/, not `{path}`"
+                                ))
+                            })?;
+                    write::atomic_write(
+                        &staging,
+                        inside,
+                        content.as_bytes(),
+                        write::Existing::Refuse,
+                    )?;
+                }
+                Op::Keep { .. } => {}
+                Op::Replace { path, .. } | Op::Remove { path } => {
+                    return Err(Error::Internal(format!(
+                        "a first install has nothing to replace or remove (`{path}`)"
+                    )))
+                }
+            }
+        }
+        // An empty `.standards/` (a project in a subfolder) is replaced by the rename.
+        let target = root.join(STANDARDS_DIR);
+        std::fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))
+    })();
+    if staged.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    staged
 }
 
 /// Removes a framework-owned file or folder, refusing symbolic links inside it.
@@ -724,5 +783,30 @@ mod tests {
         // A folder with anything in it is never adopted.
         let e = plan(&t, &names(&[".standards"]), &Request::default()).unwrap_err();
         assert!(e.to_string().contains("not a STANDARDS runtime"), "{e}");
+    }
+
+    #[test]
+    fn a_first_install_appears_whole_and_leaves_no_staging_folder() {
+        for pre_existing_empty in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            if pre_existing_empty {
+                std::fs::create_dir(dir.path().join(STANDARDS_DIR)).unwrap();
+            }
+            let p = plan(
+                &MemTree::new(),
+                &RootListing::default(),
+                &Request::default(),
+            )
+            .unwrap();
+            apply(dir.path(), &p).unwrap();
+            let names: Vec<String> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            assert_eq!(names, [".standards"], "only .standards remains");
+            for op in &p.ops {
+                assert!(dir.path().join(op.path()).is_file(), "{}", op.path());
+            }
+        }
     }
 }

@@ -147,14 +147,14 @@ pub fn atomic_write(root: &Path, rel: &str, bytes: &[u8], existing: Existing) ->
     let mut tmp = TempFile::create(dir)?;
     tmp.file
         .write_all(bytes)
-        .map_err(|e| Error::io(&tmp.path, e))?;
+        .map_err(|e| Error::io(&target, e))?;
     if let Some(mode) = keep_mode {
         // A replaced file keeps its permissions; a new one gets the umask's.
         tmp.file
             .set_permissions(mode)
-            .map_err(|e| Error::io(&tmp.path, e))?;
+            .map_err(|e| Error::io(&target, e))?;
     }
-    tmp.file.sync_all().map_err(|e| Error::io(&tmp.path, e))?;
+    tmp.file.sync_all().map_err(|e| Error::io(&target, e))?;
     match existing {
         // A hard link fails if anything appeared at the target meanwhile: no clobbering.
         Existing::Refuse => {
