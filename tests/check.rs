@@ -369,3 +369,45 @@ fn version_and_help() {
     let a = env.run(env.dir.path(), &["no-such-command"]).code(2);
     assert!(stderr(&a).contains("no-such-command"));
 }
+
+#[test]
+fn snapshots_without_a_runtime_and_damaged_repositories_are_explained() {
+    let (env, repo) = Env::repo();
+    // No commits yet.
+    let a = env.run(&repo, &["check", "--ref", "HEAD"]).code(1);
+    assert!(
+        stderr(&a).contains("the repository has no commits yet"),
+        "{}",
+        stderr(&a)
+    );
+    // An empty --ref is a usage error.
+    env.run(&repo, &["check", "--ref="]).code(2);
+    // A commit before the install, and an index without the runtime.
+    write(repo.join("app.py"), "x\n");
+    env.commit_all(&repo, "before");
+    env.run(&repo, &["install"]).success();
+    env.commit_all(&repo, "install");
+    let a = env.run(&repo, &["check", "--ref", "HEAD~1"]).code(1);
+    assert!(
+        stderr(&a).contains("holds no STANDARDS runtime"),
+        "{}",
+        stderr(&a)
+    );
+    env.git(&repo, &["rm", "-q", "-r", "--cached", ".standards"]);
+    let a = env.run(&repo, &["check", "--staged"]).code(1);
+    assert!(
+        stderr(&a).contains("the index holds no STANDARDS runtime"),
+        "{}",
+        stderr(&a)
+    );
+    assert!(stderr(&a).contains("git add .standards"));
+    // A damaged index is the user's to repair: exit 1 with a way out, not 3.
+    write(repo.join(".git/index"), "garbage");
+    let a = env.run(&repo, &["check", "--staged"]).code(1);
+    assert!(
+        stderr(&a).contains("cannot read the git index"),
+        "{}",
+        stderr(&a)
+    );
+    assert!(stderr(&a).contains("git reset"));
+}

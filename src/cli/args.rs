@@ -135,7 +135,7 @@ pub struct CheckArgs {
     #[arg(long, conflicts_with = "rev")]
     pub staged: bool,
     /// Check a commit, branch or tag (read without a checkout), compared with its first parent.
-    #[arg(long = "ref", value_name = "rev")]
+    #[arg(long = "ref", value_name = "rev", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub rev: Option<String>,
 }
 
@@ -325,7 +325,7 @@ pub struct StatusArgs {
     #[arg(long, conflicts_with = "rev")]
     pub staged: bool,
     /// Read a commit, branch or tag from the object database, without a checkout.
-    #[arg(long = "ref", value_name = "rev")]
+    #[arg(long = "ref", value_name = "rev", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub rev: Option<String>,
     /// Print one JSON object (keys: see `git standards --help`) instead of the dashboard.
     #[arg(long)]

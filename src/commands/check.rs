@@ -36,8 +36,17 @@ pub fn evaluate(
 ) -> Result<(Report, String, Option<String>)> {
     let run = |tree: &dyn Tree, head: Option<&ObjectTree>| -> Result<Report> {
         if !runtime::installed(tree) {
-            return Err(Error::NotInstalled {
-                root: project.root.clone(),
+            // RT-000, said for the snapshot that lacks it.
+            return Err(match source {
+                Source::Worktree => Error::NotInstalled { root: project.root.clone() },
+                Source::Staged => Error::refused(
+                    "the index holds no STANDARDS runtime: `.standards/PROTOCOL.md` with the framework marker is not staged",
+                    Some("stage the runtime with `git add .standards`, or check the working tree (without `--staged`)".to_string()),
+                ),
+                Source::Rev(rev) => Error::refused(
+                    format!("{} holds no STANDARDS runtime: it has no `.standards/PROTOCOL.md` with the framework marker", tree.describe()),
+                    Some(format!("check a commit made after the runtime was installed; `{rev}` predates it or lies on another line of history")),
+                ),
             });
         }
         Ok(check::run(tree, head.map(|h| h as &dyn Tree), options))

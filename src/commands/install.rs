@@ -322,14 +322,22 @@ fn inspect_installed(
             Some("resolve the conflicts (keep exactly one cycle in STATE.md), commit, then install again".to_string()),
         ));
     }
-    match tree.text(PROTOCOL_PATH) {
-        Text::Ok(text) if text.contains(MARKER) => {}
-        _ => {
-            return Err(Error::refused(
-                "refusing to install: `.standards/` exists but is not a STANDARDS runtime (its PROTOCOL.md lacks the framework marker)",
-                Some("move the folder away if it is yours; git standards never adopts or overwrites it".to_string()),
-            ))
-        }
+    let why = match tree.text(PROTOCOL_PATH) {
+        Text::Ok(text) if text.contains(MARKER) => None,
+        Text::Ok(_) => Some("its PROTOCOL.md lacks the framework marker"),
+        Text::Missing => Some("it has no PROTOCOL.md"),
+        Text::Unreadable(_) => Some("its PROTOCOL.md cannot be read"),
+    };
+    if let Some(why) = why {
+        return Err(Error::refused(
+            format!(
+                "refusing to install: `.standards/` exists but is not a STANDARDS runtime ({why})"
+            ),
+            Some(
+                "move the folder away if it is yours; git standards never adopts or overwrites it"
+                    .to_string(),
+            ),
+        ));
     }
     for path in [VERSION_PATH, INSTALLATION_PATH, MODE_PATH, STATE_PATH] {
         if !tree.exists(path) {
@@ -392,7 +400,7 @@ fn inspect_installed(
         if requested != installed_mode {
             return Err(Error::refused(
                 format!("the project is installed as {installed_mode}; install cannot change the mode to {requested}"),
-                Some("a project reset chooses the mode again".to_string()),
+                Some("only a project reset chooses the mode again, and this version of git standards has no `reset` yet; leave MODE.md as it is".to_string()),
             ));
         }
     }

@@ -89,9 +89,10 @@ pub fn load_state(tree: &dyn Tree) -> Result<StateDoc> {
         } else {
             "conflict markers"
         };
+        let only_state = conflicted.iter().all(|c| c.path == STATE_PATH);
         let (what, hint) = if conflicted.iter().any(|c| c.path == STATE_PATH) {
             (
-                format!("`{STATE_PATH}` has unresolved merge conflicts"),
+                if only_state { "STATE.md has unresolved merge conflicts".to_string() } else { format!("`{STATE_PATH}` and other files have unresolved merge conflicts") },
                 "resolve the conflict so STATE.md describes exactly one cycle, `git add` it, then retry",
             )
         } else {

@@ -166,9 +166,9 @@ pub fn identifier_numbers(text: &str, prefix: IdPrefix) -> Vec<u64> {
                 j += 1;
             }
             if before_ok && j - digits_start >= 3 {
-                if let Ok(n) = text[digits_start..j].parse::<u64>() {
-                    out.push(n);
-                }
+                // A number too wide for u64 still counts, as the largest one, so
+                // `id next` refuses rather than handing out a used identifier.
+                out.push(text[digits_start..j].parse::<u64>().unwrap_or(u64::MAX));
             }
             i = j.max(i + 1);
         } else {
@@ -222,6 +222,10 @@ mod tests {
         let text = "### F-001\nsee other.md#F-009 and F-0010 xF-004 F-02 F-003";
         assert_eq!(identifier_numbers(text, IdPrefix::F), vec![1, 10, 3]);
         assert_eq!(identifier_numbers("DOC-005 D-002", IdPrefix::D), vec![2]);
+        assert_eq!(
+            identifier_numbers("AC-999999999999999999999999", IdPrefix::Ac),
+            vec![u64::MAX]
+        );
         assert_eq!(format_identifier(IdPrefix::Ac, 7), "AC-007");
         assert_eq!(format_identifier(IdPrefix::F, 1000), "F-1000");
     }

@@ -30,8 +30,13 @@ impl Project {
     pub fn discover(start: &Path) -> Result<Project, Error> {
         let start = std::path::absolute(start).map_err(|e| Error::io(start, e))?;
         if !start.is_dir() {
+            let what = if start.exists() {
+                "it is not a folder"
+            } else {
+                "no such folder"
+            };
             return Err(Error::usage(format!(
-                "cannot change to `{}`: no such folder",
+                "cannot change to `{}`: {what}",
                 start.display()
             )));
         }

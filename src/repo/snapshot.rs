@@ -9,15 +9,24 @@ use gix::index::entry::Stage;
 use crate::error::Error;
 use crate::protocol::tree::{Node, Tree};
 
+/// The index is the user's file: a damaged one is a refusal with a way out, not an internal error.
+fn index_err(e: impl std::fmt::Display) -> Error {
+    Error::Refused {
+        message: format!("cannot read the git index: {e}"),
+        hint: Some(
+            "the index file is damaged (`git status` fails too); `git reset` rebuilds it from HEAD and keeps your working tree"
+                .into(),
+        ),
+    }
+}
+
 fn git_err(context: &str, e: impl std::fmt::Display) -> Error {
     Error::Git(format!("{context}: {e}"))
 }
 
 /// Unmerged paths under `.standards/` of the repository's current index, project-relative.
 fn unmerged_standards(repo: &gix::Repository, root_in_repo: &str) -> Result<Vec<String>, Error> {
-    let index = repo
-        .index_or_empty()
-        .map_err(|e| git_err("cannot read the index", e))?;
+    let index = repo.index_or_empty().map_err(index_err)?;
     let prefix = repo_prefix(root_in_repo, ".standards/");
     let mut out = BTreeSet::new();
     for e in index
@@ -123,10 +132,7 @@ impl WorktreeTree {
     /// Project-relative paths of the untracked files and symbolic links that
     /// are not ignored and for which `want` holds (`git status`'s `??` lines).
     pub fn untracked(&self, want: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
-        let index = self
-            .repo
-            .index_or_empty()
-            .map_err(|e| git_err("cannot read the index", e))?;
+        let index = self.repo.index_or_empty().map_err(index_err)?;
         let tracked: BTreeSet<String> = index
             .entries()
             .iter()
@@ -146,10 +152,7 @@ impl WorktreeTree {
         want: &dyn Fn(&str) -> bool,
         links: bool,
     ) -> Result<(), Error> {
-        let index = self
-            .repo
-            .index_or_empty()
-            .map_err(|e| git_err("cannot read the index", e))?;
+        let index = self.repo.index_or_empty().map_err(index_err)?;
         let mut excludes = self
             .repo
             .excludes(
@@ -255,9 +258,7 @@ impl ObjectTree {
     /// The staged content. A conflicted path shows its "ours" stage; its
     /// conflict is reported through [`Tree::unmerged`].
     pub(super) fn from_index(repo: &gix::Repository, root_in_repo: &str) -> Result<Self, Error> {
-        let index = repo
-            .index_or_empty()
-            .map_err(|e| git_err("cannot read the index", e))?;
+        let index = repo.index_or_empty().map_err(index_err)?;
         let mut entries = BTreeMap::new();
         let prefix = repo_prefix(root_in_repo, "");
         for e in index.entries() {
@@ -296,9 +297,18 @@ impl ObjectTree {
         rev: &str,
         root_in_repo: &str,
     ) -> Result<Self, Error> {
-        let id = repo.rev_parse_single(rev).map_err(|e| Error::Refused {
-            message: format!("cannot resolve the revision `{rev}`: {e}"),
-            hint: Some("name a branch, tag or commit that exists in this repository".into()),
+        let id = repo.rev_parse_single(rev).map_err(|e| {
+            if repo.head_id().is_err() && repo.references().is_ok_and(|r| r.all().is_ok_and(|mut all| all.next().is_none())) {
+                Error::Refused {
+                    message: format!("cannot resolve `{rev}`: the repository has no commits yet"),
+                    hint: Some("commit first, or read the working tree (without `--ref`)".into()),
+                }
+            } else {
+                Error::Refused {
+                    message: format!("cannot resolve the revision `{rev}` ({e})"),
+                    hint: Some("name a branch, tag or commit that exists in this repository (see `git log --oneline`)".into()),
+                }
+            }
         })?;
         let commit = id
             .object()
