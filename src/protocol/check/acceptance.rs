@@ -408,12 +408,20 @@ fn record_coverage(cx: &Cx, scope: &Scope, sink: &mut Sink) {
         let header = header_fields(&record.text);
         let first = |name: &str| fields::first(&header, name).map(|f| f.value.as_str());
         // AC-011: a Tester's increment or correction assessment in progress (HK-007's at turn end).
-        let partial = phase == WorkflowState::Testing
+        let partial_record = phase == WorkflowState::Testing
             && matches!(
                 first("Assessment Purpose"),
                 Some("INCREMENT" | "CORRECTION")
-            )
-            && partial_assessment_due(cx);
+            );
+        // At turn end the stop hook reports a partial assessment's gaps as
+        // HK-007, whose wording wins over AC-010 for the same record (AC-011).
+        if partial_record
+            && Situation::of(cx)
+                .is_some_and(|s| completion::partial_assessment_rule(&s) == Some("HK-007"))
+        {
+            continue;
+        }
+        let partial = partial_record && partial_assessment_due(cx);
         let complete = first("Status") == Some("COMPLETE") && held(cx, phase);
         if !(partial || complete) {
             continue;
