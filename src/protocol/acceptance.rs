@@ -151,11 +151,11 @@ pub fn defined_ids(line: &str) -> Vec<String> {
             rest = r.trim_start();
             continue;
         }
+        // "optional whitespace plus `,`, `and` or `&`" (check-rules §1.9): no
+        // space is needed after the separator, `and` included.
         if let Some(r) = trimmed.strip_prefix("and") {
-            if r.starts_with(char::is_whitespace) {
-                rest = r.trim_start();
-                continue;
-            }
+            rest = r.trim_start();
+            continue;
         }
         let ends = trimmed.starts_with(':')
             || trimmed.starts_with('\u{2014}')

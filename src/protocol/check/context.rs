@@ -338,7 +338,7 @@ impl<'a> Cx<'a> {
             if raw == "NONE" {
                 continue;
             }
-            let Some(path) = layout::normalize(&raw).filter(|p| !p.is_empty()) else {
+            let Some(path) = layout::normalize(&raw) else {
                 self.active_paths.push(ActivePath {
                     field,
                     raw,
@@ -347,6 +347,18 @@ impl<'a> Cx<'a> {
                 });
                 continue;
             };
+            if path.is_empty() {
+                // `.` or `docs/..`: the project folder itself, a folder that cannot be read as a record (PV-010).
+                self.active_paths.push(ActivePath {
+                    field,
+                    raw,
+                    path,
+                    status: ActiveStatus::Unreadable(
+                        "it names the project folder itself, not a file".into(),
+                    ),
+                });
+                continue;
+            }
             let status = match self.read_direct(&path) {
                 Ok(Some(a)) => match &a.marking {
                     Marking::Unmarked => ActiveStatus::Unmarked(a.text.clone()),

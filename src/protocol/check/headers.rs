@@ -136,7 +136,15 @@ fn unfilled_values(r: &Rec, sink: &mut Sink) -> bool {
             continue;
         }
         seen.push(&f.name);
-        if !is_unfilled(&f.value) {
+        // record-formats §1.3: for `Target Detail` only the whole-value `<…>`
+        // placeholder counts (a capability may well read `input A | B`); the
+        // format's own rule for this field wins over the catalogue's general one.
+        let unfilled = if f.name == "Target Detail" {
+            crate::protocol::record::is_angle_placeholder(&f.value)
+        } else {
+            is_unfilled(&f.value)
+        };
+        if !unfilled {
             if f.name == "User Style" && !is_concrete_style_selector(&f.value) {
                 style_selector(r, f, sink);
             }

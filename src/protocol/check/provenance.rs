@@ -144,7 +144,10 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
     let plan_path = layout::record_path(ArtifactType::Development, None, id);
     for p in &cx.active_paths {
         let field = p.field.name();
-        if p.field == ActivePathField::Development && p.path != plan_path {
+        // POSIX normalisation keeps a leading `/`, so `/.standards/...` is not the fixed path.
+        if p.field == ActivePathField::Development
+            && (p.path != plan_path || p.raw.starts_with('/'))
+        {
             sink.push_hinted(
                 "PV-009",
                 STATE_PATH,
