@@ -152,6 +152,11 @@ fn longest_backtick_run(s: &str) -> usize {
     best
 }
 
+/// ECMAScript's `trim`: removes [`is_js_whitespace`] from both ends (check-rules §1.1).
+pub fn js_trim(s: &str) -> &str {
+    s.trim_matches(is_js_whitespace)
+}
+
 /// ECMAScript's `\s`: the whitespace the reference treats as whitespace.
 pub fn is_js_whitespace(c: char) -> bool {
     matches!(

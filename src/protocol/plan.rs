@@ -22,10 +22,7 @@ pub fn lf(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// Trims ECMAScript whitespace (which includes U+FEFF), as the reference does.
-pub fn js_trim(s: &str) -> &str {
-    s.trim_matches(is_js_whitespace)
-}
+pub use super::fields::js_trim;
 
 /// How a field that must occur exactly once with a nonempty value was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -103,11 +103,6 @@ fn push(sink: &mut Sink, rule: &'static str, message: String, hint: impl Into<St
     sink.push_hinted(rule, STATE_PATH, message, Some(hint.into()));
 }
 
-/// ECMAScript `trim`: whitespace including U+FEFF (check-rules §6.23).
-fn js_trim(s: &str) -> &str {
-    s.trim_matches(crate::protocol::fields::is_js_whitespace)
-}
-
 pub fn check(cx: &Cx, sink: &mut Sink) {
     let Some(doc) = cx.doc() else { return };
     let h = Hand::new(doc);
@@ -315,7 +310,7 @@ fn tr_008_011_completion_change(h: &Hand, sink: &mut Sink) {
     }
     // TR-011
     let reason = &doc.handoff.reason.value;
-    if js_trim(reason).is_empty() || reason == NONE {
+    if crate::protocol::fields::js_trim(reason).is_empty() || reason == NONE {
         push(
             sink,
             "TR-011",
