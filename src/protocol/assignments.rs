@@ -37,7 +37,7 @@ use std::ops::Range;
 use std::str::FromStr;
 
 use super::fields::{self, Field};
-use super::record::{h2_name, mask_fences};
+use super::record::{mask_fences, section_ranges};
 use super::vocab::{Role, UnknownValue, WorkflowState};
 
 /// The six fields of an entry, in the order RF §7.8 writes them.
@@ -223,7 +223,7 @@ impl SuspendedAssignment {
 /// document order. A record without the section has none.
 pub fn parse(record: &str, holder: Holder) -> Vec<SuspendedAssignment> {
     let masked = mask_fences(record);
-    let Some(body) = first_section(&masked, holder.section()) else {
+    let Some(body) = section_ranges(&masked, holder.section()).into_iter().next() else {
         return Vec::new();
     };
     let mut heads: Vec<(Range<usize>, String)> = Vec::new(); // heading line, label
@@ -282,29 +282,7 @@ pub fn matching<'a>(
 /// `N` of a target written `Increment N`, N a positive integer without a
 /// leading zero (check-rules §1.11).
 pub fn increment_target(target: &str) -> Option<u64> {
-    let n = target.strip_prefix("Increment ")?;
-    let positive = !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !n.starts_with('0');
-    positive.then(|| n.parse().ok()).flatten()
-}
-
-/// The byte range of the body of the first H2 section named `name` in an
-/// already fence-masked text: from after its heading line to the next H2.
-fn first_section(masked: &str, name: &str) -> Option<Range<usize>> {
-    let want = name.to_lowercase();
-    let mut start = None;
-    let mut pos = 0;
-    for line in masked.split_inclusive('\n') {
-        if let Some(heading) = h2_name(line) {
-            if let Some(s) = start {
-                return Some(s..pos);
-            }
-            if heading == want {
-                start = Some(pos + line.len());
-            }
-        }
-        pos += line.len();
-    }
-    start.map(|s| s..masked.len())
+    super::plan::increment_target(target).and_then(|n| n.parse().ok())
 }
 
 /// The label of a `### Suspended Assignment <label>` line.

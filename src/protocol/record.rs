@@ -281,22 +281,33 @@ pub fn section_body(text: &str, name: &str) -> Option<String> {
 /// The bodies of every section named `name`, fenced lines blanked.
 pub fn section_bodies(text: &str, name: &str) -> Vec<String> {
     let masked = mask_fences(text);
+    section_ranges(&masked, name)
+        .into_iter()
+        .map(|r| masked[r].to_string())
+        .collect()
+}
+
+/// The byte ranges of the bodies of every H2 section named `name`, in a text
+/// whose fences are already masked ([`mask_fences`] keeps offsets, so the
+/// ranges are valid in the original too). A body runs from after its heading
+/// line to the next H2 of any name, or the end.
+pub fn section_ranges(masked: &str, name: &str) -> Vec<Range<usize>> {
     let want = name.to_lowercase();
-    let mut out: Vec<String> = Vec::new();
-    let mut current: Option<String> = None;
+    let mut out = Vec::new();
+    let mut current: Option<usize> = None;
+    let mut pos = 0;
     for line in masked.split_inclusive('\n') {
         if let Some(heading) = h2_name(line) {
-            if let Some(done) = current.take() {
-                out.push(done);
+            if let Some(start) = current.take() {
+                out.push(start..pos);
             }
             if heading == want {
-                current = Some(String::new());
+                current = Some(pos + line.len());
             }
-        } else if let Some(body) = current.as_mut() {
-            body.push_str(line);
         }
+        pos += line.len();
     }
-    out.extend(current);
+    out.extend(current.map(|start| start..masked.len()));
     out
 }
 
