@@ -497,51 +497,23 @@ pub(super) mod test_support {
     //! The F-STD scenario (scenarios §0.2) in memory, shared by the RH, AC and
     //! GT-003/GT-004 unit tests.
 
-    use crate::protocol::check::{run, testing::installed_tree, Options};
-    use crate::protocol::tree::{MemTree, Text, Tree};
-    use crate::protocol::vocab::ProjectMode;
+    use crate::protocol::check::{run, Options};
+    use crate::protocol::tree::MemTree;
 
     pub const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
 
-    macro_rules! base {
-        ($path:literal) => {
-            (
-                $path,
-                include_str!(concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/fixtures/check/bases/f-std/",
-                    $path
-                )),
-            )
-        };
-    }
+    use super::super::fixtures;
 
+    /// Scenario F-STD, from `fixtures/check/bases/f-std` like every other test.
     pub fn f_std() -> MemTree {
-        let mut t = installed_tree(ProjectMode::Brownfield);
-        for (path, text) in [
-            base!(".standards/STATE.md"),
-            base!(".standards/docs/scope/add-user-search-20260927T190146Z-7bef0f04.md"),
-            base!(".standards/docs/specs/add-user-search-20260927T190146Z-7bef0f04.md"),
-            base!(".standards/docs/development/add-user-search-20260927T190146Z-7bef0f04.md"),
-            base!(".standards/docs/verification/add-user-search-20260927T190146Z-7bef0f04.md"),
-            base!("app.py"),
-        ] {
-            t.insert(path, text);
-        }
-        t
+        fixtures::f_std()
     }
 
-    pub fn read(t: &MemTree, path: &str) -> String {
-        match t.text(path) {
-            Text::Ok(s) => s,
-            other => panic!("{path}: {other:?}"),
-        }
-    }
+    pub use fixtures::read;
 
-    /// Rewrites one file of `t`.
+    /// Rewrites one file of `t` in place.
     pub fn edit(t: &mut MemTree, path: &str, f: impl FnOnce(String) -> String) {
-        let text = read(t, path);
-        t.insert(path, f(text));
+        *t = fixtures::edit(std::mem::take(t), path, f);
     }
 
     pub fn scope_path() -> String {
@@ -560,13 +532,7 @@ pub(super) mod test_support {
     /// Sets the first `` `name`: `…` `` field of STATE.md.
     pub fn set(t: &mut MemTree, name: &str, value: &str) {
         edit(t, crate::protocol::layout::STATE_PATH, |s| {
-            let key = format!("`{name}`:");
-            let Some(at) = s.find(&key) else {
-                panic!("no field {name}")
-            };
-            let open = at + key.len() + s[at + key.len()..].find('`').expect("value");
-            let close = open + 1 + s[open + 1..].find('`').expect("closing");
-            format!("{}`{value}`{}", &s[..open], &s[close + 1..])
+            fixtures::set_field(&s, name, value)
         });
     }
 
