@@ -22,6 +22,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use crate::common::overlay;
 use git_standards::protocol::check::{self, testing::installed_tree, Options};
 use git_standards::protocol::tree::MemTree;
 use git_standards::protocol::vocab::ProjectMode;
@@ -42,28 +43,6 @@ struct Case {
     clean: Vec<String>,
     forbid: Vec<String>,
     unmentioned: Vec<String>,
-}
-
-fn overlay(tree: &mut MemTree, dir: &Path) {
-    if !dir.is_dir() {
-        return;
-    }
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p
-                    .strip_prefix(dir)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                tree.insert(&rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
 }
 
 fn load(dir: &Path) -> Case {

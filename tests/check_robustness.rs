@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use git_standards::protocol::check::{self, testing::installed_tree, Options};
+use git_standards::protocol::check::{self, Options};
 use git_standards::protocol::tree::{MemTree, Node, Tree};
 use git_standards::protocol::vocab::ProjectMode;
 
@@ -86,27 +86,7 @@ fn mangle(text: &str, rng: &mut Rng) -> String {
 }
 
 fn base_tree(name: &str) -> MemTree {
-    let mut tree = installed_tree(ProjectMode::Brownfield);
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/check/bases")
-        .join(name);
-    let mut stack = vec![dir.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p
-                    .strip_prefix(&dir)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                tree.insert(&rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    tree
+    crate::common::base_tree(name, ProjectMode::Brownfield)
 }
 
 #[test]

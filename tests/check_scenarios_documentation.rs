@@ -46,14 +46,7 @@ const PAIRS: [(&str, &str); 6] = [
 
 /// Replaces the value of the first field `name` in `text` (section 0, "set X=Y").
 fn set(text: &str, name: &str, value: &str) -> String {
-    let found = fields::scan(text);
-    let f = fields::first(&found, name).unwrap_or_else(|| panic!("no `{name}` field in:\n{text}"));
-    format!(
-        "{}{}{}",
-        &text[..f.span.start],
-        fields::render_code_span(value),
-        &text[f.span.end..]
-    )
+    crate::common::set_field(text, name, value)
 }
 
 fn value(text: &str, name: &str) -> String {

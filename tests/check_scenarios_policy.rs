@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::common::overlay;
 use git_standards::protocol::check::{self, testing::installed_tree, Options, Problem};
-use git_standards::protocol::tree::MemTree;
 use git_standards::protocol::vocab::ProjectMode;
 
 const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
@@ -40,21 +40,6 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check")
 }
 
-fn overlay(tree: &mut MemTree, dir: &Path, root: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            overlay(tree, &path, root);
-        } else {
-            let rel = path.strip_prefix(root).unwrap().to_string_lossy();
-            tree.insert(&rel.replace('\\', "/"), std::fs::read(&path).unwrap());
-        }
-    }
-}
-
 /// The problems of the fixture case `name` (the keys this group uses:
 /// `base`, `mode`, `remove`, `turn-end`).
 fn problems(name: &str) -> Vec<Problem> {
@@ -78,10 +63,10 @@ fn problems(name: &str) -> Vec<Problem> {
     let mut tree = installed_tree(mode);
     if let Some(base) = keys.get("base") {
         let root = fixtures().join("bases").join(base);
-        overlay(&mut tree, &root, &root);
+        overlay(&mut tree, &root);
     }
     let own = dir.join("tree");
-    overlay(&mut tree, &own, &own);
+    overlay(&mut tree, &own);
     for path in keys.get("remove").map_or("", |v| v).split_whitespace() {
         tree.remove(path);
     }

@@ -23,13 +23,7 @@ fn fixtures() -> PathBuf {
 
 /// "set X=Y": replaces the backticked value of the first `` `X`: `…` `` field.
 fn set(text: &str, field: &str, value: &str) -> String {
-    let label = format!("`{field}`:");
-    let at = text
-        .find(&label)
-        .unwrap_or_else(|| panic!("no `{field}` in the text"));
-    let open = at + label.len() + text[at + label.len()..].find('`').unwrap();
-    let close = open + 1 + text[open + 1..].find('`').unwrap();
-    format!("{}`{value}`{}", &text[..open], &text[close + 1..])
+    crate::common::set_field(text, field, value)
 }
 
 fn brownfield() -> String {

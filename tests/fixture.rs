@@ -23,19 +23,7 @@ pub fn is_generated(id: &str) -> bool {
     git_standards::protocol::cycle_id::is_generated(id)
 }
 
-/// Replaces the backticked value of the first `` `name`: `…` `` field in
-/// `text` (the value may start on the next line, as in record headers).
-pub fn set_field(text: &str, name: &str, value: &str) -> String {
-    let key = format!("`{name}`:");
-    let after_key = text
-        .find(&key)
-        .unwrap_or_else(|| panic!("no field `{name}` in:\n{text}"))
-        + key.len();
-    let open = after_key + text[after_key..].find('`').expect("a value");
-    let start = open + 1;
-    let end = start + text[start..].find('`').expect("closed value");
-    format!("{}{value}{}", &text[..start], &text[end..])
-}
+pub use crate::common::set_field;
 
 impl Project {
     /// P-BROWN: `app.py` plus an install (BROWNFIELD, AUDITING).

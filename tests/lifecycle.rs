@@ -10,16 +10,7 @@ use crate::common::{read, stderr, stdout, write, Env};
 
 /// Replaces the value of the first field `name` in `text`.
 pub fn set(text: &str, name: &str, value: &str) -> String {
-    let f = fields::scan(text)
-        .into_iter()
-        .find(|f| f.name == name)
-        .unwrap_or_else(|| panic!("no field {name}"));
-    format!(
-        "{}{}{}",
-        &text[..f.span.start],
-        fields::render_code_span(value),
-        &text[f.span.end..]
-    )
+    crate::common::set_field(text, name, value)
 }
 
 struct Walk {

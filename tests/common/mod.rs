@@ -157,3 +157,55 @@ pub fn files_below(root: &Path) -> Vec<String> {
     out.sort();
     out
 }
+
+/// Lays every file below `dir` over `tree`, at its path relative to `dir`
+/// (nothing when `dir` does not exist).
+pub fn overlay(tree: &mut git_standards::protocol::tree::MemTree, dir: &Path) {
+    if !dir.is_dir() {
+        return;
+    }
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                tree.insert(&rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+}
+
+/// An in-memory install of `mode` with the fixture base `fixtures/check/bases/<name>` laid over it.
+pub fn base_tree(
+    name: &str,
+    mode: git_standards::protocol::vocab::ProjectMode,
+) -> git_standards::protocol::tree::MemTree {
+    let mut tree = git_standards::protocol::check::testing::installed_tree(mode);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/check/bases")
+        .join(name);
+    assert!(dir.is_dir(), "no fixture base {name}");
+    overlay(&mut tree, &dir);
+    tree
+}
+
+/// `text` with the value of its first `name` field replaced by `value` (a
+/// code span that reads back as exactly `value`).
+pub fn set_field(text: &str, name: &str, value: &str) -> String {
+    use git_standards::protocol::fields;
+    let found = fields::scan(text);
+    let f = fields::first(&found, name).unwrap_or_else(|| panic!("no `{name}` field in:\n{text}"));
+    format!(
+        "{}{}{}",
+        &text[..f.span.start],
+        fields::render_code_span(value),
+        &text[f.span.end..]
+    )
+}
