@@ -108,6 +108,9 @@ pub struct WorktreeTree {
     top: PathBuf,
     root: PathBuf,
     root_in_repo: String,
+    /// The Markdown listing: a walk of the whole tree with the ignore rules,
+    /// done once per snapshot however many readers ask.
+    markdown: std::cell::OnceCell<Vec<String>>,
 }
 
 impl WorktreeTree {
@@ -122,6 +125,7 @@ impl WorktreeTree {
             top,
             root,
             root_in_repo,
+            markdown: std::cell::OnceCell::new(),
         })
     }
 
@@ -214,6 +218,17 @@ impl Tree for WorktreeTree {
     }
 
     fn markdown_files(&self) -> Vec<String> {
+        self.markdown.get_or_init(|| self.list_markdown()).clone()
+    }
+
+    fn unmerged(&self) -> Vec<String> {
+        unmerged_standards(&self.repo, &self.root_in_repo).unwrap_or_default()
+    }
+}
+
+impl WorktreeTree {
+    /// Tracked plus untracked-but-not-ignored `*.md` files, project-relative and sorted.
+    fn list_markdown(&self) -> Vec<String> {
         let mut out = BTreeSet::new();
         let mut tracked = BTreeSet::new();
         if let Ok(index) = self.repo.index_or_empty() {
@@ -230,10 +245,6 @@ impl Tree for WorktreeTree {
         // Tracked files deleted from disk are skipped by the readers (they are Missing).
         let _ = self.walk_untracked(&tracked, &mut out, &|p| p.ends_with(".md"), false);
         out.into_iter().collect()
-    }
-
-    fn unmerged(&self) -> Vec<String> {
-        unmerged_standards(&self.repo, &self.root_in_repo).unwrap_or_default()
     }
 }
 
