@@ -2,6 +2,7 @@
 //! working tree, the index and commits, and atomic writes.
 
 mod dirtree;
+pub mod failpoint;
 mod snapshot;
 pub mod write;
 
