@@ -20,6 +20,7 @@ mod id;
 mod install;
 mod lifecycle;
 mod man;
+mod newcomer;
 mod registration;
 mod scenario_coverage;
 mod status;

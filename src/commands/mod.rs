@@ -25,3 +25,10 @@ pub struct Context<'a> {
     /// Whether colours may be used on stdout.
     pub color: bool,
 }
+
+/// git's colour setting for this tool: `color.standards`, else `color.ui`, from
+/// the repository at `start` (or the user's and system configuration outside
+/// one). `None` when neither is set.
+pub fn git_color_setting(start: &std::path::Path) -> Option<String> {
+    crate::repo::color_setting(start)
+}
