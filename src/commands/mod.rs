@@ -1,6 +1,7 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
 pub mod artifact;
+pub mod audit;
 pub mod check;
 pub mod cycle;
 pub mod demo;

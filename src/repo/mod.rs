@@ -3,6 +3,7 @@
 
 mod dirtree;
 pub mod failpoint;
+pub mod notes;
 mod snapshot;
 pub mod write;
 
