@@ -5,6 +5,9 @@
 use crate::audit::{format_ts, tool, Event, Stamp};
 use crate::commands::Context;
 use crate::error::{Error, Result};
+use crate::protocol::layout::STATE_PATH;
+use crate::protocol::state::StateDoc;
+use crate::protocol::tree::{Text, Tree};
 use crate::repo::notes::{self, Anchor};
 use crate::repo::Project;
 
@@ -98,4 +101,43 @@ pub fn append_before(ctx: &mut Context, project: &Project, event: Event) -> Resu
             )),
         )
     })
+}
+
+/// The active cycle's ID in a snapshot's STATE.md, if it names one; a
+/// missing or unreadable STATE.md has none (an event never fails for it).
+pub fn active_cycle(tree: &dyn Tree) -> Option<String> {
+    match tree.text(STATE_PATH) {
+        Text::Ok(text) => StateDoc::parse(&text)
+            .ok()
+            .and_then(|s| s.active_cycle_id().map(str::to_string)),
+        _ => None,
+    }
+}
+
+/// D15 refusals leave a `conflict-refused` event: when `result` is a refusal
+/// and `tree` has unresolved conflicts under `.standards/`, records why.
+pub fn note_conflict_refusal<T>(
+    ctx: &mut Context,
+    project: &Project,
+    tree: &dyn Tree,
+    command: &str,
+    result: &Result<T>,
+) {
+    let Err(e @ Error::Refused { .. }) = result else {
+        return;
+    };
+    let conflicted = crate::protocol::conflicts::find(tree);
+    if conflicted.is_empty() {
+        return;
+    }
+    let paths: Vec<String> = conflicted.iter().map(|c| c.path.clone()).collect();
+    let mut event = Event::new(crate::audit::EventKind::ConflictRefused)
+        .detail("command", command)
+        .detail("reason", e.to_string())
+        .detail("rule", "D15")
+        .detail("paths", paths);
+    if let Some(cycle) = active_cycle(tree) {
+        event = event.cycle(cycle);
+    }
+    append_after(ctx, project, event);
 }

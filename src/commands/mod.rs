@@ -8,6 +8,8 @@ pub mod demo;
 pub mod hook;
 pub mod id;
 pub mod install;
+pub mod log;
+pub mod notes;
 pub mod runtime;
 pub mod status;
 

@@ -134,7 +134,7 @@ pub fn identity(repo: &gix::Repository) -> Option<(String, String)> {
 
 /// Writes a notes commit: with the user's identity, or with the tool's when
 /// none is configured (D18: never fail for lack of an identity).
-fn write_commit(
+pub fn write_commit(
     repo: &gix::Repository,
     message: &str,
     tree: ObjectId,
