@@ -132,27 +132,40 @@ pub fn identity(repo: &gix::Repository) -> Option<(String, String)> {
     (!name.trim().is_empty()).then_some((name, email))
 }
 
-/// Writes a notes commit: with the user's identity, or with the tool's when
-/// none is configured (D18: never fail for lack of an identity).
+/// A handle that can always write commits and reflogs: with the user's
+/// identity, or with the tool's when none is configured (D18: never fail for
+/// lack of an identity). The event's `actor` is taken from the original.
+pub fn writer(repo: &gix::Repository) -> gix::Repository {
+    let mut repo = repo.clone();
+    if repo.committer().is_none() || repo.author().is_none() {
+        let mut config = gix::config::File::new(gix::config::file::Metadata::api());
+        for (key, value) in [
+            ("gitoxide.committer.nameFallback", "git-standards"),
+            (
+                "gitoxide.committer.emailFallback",
+                "git-standards@localhost",
+            ),
+            ("gitoxide.author.nameFallback", "git-standards"),
+            ("gitoxide.author.emailFallback", "git-standards@localhost"),
+        ] {
+            let _ = config.set_raw_value(&key, value);
+        }
+        let _ = repo.config_snapshot_mut().append(config);
+    }
+    repo
+}
+
+/// Writes a notes commit (use a [`writer`] handle).
 pub fn write_commit(
     repo: &gix::Repository,
     message: &str,
     tree: ObjectId,
     parents: &[ObjectId],
 ) -> Result<ObjectId> {
-    let made = match identity(repo) {
-        Some(_) => repo.new_commit(message, tree, parents.iter().copied()),
-        None => {
-            let time = format!("{} +0000", chrono::Utc::now().timestamp());
-            let sig = gix::actor::SignatureRef {
-                name: "git-standards".into(),
-                email: "git-standards@localhost".into(),
-                time: &time,
-            };
-            repo.new_commit_as(sig, sig, message, tree, parents.iter().copied())
-        }
-    };
-    Ok(made.map_err(|e| git("cannot write a notes commit", e))?.id)
+    Ok(repo
+        .new_commit(message, tree, parents.iter().copied())
+        .map_err(|e| git("cannot write a notes commit", e))?
+        .id)
 }
 
 /// How a CAS move of the notes ref ended.
@@ -218,6 +231,7 @@ pub fn append(
     message: &str,
 ) -> Result<Appended> {
     debug_assert!(!line.contains('\n'));
+    let repo = &writer(repo);
     let anchor_blob = repo
         .write_blob(anchor.bytes())
         .map_err(|e| git("cannot write an audit anchor", e))?

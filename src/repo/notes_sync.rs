@@ -225,6 +225,7 @@ pub enum Merged {
 /// Merges the notes commit `remote` into `refs/notes/standards` under CAS,
 /// redoing the merge when a local append moved the ref meanwhile.
 pub fn merge(repo: &gix::Repository, remote: ObjectId, message: &str) -> Result<Merged> {
+    let repo = &notes::writer(repo);
     let mut last = String::new();
     for attempt in 1..=MAX_ATTEMPTS {
         let local = notes::tip(repo, NOTES_REF)?;
