@@ -148,7 +148,7 @@ pub fn writer(repo: &gix::Repository) -> gix::Repository {
             ("gitoxide.author.nameFallback", "git-standards"),
             ("gitoxide.author.emailFallback", "git-standards@localhost"),
         ] {
-            let _ = config.set_raw_value(&key, value);
+            let _ = config.set_raw_value(key, value);
         }
         let _ = repo.config_snapshot_mut().append(config);
     }
