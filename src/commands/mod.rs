@@ -1,13 +1,16 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
 pub mod artifact;
+pub mod audit;
 pub mod check;
 pub mod cycle;
 pub mod demo;
 pub mod hook;
 pub mod id;
 pub mod install;
+pub mod log;
 pub mod manpages;
+pub mod notes;
 pub mod runtime;
 pub mod status;
 

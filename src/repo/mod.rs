@@ -3,6 +3,9 @@
 
 mod dirtree;
 pub mod failpoint;
+pub mod notes;
+pub mod notes_config;
+pub mod notes_sync;
 mod snapshot;
 pub mod write;
 
