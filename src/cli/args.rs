@@ -124,6 +124,18 @@ pub enum Command {
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
     #[command(verbatim_doc_comment)]
     Demo(DemoArgs),
+    /// Finish an operation that was interrupted while it wrote files.
+    ///
+    /// `install`, `reset`, `uninstall` and the other commands that change several files write through a journal in the git directory (`.git/standards/journal/`, one per worktree): the plan, backups of everything they replace or delete, then the changes. A command killed midway leaves the journal, and every writing command refuses until `git standards recover` completes the operation (the default) or, with --rollback, undoes it and puts every file back as it was. It says which it did. Nothing to recover is not an error.
+    #[command(verbatim_doc_comment)]
+    Recover(RecoverArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RecoverArgs {
+    /// Undo the interrupted operation instead of completing it.
+    #[arg(long)]
+    pub rollback: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -417,6 +429,12 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             },
         ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
+        Command::Recover(a) => commands::recover::run(
+            ctx,
+            &commands::recover::Request {
+                rollback: a.rollback,
+            },
+        ),
         Command::Hook(HookCommand::Stop) => {
             commands::hook::run_stop(ctx, &mut std::io::stdin().lock())
         }

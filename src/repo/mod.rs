@@ -3,6 +3,7 @@
 
 mod dirtree;
 pub mod failpoint;
+pub mod journal;
 mod snapshot;
 pub mod write;
 
