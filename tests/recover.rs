@@ -122,3 +122,105 @@ fn an_install_killed_at_any_step_is_refused_then_completed_or_rolled_back() {
         }
     }
 }
+
+/// Copies a folder tree (a prepared repository) to `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        let kind = e.file_type().unwrap();
+        if kind.is_dir() {
+            copy_tree(&e.path(), &target);
+        } else if kind.is_symlink() {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &target).unwrap();
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A small deterministic pseudo-random sequence (no dependency needed).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n.max(1)
+    }
+}
+
+/// How one interrupted run ended up after `recover`.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// Nothing had changed (killed before the journal began, or rolled back).
+    Before,
+    /// The operation is complete (it finished, or recover completed it).
+    After,
+}
+
+/// Kills `args` by the failpoint `point` or (with `None`) by SIGKILL after
+/// `delay`, then recovers (rolling back when `rollback`), and says how it ended.
+pub fn interrupt_and_recover(
+    env: &Env,
+    repo: &Path,
+    args: &[&str],
+    point: Option<&str>,
+    delay: std::time::Duration,
+    rollback: bool,
+) -> (Ended, bool) {
+    let check_refusal = point.is_some();
+    match point {
+        Some(p) => {
+            killed_at(env, repo, args, p);
+        }
+        None => {
+            let mut child = env
+                .cmd(repo)
+                .args(args)
+                .env(git_standards::repo::journal::NO_FSYNC, "1")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(delay);
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+    let journaled = repo.join(".git/standards/journal").exists();
+    if journaled && check_refusal {
+        let other = env.run(repo, &["install"]).failure();
+        assert!(
+            stderr(&other).contains("git standards recover"),
+            "{}",
+            stderr(&other)
+        );
+    }
+    if journaled {
+        let args: &[&str] = if rollback {
+            &["recover", "--rollback"]
+        } else {
+            &["recover"]
+        };
+        let said = stdout(&env.run(repo, args).success());
+        assert_eq!(
+            said.trim(),
+            if rollback { "rolled-back" } else { "completed" }
+        );
+        assert!(!repo.join(".git/standards/journal").exists());
+        return (
+            if rollback {
+                Ended::Before
+            } else {
+                Ended::After
+            },
+            true,
+        );
+    }
+    (Ended::After, false)
+}

@@ -21,5 +21,6 @@ mod lifecycle;
 mod man;
 mod recover;
 mod registration;
+mod reset;
 mod scenario_coverage;
 mod status;

@@ -164,7 +164,7 @@ pub fn installation_json() -> String {
     )
 }
 
-fn read_installed_version(tree: &dyn Tree) -> Result<Version> {
+pub(crate) fn read_installed_version(tree: &dyn Tree) -> Result<Version> {
     let invalid = |message: String| Error::Invalid {
         path: VERSION_PATH.into(),
         message,

@@ -1,5 +1,6 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
+pub mod archive;
 pub mod artifact;
 pub mod check;
 pub mod cycle;
@@ -8,6 +9,7 @@ pub mod hook;
 pub mod id;
 pub mod install;
 pub mod recover;
+pub mod reset;
 pub mod runtime;
 pub mod status;
 

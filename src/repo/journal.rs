@@ -119,6 +119,9 @@ struct PlanFile {
     started: String,
     root: PathBuf,
     git_dir: Option<PathBuf>,
+    /// Names this journal's temporary folders in the project, so a recovery
+    /// finds (and deletes) what a killed removal or restore left.
+    token: String,
     steps: Vec<Step>,
     #[serde(default)]
     detail: serde_json::Value,
@@ -204,6 +207,7 @@ pub struct Journal {
     git_dir: Option<PathBuf>,
     repo: Option<gix::Repository>,
     operation: String,
+    token: String,
     steps: Vec<Step>,
 }
 
@@ -242,7 +246,8 @@ impl Journal {
         let parent = dir.parent().expect("the journal has a parent folder");
         std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
         clean_leftovers(parent);
-        let staging = parent.join(format!("{JOURNAL}.new-{}", random_suffix()?));
+        let token = random_suffix()?;
+        let staging = parent.join(format!("{JOURNAL}.new-{token}"));
         std::fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
         let staged = (|| -> Result<Vec<Step>> {
             let mut steps = Vec::with_capacity(changes.len());
@@ -256,6 +261,7 @@ impl Journal {
                 started: chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string(),
                 root: root.clone(),
                 git_dir: git_dir.clone(),
+                token: token.clone(),
                 steps: steps.clone(),
                 detail,
             };
@@ -295,6 +301,7 @@ impl Journal {
             git_dir,
             repo,
             operation: operation.to_string(),
+            token,
             steps,
         })
     }
@@ -342,17 +349,22 @@ impl Journal {
         self.root.join(rel)
     }
 
+    /// The temporary name beside step `i`'s path, the same in every run.
+    fn scratch(&self, i: usize) -> String {
+        format!(".git-standards-{}-{i}", self.token)
+    }
+
     fn apply(&self, i: usize) -> Result<()> {
         match &self.steps[i] {
             Step::Write { path, .. } => {
                 let bytes = read_stage(&self.dir, i)?;
-                write::atomic_write(&self.root, path, &bytes, write::Existing::Replace)
+                put_file(&self.root, path, &bytes, &self.scratch(i))
             }
-            Step::Remove { path, .. } => remove_any(&self.root, path),
+            Step::Remove { path, .. } => remove_any(&self.root, path, &self.scratch(i)),
             Step::WriteGitFile { name, .. } => {
                 let git_dir = self.git_dir()?;
                 let bytes = read_stage(&self.dir, i)?;
-                write::atomic_write(git_dir, name, &bytes, write::Existing::Replace)
+                put_file(git_dir, name, &bytes, &self.scratch(i))
             }
             Step::MoveRef { name, old, new } => {
                 let old = parse_id(old.as_deref())?;
@@ -371,9 +383,9 @@ impl Journal {
                 created_parents,
             } => {
                 if *had {
-                    restore(&backup, &self.root, path)
+                    restore(&backup, &self.root, path, &self.scratch(i))
                 } else {
-                    remove_any(&self.root, path)?;
+                    remove_any(&self.root, path, &self.scratch(i))?;
                     for dir in created_parents.iter().rev() {
                         let _ = std::fs::remove_dir(self.step_path(dir));
                     }
@@ -382,7 +394,7 @@ impl Journal {
             }
             Step::Remove { path, backup: had } => {
                 if *had {
-                    restore(&backup, &self.root, path)
+                    restore(&backup, &self.root, path, &self.scratch(i))
                 } else {
                     Ok(())
                 }
@@ -390,9 +402,9 @@ impl Journal {
             Step::WriteGitFile { name, backup: had } => {
                 let git_dir = self.git_dir()?.to_path_buf();
                 if *had {
-                    restore(&backup, &git_dir, name)
+                    restore(&backup, &git_dir, name, &self.scratch(i))
                 } else {
-                    remove_any(&git_dir, name)
+                    remove_any(&git_dir, name, &self.scratch(i))
                 }
             }
             Step::MoveRef { name, old, new } => {
@@ -475,6 +487,7 @@ pub fn recover(project: &Project, rollback: bool) -> Result<Option<Recovered>> {
         git_dir: plan.git_dir.clone(),
         repo: Some(project.repo.clone()),
         operation: plan.operation.clone(),
+        token: plan.token.clone(),
         steps: plan.steps.clone(),
     };
     let point = |what: &str| failpoint::hit(&format!("recover:{what}"));
@@ -600,7 +613,7 @@ fn back_up(source: &Path, shown: &str, backup: &Path, folders: bool) -> Result<b
 fn copy_file(from: &Path, to: &Path) -> Result<()> {
     std::fs::copy(from, to).map_err(|e| Error::io(from, e))?;
     let f = std::fs::File::open(to).map_err(|e| Error::io(to, e))?;
-    f.sync_all().map_err(|e| Error::io(to, e))
+    sync(&f).map_err(|e| Error::io(to, e))
 }
 
 /// Copies a folder tree, refusing symbolic links and special files inside it.
@@ -634,51 +647,95 @@ fn copy_tree(from: &Path, to: &Path, shown: &str) -> Result<()> {
     Ok(())
 }
 
-/// Puts `backup` (a file or folder) back at `base/rel`, replacing what is there.
-fn restore(backup: &Path, base: &Path, rel: &str) -> Result<()> {
+/// Puts `backup` (a file or folder) back at `base/rel`, replacing what is
+/// there; `scratch` names the temporary sibling folders (the same in every run).
+fn restore(backup: &Path, base: &Path, rel: &str, scratch: &str) -> Result<()> {
     let meta = std::fs::symlink_metadata(backup).map_err(|e| Error::io(backup, e))?;
     if meta.is_dir() {
-        remove_any(base, rel)?;
+        remove_any(base, rel, scratch)?;
         write::prepare_parents(base, rel)?;
         // Copy into a sibling, then rename: a kill midway leaves the target absent, never half.
         let target = base.join(rel);
         let parent = target.parent().expect("a relative path has a parent");
-        let temp = parent.join(format!(".git-standards-restore-{}", random_suffix()?));
+        let temp = parent.join(format!("{scratch}-restoring"));
+        discard(&temp)?;
         copy_tree(backup, &temp, rel)?;
         std::fs::rename(&temp, &target).map_err(|e| Error::io(&target, e))
     } else {
         let bytes = std::fs::read(backup).map_err(|e| Error::io(backup, e))?;
-        let existed = base.join(rel).exists();
-        write::atomic_write(
-            base,
-            rel,
-            &bytes,
-            if existed {
-                write::Existing::Replace
-            } else {
-                write::Existing::Refuse
-            },
-        )?;
+        put_file(base, rel, &bytes, scratch)?;
         let perms = meta.permissions();
         std::fs::set_permissions(base.join(rel), perms).map_err(|e| Error::io(base.join(rel), e))
     }
 }
 
-/// Deletes the file or folder `base/rel` if present, never following links
-/// (a link is removed itself, not its target).
-pub(crate) fn remove_any(base: &Path, rel: &str) -> Result<()> {
+/// Writes `bytes` to `base/rel` atomically through the temporary sibling
+/// `<scratch>-writing` and a rename. Unlike `write::atomic_write`'s unique
+/// temporary names, this name is the same in every run of the step, so a
+/// recovery deletes what a killed write left behind. Parents are created
+/// without following links; a link or folder at the target is refused; a
+/// replaced file keeps its permissions.
+fn put_file(base: &Path, rel: &str, bytes: &[u8], scratch: &str) -> Result<()> {
+    use std::io::Write as _;
+    write::prepare_parents(base, rel)?;
     let target = base.join(rel);
+    let parent = target.parent().expect("a relative path has a parent");
+    let temp = parent.join(format!("{scratch}-writing"));
+    discard(&temp)?;
+    let keep = match std::fs::symlink_metadata(&target) {
+        Ok(m) if m.file_type().is_symlink() || m.is_dir() => {
+            return Err(Error::refused(
+                format!("refusing to write `{rel}`: it is a symbolic link or a folder"),
+                Some(format!(
+                    "move `{rel}` out of the way, then run `git standards recover` again"
+                )),
+            ))
+        }
+        Ok(m) => Some(m.permissions()),
+        Err(_) => None,
+    };
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .map_err(|e| Error::io(&temp, e))?;
+    f.write_all(bytes).map_err(|e| Error::io(&temp, e))?;
+    if let Some(perms) = keep {
+        f.set_permissions(perms).map_err(|e| Error::io(&temp, e))?;
+    }
+    sync(&f).map_err(|e| Error::io(&temp, e))?;
+    std::fs::rename(&temp, &target).map_err(|e| Error::io(&target, e))
+}
+
+/// Deletes the file or folder `base/rel` if present, never following links
+/// (a link is removed itself, not its target). A folder is first renamed to
+/// the sibling `<scratch>-removing`, so a kill leaves the path whole or absent;
+/// a rerun deletes what such a kill left there.
+fn remove_any(base: &Path, rel: &str, scratch: &str) -> Result<()> {
+    let target = base.join(rel);
+    let parent = target.parent().expect("a relative path has a parent");
+    let doomed = parent.join(format!("{scratch}-removing"));
+    discard(&doomed)?;
+    discard(&parent.join(format!("{scratch}-restoring")))?;
+    discard(&parent.join(format!("{scratch}-writing")))?;
     match std::fs::symlink_metadata(&target) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(Error::io(&target, e)),
         Ok(m) if m.is_dir() => {
-            // Rename first so a kill leaves the path absent or whole, never half.
-            let parent = target.parent().expect("a relative path has a parent");
-            let doomed = parent.join(format!(".git-standards-removing-{}", random_suffix()?));
             std::fs::rename(&target, &doomed).map_err(|e| Error::io(&target, e))?;
-            std::fs::remove_dir_all(&doomed).map_err(|e| Error::io(&doomed, e))
+            discard(&doomed)
         }
         Ok(_) => std::fs::remove_file(&target).map_err(|e| Error::io(&target, e)),
+    }
+}
+
+/// Deletes a temporary folder of ours if it exists.
+fn discard(path: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Error::io(path, e)),
+        Ok(m) if m.is_dir() => std::fs::remove_dir_all(path).map_err(|e| Error::io(path, e)),
+        Ok(_) => std::fs::remove_file(path).map_err(|e| Error::io(path, e)),
     }
 }
 
@@ -784,7 +841,7 @@ fn append_progress(dir: &Path, i: usize) -> Result<()> {
         .open(&path)
         .map_err(|e| Error::io(&path, e))?;
     writeln!(f, "{i}").map_err(|e| Error::io(&path, e))?;
-    f.sync_data().map_err(|e| Error::io(&path, e))
+    sync(&f).map_err(|e| Error::io(&path, e))
 }
 
 fn write_durable(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -795,12 +852,25 @@ fn write_durable(path: &Path, bytes: &[u8]) -> Result<()> {
         .open(path)
         .map_err(|e| Error::io(path, e))?;
     f.write_all(bytes).map_err(|e| Error::io(path, e))?;
-    f.sync_all().map_err(|e| Error::io(path, e))
+    sync(&f).map_err(|e| Error::io(path, e))
+}
+
+/// The test-only variable that skips fsync in debug builds: a `kill -9`
+/// keeps the page cache, so the crash tests need no disk flush, and on a
+/// loaded machine each flush costs milliseconds. Release builds always flush.
+pub const NO_FSYNC: &str = "GIT_STANDARDS_TEST_NO_FSYNC";
+
+fn sync(f: &std::fs::File) -> std::io::Result<()> {
+    #[cfg(debug_assertions)]
+    if std::env::var_os(NO_FSYNC).is_some_and(|v| v == "1") {
+        return Ok(());
+    }
+    f.sync_all()
 }
 
 fn sync_dir(dir: &Path) {
     if let Ok(f) = std::fs::File::open(dir) {
-        let _ = f.sync_all();
+        let _ = sync(&f);
     }
 }
 
