@@ -22,6 +22,8 @@ mod install;
 mod lifecycle;
 mod man;
 mod newcomer;
+mod recover;
 mod registration;
+mod reset;
 mod scenario_coverage;
 mod status;
