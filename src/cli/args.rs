@@ -124,6 +124,15 @@ pub enum Command {
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
     #[command(verbatim_doc_comment)]
     Demo(DemoArgs),
+    /// Git's merge driver for `.standards/STATE.md`: `git standards merge-driver %O %A %B %P`.
+    ///
+    /// Git's line merge would combine two branches' STATE.md edits when they touch different lines, producing a state neither branch had. This driver treats STATE.md as one value: when only one side changed it, it takes that side; when both changed it, it writes both whole versions between conflict markers, labelled with each side's cycle ID and workflow state, and exits 1 so the user decides (`git standards resolve --keep ours|theirs`).
+    ///
+    /// Configure it with `.gitattributes` (`.standards/STATE.md merge=standards`) and `git config merge.standards.driver 'git standards merge-driver %O %A %B %P'` (`git standards hooks install` does both).
+    ///
+    /// Exit status: 0 merged cleanly; 1 conflict, or an input it could not read (the file is then left as your branch had it, marked as conflicted, with the reason on stderr).
+    #[command(verbatim_doc_comment)]
+    MergeDriver(MergeDriverArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -333,6 +342,22 @@ pub struct StatusArgs {
 }
 
 #[derive(Debug, clap::Args)]
+pub struct MergeDriverArgs {
+    /// `%O`: the file holding the merge base's version.
+    #[arg(value_name = "base")]
+    pub base: PathBuf,
+    /// `%A`: the file holding your branch's version; the result is written here.
+    #[arg(value_name = "ours")]
+    pub ours: PathBuf,
+    /// `%B`: the file holding the other branch's version.
+    #[arg(value_name = "theirs")]
+    pub theirs: PathBuf,
+    /// `%P`: the path being merged, named in messages.
+    #[arg(value_name = "path")]
+    pub path: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
 pub struct DemoArgs {
     /// Build the demo in <dir>, which must be new or empty, and keep it afterwards.
     #[arg(long, value_name = "dir")]
@@ -420,5 +445,14 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         Command::Hook(HookCommand::Stop) => {
             commands::hook::run_stop(ctx, &mut std::io::stdin().lock())
         }
+        Command::MergeDriver(a) => commands::merge_driver::run(
+            ctx,
+            &commands::merge_driver::Request {
+                base: a.base,
+                ours: a.ours,
+                theirs: a.theirs,
+                path: a.path,
+            },
+        ),
     }
 }
