@@ -163,3 +163,100 @@ fn the_driver_turns_bad_input_into_a_conflict() {
     );
     assert_eq!(read(dir.join("ours")), "mine\n");
 }
+
+/// `main` and `side` each started their own cycle from the fresh install,
+/// each with its scope record; merging `side` into `main` conflicts in
+/// STATE.md. Returns (main's cycle, side's cycle).
+fn two_cycles_conflicting(env: &Env, repo: &Path) -> (String, String) {
+    env.git(repo, &["checkout", "-q", "-b", "side"]);
+    let side = start_cycle(env, repo, "Add side search");
+    env.run(repo, &["artifact", "init", "SCOPE"]).success();
+    env.commit_all(repo, "side: cycle started");
+    env.git(repo, &["checkout", "-q", "main"]);
+    let main = start_cycle(env, repo, "Add main export");
+    env.run(repo, &["artifact", "init", "SCOPE"]).success();
+    env.commit_all(repo, "main: cycle started");
+    let merge = env.git_status(repo, &["merge", "-q", "side"]);
+    assert!(!merge.status.success(), "the merge must conflict");
+    (main, side)
+}
+
+fn said(a: &assert_cmd::assert::Assert) -> String {
+    format!("{}{}", stdout(a), stderr(a))
+}
+
+/// Issue 10 point 3: mid-merge, `check`, `status` and `status --staged`
+/// report the conflict first and name both cycles; every writing command refuses.
+#[test]
+fn mid_merge_every_reader_names_both_cycles_and_every_writer_refuses() {
+    let (env, repo) = installed();
+    let (main, side) = two_cycles_conflicting(&env, &repo);
+    let unmerged = env.git(&repo, &["ls-files", "-u", "--", STATE]);
+    assert_eq!(unmerged.lines().count(), 3, "{unmerged}");
+
+    for args in [
+        &["check"][..],
+        &["check", "--staged"],
+        &["status"],
+        &["status", "--staged"],
+    ] {
+        let a = env.run(&repo, args).code(1);
+        let out = said(&a);
+        assert!(
+            out.contains(&main) && out.contains(&side),
+            "{args:?}:\n{out}"
+        );
+        assert!(
+            out.contains("Add main export") && out.contains("Add side search"),
+            "{args:?}:\n{out}"
+        );
+        assert!(
+            stdout(&a).starts_with("Merge conflict during a merge"),
+            "{args:?} reports the conflict first:\n{}",
+            stdout(&a)
+        );
+        assert!(
+            out.contains("MERGE_HEAD, the branch being merged"),
+            "{args:?}:\n{out}"
+        );
+    }
+
+    for args in [
+        &["status", "--json"][..],
+        &["status", "--staged", "--json"],
+        &["check", "--json"],
+    ] {
+        let a = env.run(&repo, args).code(1);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+        assert_eq!(v["ok"], false, "{args:?}");
+        let file = &v["conflict"]["files"][0];
+        assert_eq!(v["conflict"]["operation"], "merge", "{args:?}: {v}");
+        assert_eq!(file["path"], STATE, "{args:?}");
+        assert_eq!(file["ours"]["cycle"], main.as_str(), "{args:?}");
+        assert_eq!(file["theirs"]["cycle"], side.as_str(), "{args:?}");
+        assert_eq!(file["theirs"]["request"], "Add side search", "{args:?}");
+        assert_eq!(file["theirs"]["workflowState"], "SCOPING", "{args:?}");
+    }
+
+    let scope = format!(".standards/docs/scope/{main}.md");
+    let before = crate::common::files_below(&repo);
+    for args in [
+        &["cycle", "new", "--request", "Another"][..],
+        &["artifact", "init", "ARCHITECTURE"],
+        &["id", "next", "AC", &scope],
+        &["install"],
+    ] {
+        let a = env.run(&repo, args).code(1);
+        let err = stderr(&a);
+        assert!(
+            err.contains("refusing to change the workflow"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains(&main) && err.contains(&side),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("No role may choose a side"), "{args:?}: {err}");
+    }
+    assert_eq!(crate::common::files_below(&repo), before, "nothing written");
+}

@@ -8,7 +8,7 @@ use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::protocol::check::{self, runtime, Options, Report};
 use crate::protocol::tree::Tree;
-use crate::repo::{ObjectTree, Project};
+use crate::repo::{conflicts, ObjectTree, Project};
 
 /// Which snapshot to check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,9 +76,21 @@ pub fn evaluate(
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let (report, source, against) = evaluate(&project, &request.source, request.options)?;
+    let conflict = conflict_report(&project, &request.source, &report)?;
     if request.json {
-        print_json(ctx.out, &report, &source, against.as_deref())?;
+        print_json(
+            ctx.out,
+            &report,
+            &source,
+            against.as_deref(),
+            conflict.as_ref(),
+        )?;
     } else {
+        if let Some(conflict) = &conflict {
+            for line in conflict.report_lines() {
+                writeln!(ctx.out, "{line}").map_err(out_err)?;
+            }
+        }
         print_text(ctx.out, &report, &source, ctx.color)?;
     }
     if report.ok() {
@@ -88,6 +100,29 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             count: report.problems.len(),
         })
     }
+}
+
+/// The conflict report printed before the problems (issue 10): both sides'
+/// cycles and the operation in progress. Only read when the report names a
+/// conflict or git has an operation in progress, so a clean check pays nothing.
+fn conflict_report(
+    project: &Project,
+    source: &Source,
+    report: &Report,
+) -> Result<Option<conflicts::ConflictState>> {
+    let flagged = report
+        .problems
+        .iter()
+        .any(|p| p.rule == "RT-003" || p.rule == "RT-004");
+    if !flagged && project.repo.state().is_none() {
+        return Ok(None);
+    }
+    let state = match source {
+        Source::Worktree => conflicts::state_of(project, &project.worktree()?)?,
+        Source::Staged => conflicts::state_of(project, &project.index()?)?,
+        Source::Rev(_) => return Ok(None),
+    };
+    Ok((!state.is_empty()).then_some(state))
 }
 
 fn out_err(e: std::io::Error) -> Error {
@@ -133,15 +168,17 @@ pub fn print_text(out: &mut dyn Write, report: &Report, source: &str, color: boo
     Ok(())
 }
 
-/// JSON: `{ "ok", "problems": [{rule, file, message, hint}], "notes", "checked": {...} }`.
+/// JSON: `{ "ok", "conflict", "problems": [{rule, file, message, hint}], "notes", "checked": {...} }`.
 pub fn print_json(
     out: &mut dyn Write,
     report: &Report,
     source: &str,
     against: Option<&str>,
+    conflict: Option<&conflicts::ConflictState>,
 ) -> Result<()> {
     let value = serde_json::json!({
         "ok": report.ok(),
+        "conflict": conflict.map(|c| c.to_json()),
         "problems": report.problems,
         "notes": report.notes,
         "checked": {

@@ -60,6 +60,7 @@ fn os_random() -> Result<[u8; 4]> {
 /// Runs `cycle new`.
 pub fn run_new(ctx: &mut Context, request: &NewRequest) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
+    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "cycle new")?;
     let id = new_id(&rt.tree, request, chrono::Utc::now(), os_random)?;
     writeln!(ctx.out, "{id}").map_err(|e| Error::io("<stdout>", e))
 }

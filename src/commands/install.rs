@@ -416,6 +416,7 @@ fn inspect_installed(
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let root = project.require_workdir()?.to_path_buf();
+    crate::commands::conflicts::refuse_during_conflict(ctx, &project, "install")?;
     // Install always targets the project root found by D1.
     let root = if project.root.starts_with(&root) {
         project.root.clone()

@@ -74,6 +74,11 @@ pub fn check_files_and_conflicts(tree: &dyn Tree, sink: &mut Sink) -> bool {
         } else {
             format!("; the sides name the cycles {}", c.cycles.join(", "))
         };
+        // Both sides' cycle, state and request (read from stages 2 and 3).
+        let cycles = match conflicts::describe_sides(c, ("ours", "theirs")) {
+            Some(sides) => format!("{cycles} ({sides})"),
+            None => cycles,
+        };
         let hint = if c.path == STATE_PATH {
             "resolve it by keeping exactly one cycle's state, then `git add` it; no role may act until then"
         } else {
