@@ -260,3 +260,144 @@ fn mid_merge_every_reader_names_both_cycles_and_every_writer_refuses() {
     }
     assert_eq!(crate::common::files_below(&repo), before, "nothing written");
 }
+
+/// Issue 10 point 4: `resolve --keep theirs` is refused outside a terminal
+/// without `--yes` (printing the exact command), then keeps side's STATE.md,
+/// stages it, names the cycle that stopped being tracked and its records,
+/// leaves both cycles' records in place, and `check` passes.
+#[test]
+fn resolve_keep_theirs_keeps_both_cycles_records_and_check_passes() {
+    let (env, repo) = installed();
+    let (main, side) = two_cycles_conflicting(&env, &repo);
+    let theirs = env.git(&repo, &["show", "side:.standards/STATE.md"]);
+    let before = read(repo.join(STATE));
+
+    let a = env.run(&repo, &["resolve", "--keep", "theirs"]).code(1);
+    assert!(
+        stderr(&a).contains("`git standards resolve --keep theirs --yes`"),
+        "{}",
+        stderr(&a)
+    );
+    assert_eq!(read(repo.join(STATE)), before, "nothing written");
+
+    let a = env
+        .run(&repo, &["resolve", "--keep", "theirs", "--yes"])
+        .success();
+    let out = stdout(&a);
+    assert!(
+        out.contains(&format!("now tracks cycle {side} (SCOPING)")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("Cycle {main} (SCOPING), from ours (HEAD, the branch being merged into), stopped being tracked")),
+        "{out}"
+    );
+    let main_scope = format!(".standards/docs/scope/{main}.md");
+    let side_scope = format!(".standards/docs/scope/{side}.md");
+    assert!(out.contains(&format!("  {main_scope}")), "{out}");
+    assert!(out.contains("Finish a merge with `git commit`"), "{out}");
+
+    assert_eq!(read(repo.join(STATE)), theirs);
+    assert!(repo.join(&main_scope).is_file() && repo.join(&side_scope).is_file());
+    // git agrees: nothing unmerged, STATE.md staged as theirs.
+    assert_eq!(env.git(&repo, &["ls-files", "-u"]), "");
+    assert_eq!(env.git(&repo, &["show", ":.standards/STATE.md"]), theirs);
+    assert_eq!(env.git(&repo, &["diff", "--name-only"]), "");
+
+    let a = env.run(&repo, &["check"]);
+    assert!(a.get_output().status.success(), "{}", said(&a));
+    env.run(&repo, &["check", "--staged"]).success();
+    // Until the merge is committed, writers still refuse; afterwards they work.
+    let a = env.run(&repo, &["cycle", "new", "--request", "x"]).code(1);
+    assert!(
+        stderr(&a).contains("a merge that changes `.standards/` is in progress"),
+        "{}",
+        stderr(&a)
+    );
+    env.git(&repo, &["commit", "-q", "--no-edit"]);
+    env.run(&repo, &["check", "--ref", "HEAD"]).success();
+    env.run(&repo, &["id", "next", "AC", &side_scope]).success();
+}
+
+/// `resolve` refuses while another `.standards/` file still holds a conflict,
+/// listing it, and refuses when STATE.md is not in conflict.
+#[test]
+fn resolve_refuses_while_other_files_conflict_and_without_a_conflict() {
+    let (env, repo) = installed();
+    let a = env
+        .run(&repo, &["resolve", "--keep", "ours", "--yes"])
+        .code(1);
+    assert!(
+        stderr(&a).contains("has no merge conflict to resolve"),
+        "{}",
+        stderr(&a)
+    );
+
+    env.git(&repo, &["checkout", "-q", "-b", "side"]);
+    write(repo.join(".standards/CONTEXT.md"), "# Context\n\nside\n");
+    start_cycle(&env, &repo, "Side");
+    env.commit_all(&repo, "side");
+    env.git(&repo, &["checkout", "-q", "main"]);
+    write(repo.join(".standards/CONTEXT.md"), "# Context\n\nmain\n");
+    start_cycle(&env, &repo, "Main");
+    env.commit_all(&repo, "main");
+    assert!(!env
+        .git_status(&repo, &["merge", "-q", "side"])
+        .status
+        .success());
+    let before = read(repo.join(STATE));
+    let a = env
+        .run(&repo, &["resolve", "--keep", "ours", "--yes"])
+        .code(1);
+    let err = stderr(&a);
+    assert!(
+        err.contains("other `.standards/` files still hold conflicts: `.standards/CONTEXT.md`"),
+        "{err}"
+    );
+    assert_eq!(read(repo.join(STATE)), before);
+}
+
+/// D22 crash points: a `resolve` killed at any write step leaves a state that
+/// the same `resolve` completes; nothing of either cycle is lost.
+#[test]
+fn resolve_killed_at_any_step_is_completed_by_running_it_again() {
+    for point in git_standards::commands::resolve::FAILPOINTS {
+        let (env, repo) = installed();
+        let (_main, side) = two_cycles_conflicting(&env, &repo);
+        let theirs = env.git(&repo, &["show", "side:.standards/STATE.md"]);
+        let out = env
+            .cmd(&repo)
+            .args(["resolve", "--keep", "theirs", "--yes"])
+            .env("GIT_STANDARDS_FAILPOINT", point)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{point}: the process was killed");
+        let a = env.run(&repo, &["resolve", "--keep", "theirs", "--yes"]);
+        assert!(a.get_output().status.success(), "{point}: {}", said(&a));
+        assert_eq!(read(repo.join(STATE)), theirs, "{point}");
+        assert_eq!(env.git(&repo, &["ls-files", "-u"]), "", "{point}");
+        assert!(stdout(&a).contains(&side), "{point}");
+    }
+}
+
+/// Issue 10 point 3: at turn end during a conflict, `hook stop` sends the
+/// agent back once to tell the user which cycles are involved and wait,
+/// never to choose a side.
+#[test]
+fn hook_stop_during_a_conflict_tells_the_agent_to_wait_for_the_user() {
+    let (env, repo) = installed();
+    let (main, side) = two_cycles_conflicting(&env, &repo);
+    let mut hook = env.cmd(&repo);
+    hook.args(["hook", "stop"])
+        .env("TMPDIR", env.dir.path().join("tmp"));
+    let out = assert_cmd::Command::from_std(hook)
+        .write_stdin(r#"{"stop_hook_active": false}"#)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&main) && err.contains(&side), "{err}");
+    assert!(err.contains("Stop working on the cycle now"), "{err}");
+    assert!(err.contains("wait for the user's decision"), "{err}");
+    assert!(err.contains("Never choose a side yourself"), "{err}");
+}

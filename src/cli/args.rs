@@ -133,6 +133,13 @@ pub enum Command {
     /// Exit status: 0 merged cleanly; 1 conflict, or an input it could not read (the file is then left as your branch had it, marked as conflicted, with the reason on stderr).
     #[command(verbatim_doc_comment)]
     MergeDriver(MergeDriverArgs),
+    /// Resolve a STATE.md merge conflict by the user's decision: `git standards resolve --keep ours|theirs`.
+    ///
+    /// Writes the kept side's whole `.standards/STATE.md` (git's "ours" is stage 2, "theirs" stage 3; during a rebase "ours" is the branch being rebased onto), stages it, and leaves every record of both cycles in place; it prints which cycle stopped being tracked and where its records are. The decision is recorded as a `conflict-resolved` audit event before anything is written.
+    ///
+    /// Refused while other `.standards/` files still hold conflicts (it lists them), when STATE.md has no conflict, and when the kept version is not a valid STATE.md. It asks for confirmation on a terminal; elsewhere it needs --yes.
+    #[command(verbatim_doc_comment)]
+    Resolve(ResolveArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -342,6 +349,22 @@ pub struct StatusArgs {
 }
 
 #[derive(Debug, clap::Args)]
+pub struct ResolveArgs {
+    /// The side whose STATE.md is kept.
+    #[arg(long, value_enum, value_name = "ours|theirs")]
+    pub keep: KeepArg,
+    /// Confirm the decision without asking (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KeepArg {
+    Ours,
+    Theirs,
+}
+
+#[derive(Debug, clap::Args)]
 pub struct MergeDriverArgs {
     /// `%O`: the file holding the merge base's version.
     #[arg(value_name = "base")]
@@ -444,6 +467,22 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
         Command::Hook(HookCommand::Stop) => {
             commands::hook::run_stop(ctx, &mut std::io::stdin().lock())
+        }
+        Command::Resolve(a) => {
+            use std::io::IsTerminal;
+            let request = commands::resolve::Request {
+                keep: match a.keep {
+                    KeepArg::Ours => commands::resolve::Keep::Ours,
+                    KeepArg::Theirs => commands::resolve::Keep::Theirs,
+                },
+                yes: a.yes,
+            };
+            let stdin = std::io::stdin();
+            if stdin.is_terminal() && std::io::stderr().is_terminal() {
+                commands::resolve::run(ctx, &request, Some(&mut stdin.lock()))
+            } else {
+                commands::resolve::run(ctx, &request, None)
+            }
         }
         Command::MergeDriver(a) => commands::merge_driver::run(
             ctx,

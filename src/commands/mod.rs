@@ -9,6 +9,7 @@ pub mod hook;
 pub mod id;
 pub mod install;
 pub mod merge_driver;
+pub mod resolve;
 pub mod runtime;
 pub mod status;
 

@@ -399,3 +399,51 @@ pub fn refusal(state: &ConflictState) -> Option<Error> {
         _ => None,
     }
 }
+
+/// Stages the project-relative `path` as resolved: its working-tree file (just
+/// written with `content`) becomes the one stage-0 entry, replacing stages
+/// 1-3, as `git add <path>` would. The index is written under git's lock.
+pub fn stage_resolved(project: &Project, path: &str, content: &[u8]) -> Result<()> {
+    use gix::bstr::{BStr, ByteSlice};
+    use gix::index::entry::{Flags, Mode, Stage, Stat};
+
+    let top = project.require_workdir()?;
+    let repo_path = project.repo_path(path);
+    let full = top.join(&repo_path);
+    let index_err = |e: &dyn std::fmt::Display| {
+        Error::refused(
+            format!("cannot update the git index: {e}"),
+            Some(format!(
+                "the file is written; stage it yourself with `git add {repo_path}`"
+            )),
+        )
+    };
+    let mut index = project.repo.open_index().map_err(|e| index_err(&e))?;
+    let key: &BStr = repo_path.as_bytes().as_bstr();
+    let mode = [Stage::Ours, Stage::Theirs, Stage::Unconflicted]
+        .into_iter()
+        .find_map(|s| index.entry_by_path_and_stage(key, s).map(|e| e.mode))
+        .filter(|m| *m == Mode::FILE || *m == Mode::FILE_EXECUTABLE)
+        .unwrap_or(Mode::FILE);
+    let blob = project
+        .repo
+        .write_blob(content)
+        .map_err(|e| {
+            Error::Git(format!(
+                "cannot store `{repo_path}` in the object database: {e}"
+            ))
+        })?
+        .detach();
+    let meta =
+        gix::index::fs::Metadata::from_path_no_follow(&full).map_err(|e| Error::io(&full, e))?;
+    let stat = Stat::from_fs(&meta).map_err(|e| index_err(&e))?;
+    index.remove_entries(|_, p, _| p == key);
+    index.dangerously_push_entry(stat, blob, Flags::empty(), mode, key);
+    index.sort_entries();
+    // A stale tree cache would make the next commit capture the old subtree.
+    index.remove_tree();
+    index
+        .write(gix::index::write::Options::default())
+        .map_err(|e| index_err(&e))?;
+    Ok(())
+}
