@@ -181,6 +181,15 @@ fn two_cycles_conflicting(env: &Env, repo: &Path) -> (String, String) {
     (main, side)
 }
 
+/// The audit trail's events of one kind (`git standards log --json --event`).
+fn events(env: &Env, repo: &Path, kind: &str) -> Vec<serde_json::Value> {
+    let a = env.run(repo, &["log", "--json", "--event", kind]).success();
+    stdout(&a)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 fn said(a: &assert_cmd::assert::Assert) -> String {
     format!("{}{}", stdout(a), stderr(a))
 }
@@ -259,6 +268,18 @@ fn mid_merge_every_reader_names_both_cycles_and_every_writer_refuses() {
         assert!(err.contains("No role may choose a side"), "{args:?}: {err}");
     }
     assert_eq!(crate::common::files_below(&repo), before, "nothing written");
+    let refused = events(&env, &repo, "conflict-refused");
+    let commands: Vec<&str> = refused
+        .iter()
+        .map(|e| e["command"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        commands,
+        ["cycle new", "artifact init", "id next", "install"],
+        "one event per refusal"
+    );
+    assert_eq!(refused[0]["cycles"], serde_json::json!([main, side]));
+    assert_eq!(refused[0]["operation"], "merge");
 }
 
 /// Issue 10 point 4: `resolve --keep theirs` is refused outside a terminal
@@ -280,9 +301,18 @@ fn resolve_keep_theirs_keeps_both_cycles_records_and_check_passes() {
     );
     assert_eq!(read(repo.join(STATE)), before, "nothing written");
 
+    assert!(
+        events(&env, &repo, "conflict-resolved").is_empty(),
+        "a refusal records no decision"
+    );
     let a = env
         .run(&repo, &["resolve", "--keep", "theirs", "--yes"])
         .success();
+    let resolved = events(&env, &repo, "conflict-resolved");
+    assert_eq!(resolved.len(), 1);
+    assert_eq!(resolved[0]["choice"], "theirs");
+    assert_eq!(resolved[0]["kept"], side.as_str());
+    assert_eq!(resolved[0]["dropped"], main.as_str());
     let out = stdout(&a);
     assert!(
         out.contains(&format!("now tracks cycle {side} (SCOPING)")),

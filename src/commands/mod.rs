@@ -1,6 +1,7 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
 pub mod artifact;
+pub mod audit;
 pub mod check;
 pub mod conflicts;
 pub mod cycle;
@@ -8,8 +9,10 @@ pub mod demo;
 pub mod hook;
 pub mod id;
 pub mod install;
+pub mod log;
 pub mod manpages;
 pub mod merge_driver;
+pub mod notes;
 pub mod resolve;
 pub mod runtime;
 pub mod status;

@@ -8,7 +8,8 @@
 
 use std::io::BufRead;
 
-use crate::commands::{runtime, Context};
+use crate::audit::{Event, EventKind};
+use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::conflicts::{sides_from_markers, Conflict};
 use crate::protocol::layout::{STANDARDS_DIR, STATE_PATH};
@@ -96,6 +97,23 @@ pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRe
         }
     }
 
+    // D20: the user's decision is the evidence; recorded before any write.
+    let mut event = Event::new(EventKind::ConflictResolved)
+        .detail("path", STATE_PATH)
+        .detail("choice", request.keep.name())
+        .detail("kept", decision.kept.cycle.clone())
+        .detail(
+            "dropped",
+            decision.dropped.as_ref().and_then(|d| d.cycle.clone()),
+        )
+        .detail(
+            "operation",
+            state.in_progress.as_ref().map(|p| p.operation.slug()),
+        );
+    if let Some(id) = &decision.kept.cycle {
+        event = event.cycle(id.as_str());
+    }
+    audit::append_before(ctx, project, event)?;
     failpoint::hit("resolve:before-write");
     write::atomic_write(
         &rt.root,

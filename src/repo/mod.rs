@@ -4,6 +4,9 @@
 pub mod conflicts;
 mod dirtree;
 pub mod failpoint;
+pub mod notes;
+pub mod notes_config;
+pub mod notes_sync;
 mod snapshot;
 pub mod write;
 
