@@ -431,3 +431,77 @@ fn hook_stop_during_a_conflict_tells_the_agent_to_wait_for_the_user() {
     assert!(err.contains("wait for the user's decision"), "{err}");
     assert!(err.contains("Never choose a side yourself"), "{err}");
 }
+
+/// After `git add` the stages are gone but the markers stay: `resolve` still
+/// names both sides and keeps the chosen one's whole version, rebuilt from
+/// git's markers.
+#[test]
+fn resolve_after_git_add_rebuilds_the_kept_version_from_the_markers() {
+    let (env, repo) = installed();
+    let (main, _side) = two_cycles_conflicting(&env, &repo);
+    let ours = env.git(&repo, &["show", "main:.standards/STATE.md"]);
+    env.git(&repo, &["add", STATE]);
+    assert_eq!(env.git(&repo, &["ls-files", "-u"]), "");
+    let a = env.run(&repo, &["cycle", "new", "--request", "x"]).code(1);
+    assert!(stderr(&a).contains("conflict markers"), "{}", stderr(&a));
+    let a = env
+        .run(&repo, &["resolve", "--keep", "ours", "--yes"])
+        .success();
+    assert!(
+        stdout(&a).contains(&format!("now tracks cycle {main}")),
+        "{}",
+        stdout(&a)
+    );
+    assert_eq!(read(repo.join(STATE)), ours);
+    assert_eq!(env.git(&repo, &["show", ":.standards/STATE.md"]), ours);
+    env.run(&repo, &["check"]).success();
+}
+
+/// During a rebase git's "ours" is the branch being rebased onto: the
+/// report says so, and `resolve --keep theirs` keeps the replayed commit's cycle.
+#[test]
+fn during_a_rebase_the_sides_are_labelled_by_the_operation() {
+    let (env, repo) = installed();
+    env.git(&repo, &["checkout", "-q", "-b", "side"]);
+    let side = start_cycle(&env, &repo, "Add side search");
+    env.commit_all(&repo, "side: cycle started");
+    env.git(&repo, &["checkout", "-q", "main"]);
+    let main = start_cycle(&env, &repo, "Add main export");
+    env.commit_all(&repo, "main: cycle started");
+    env.git(&repo, &["checkout", "-q", "side"]);
+    assert!(!env
+        .git_status(&repo, &["rebase", "-q", "main"])
+        .status
+        .success());
+
+    let a = env.run(&repo, &["check"]).code(1);
+    let out = stdout(&a);
+    assert!(out.starts_with("Merge conflict during a rebase"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "ours (HEAD, the branch being rebased onto): cycle {main}"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "theirs (REBASE_HEAD, your commit being replayed): cycle {side}"
+        )),
+        "{out}"
+    );
+    env.run(&repo, &["artifact", "init", "SCOPE"]).code(1);
+    let a = env
+        .run(&repo, &["resolve", "--keep", "theirs", "--yes"])
+        .success();
+    assert!(
+        stdout(&a).contains(&format!("now tracks cycle {side}")),
+        "{}",
+        stdout(&a)
+    );
+    assert!(
+        stdout(&a).contains("`git rebase --continue`"),
+        "{}",
+        stdout(&a)
+    );
+    env.run(&repo, &["check"]).success();
+}

@@ -322,6 +322,21 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// What the merge driver writes (D24) reads back as the two whole
+        /// versions it was made of, so `resolve` can keep either exactly.
+        #[test]
+        fn driver_output_gives_back_both_whole_versions(
+            ours in "([a-z `]{0,12}\n){1,5}",
+            theirs in "([a-z `]{0,12}\n){1,5}",
+        ) {
+            proptest::prop_assume!(ours != theirs && ours != "base\n" && theirs != "base\n");
+            let merged = crate::protocol::state_merge::merge(b"base\n", ours.as_bytes(), theirs.as_bytes());
+            let text = String::from_utf8(merged.bytes).unwrap();
+            let (o, t) = sides_from_markers(&text).unwrap();
+            proptest::prop_assert_eq!(o, ours);
+            proptest::prop_assert_eq!(t, theirs);
+        }
+
         /// Rebuilding the sides of a two-version marker text gives back both versions.
         #[test]
         fn markers_around_two_versions_give_them_back(
