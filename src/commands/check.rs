@@ -94,7 +94,9 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     } else if request.quiet {
         print_summary(ctx.out, &report, &source, ctx.color)?;
     } else {
-        if let Some(conflict) = &conflict {
+        // An operation in progress without a conflict is only in the JSON: the
+        // pre-commit hook that concludes a merge runs this very check.
+        if let Some(conflict) = conflict.as_ref().filter(|c| !c.conflicts.is_empty()) {
             for line in conflict.report_lines() {
                 writeln!(ctx.out, "{line}").map_err(out_err)?;
             }

@@ -447,3 +447,84 @@ pub fn stage_resolved(project: &Project, path: &str, content: &[u8]) -> Result<(
         .map_err(|e| index_err(&e))?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::tree::{MemTree, Stages};
+
+    fn state_conflict() -> Vec<Conflict> {
+        let side = |id: &str| {
+            format!("`WorkflowState`: `SCOPING`\n`Id`: `{id}` `Request`: `R {id}`\n").into_bytes()
+        };
+        let mut t = MemTree::new();
+        t.set_stages(
+            crate::protocol::layout::STATE_PATH,
+            Stages {
+                base: None,
+                ours: Some(side("o-1")),
+                theirs: Some(side("t-2")),
+            },
+        );
+        conflicts::find(&t)
+    }
+
+    #[test]
+    fn a_conflict_refuses_naming_both_sides_by_the_operation() {
+        let state = ConflictState {
+            conflicts: state_conflict(),
+            in_progress: Some(InProgress {
+                operation: Operation::Rebase,
+                touches_standards: true,
+            }),
+        };
+        assert!(state.blocks_writes());
+        let e = refusal(&state).unwrap().to_string();
+        assert!(
+            e.contains("unresolved merge conflicts during a rebase"),
+            "{e}"
+        );
+        assert!(e.contains("ours (HEAD, the branch being rebased onto) holds cycle o-1 (SCOPING, request \"R o-1\")"), "{e}");
+        assert!(
+            e.contains("theirs (REBASE_HEAD, your commit being replayed) holds cycle t-2"),
+            "{e}"
+        );
+        let lines = state.report_lines();
+        assert!(lines[0].starts_with("Merge conflict during a rebase"));
+        assert_eq!(lines[2], "    ours (HEAD, the branch being rebased onto): cycle o-1, WorkflowState SCOPING, request \"R o-1\"");
+        let json = state.to_json();
+        assert_eq!(json["operation"], "rebase");
+        assert_eq!(json["files"][0]["theirs"]["cycle"], "t-2");
+    }
+
+    #[test]
+    fn an_operation_in_progress_blocks_only_when_it_changes_standards() {
+        let mut state = ConflictState {
+            conflicts: Vec::new(),
+            in_progress: Some(InProgress {
+                operation: Operation::CherryPick,
+                touches_standards: false,
+            }),
+        };
+        assert!(!state.blocks_writes() && state.is_empty());
+        assert!(refusal(&state).is_none());
+        state.in_progress = Some(InProgress {
+            operation: Operation::CherryPick,
+            touches_standards: true,
+        });
+        let e = refusal(&state).unwrap();
+        assert!(
+            e.to_string()
+                .contains("a cherry-pick that changes `.standards/` is in progress"),
+            "{e}"
+        );
+        match e {
+            Error::Refused { hint, .. } => {
+                assert!(hint.unwrap().contains("git cherry-pick --continue"))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(state.report_lines()[0].starts_with("A cherry-pick that changes"));
+        assert!(refusal(&ConflictState::default()).is_none());
+    }
+}
