@@ -6,6 +6,7 @@ pub mod assignments;
 pub mod check;
 pub mod claims;
 pub mod closure;
+pub mod config;
 pub mod conflicts;
 pub mod cycle_id;
 pub mod fields;
