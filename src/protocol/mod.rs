@@ -10,6 +10,7 @@ pub mod config;
 pub mod conflicts;
 pub mod cycle_id;
 pub mod fields;
+pub mod fresh;
 pub mod layout;
 pub mod mode;
 pub mod numbering;
