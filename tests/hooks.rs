@@ -4,14 +4,14 @@ use std::path::{Path, PathBuf};
 
 use crate::common::{read, write, Env};
 
-fn bin_dir() -> PathBuf {
+pub(crate) fn bin_dir() -> PathBuf {
     Path::new(assert_cmd::cargo::cargo_bin!("git-standards"))
         .parent()
         .unwrap()
         .to_path_buf()
 }
 
-fn install_hooks(repo: &Path) {
+pub(crate) fn install_hooks(repo: &Path) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("git-hooks");
     for name in ["pre-commit", "pre-merge-commit"] {
         let target = repo.join(".git/hooks").join(name);
@@ -21,7 +21,7 @@ fn install_hooks(repo: &Path) {
 }
 
 /// Runs git with the binary's folder on PATH, so the hooks find `git-standards`.
-fn git(env: &Env, repo: &Path, args: &[&str]) -> std::process::Output {
+pub(crate) fn git(env: &Env, repo: &Path, args: &[&str]) -> std::process::Output {
     let path = format!(
         "{}:{}",
         bin_dir().display(),
@@ -42,7 +42,7 @@ fn git(env: &Env, repo: &Path, args: &[&str]) -> std::process::Output {
 }
 
 /// What a git run printed; git sends a hook's stdout to its stderr.
-fn said(out: &std::process::Output) -> String {
+pub(crate) fn said(out: &std::process::Output) -> String {
     format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),

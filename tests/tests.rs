@@ -19,6 +19,7 @@ mod id;
 mod install;
 mod lifecycle;
 mod man;
+mod merge_guard;
 mod registration;
 mod scenario_coverage;
 mod status;

@@ -124,6 +124,28 @@ pub enum Command {
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
     #[command(verbatim_doc_comment)]
     Demo(DemoArgs),
+    /// Refuse to merge a branch that still holds cycle state into the main branch.
+    ///
+    /// A branch may merge into the main branch (or a protected branch) only when its committed `.standards/` is a fresh installation: no CONTEXT.md, no `.standards/docs/`, STATE.md in the installed state of its MODE.md's mode, no cycle. Reset the branch first (`git standards reset --commit`); when the target has no `.standards/` at all, `git standards uninstall` is the other way out. Every project of the repository is checked.
+    ///
+    /// The main branch is git config `standards.mainBranch`, else `main-branch` in `.standards/config.toml`, else the remote's HEAD branch, else `init.defaultBranch`, else `main`; protected branches are the glob patterns `protected-branches` (or git config `standards.protectedBranches`).
+    ///
+    /// Without <branch> it judges the merge in progress (MERGE_HEAD, or the branch git names to the pre-merge-commit hook), else the staged merge result. Exit status 0 when the merge may go ahead (also when the target is not guarded), 1 when it is refused.
+    #[command(verbatim_doc_comment)]
+    MergeGuard(MergeGuardArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeGuardArgs {
+    /// The branch (or commit) to be merged.
+    #[arg(value_name = "branch")]
+    pub branch: Option<String>,
+    /// The branch merged into (default: the current branch).
+    #[arg(long, value_name = "branch")]
+    pub into: Option<String>,
+    /// Print nothing when the merge may go ahead.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -417,6 +439,14 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             },
         ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
+        Command::MergeGuard(a) => commands::merge_guard::run(
+            ctx,
+            &commands::merge_guard::Request {
+                incoming: a.branch,
+                into: a.into,
+                quiet: a.quiet,
+            },
+        ),
         Command::Hook(HookCommand::Stop) => {
             commands::hook::run_stop(ctx, &mut std::io::stdin().lock())
         }

@@ -61,7 +61,7 @@ pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
         }
     }
     for pattern in &config.protected_branches {
-        if let Err(why) = check_branch_name(&pattern.replace('*', "x").replace('?', "x")) {
+        if let Err(why) = check_branch_name(&pattern.replace(['*', '?'], "x")) {
             return Err(invalid(
                 "protected-branches",
                 format!("the pattern `{pattern}`: {why}"),

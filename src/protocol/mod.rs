@@ -12,6 +12,7 @@ pub mod cycle_id;
 pub mod fields;
 pub mod fresh;
 pub mod layout;
+pub mod merge_guard;
 pub mod mode;
 pub mod numbering;
 pub mod plan;
