@@ -23,3 +23,4 @@ mod merge_guard;
 mod registration;
 mod scenario_coverage;
 mod status;
+mod verify;

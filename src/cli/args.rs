@@ -133,6 +133,46 @@ pub enum Command {
     /// Without <branch> it judges the merge in progress (MERGE_HEAD, or the branch git names to the pre-merge-commit hook), else the staged merge result. Exit status 0 when the merge may go ahead (also when the target is not guarded), 1 when it is refused.
     #[command(verbatim_doc_comment)]
     MergeGuard(MergeGuardArgs),
+    /// Check every commit of a range against its first parent, and optionally the merge into a branch.
+    ///
+    /// For CI and the pre-push hook. The default range runs from the merge-base with the main branch to HEAD, along first parents; `A..B` runs from A (excluded) to B, `A...B` from their merge-base, and a single revision B from its merge-base with the main branch. Each commit is checked as `git standards check --ref <commit>` would; a commit whose `.standards/` and Markdown files, and whose parent's, equal those of a commit already checked reuses that verdict, and a blob is read once per run. Commits without a STANDARDS runtime are skipped.
+    ///
+    /// With --into <branch>, the tip's merge into <branch> is computed in memory (`git merge-tree --write-tree`) and checked against <branch>, the merge guard judges the tip (see `git standards merge-guard`), and STATE.md counts as conflicting when both sides changed it since their merge-base (D24), because forges run no merge driver.
+    ///
+    /// A shallow clone whose range reaches the shallow boundary is refused (fetch with `fetch-depth: 0`, or `git fetch --deepen`); it is never reported as clean.
+    ///
+    /// Prints one verdict line per commit (short ID, subject, pass or the problems) and a summary. Exit status 0 when everything passes, 1 when any commit or the merge fails.
+    ///
+    /// FORMATS
+    ///
+    /// text: the lines above. github (the default when GITHUB_ACTIONS=true): the text, then `::error` workflow commands, at most 10, most important first (the merge, then the commits oldest first), a `::notice` counting the rest, and the full table appended to $GITHUB_STEP_SUMMARY (at most 1 MiB). gitlab: a Code Quality report (a JSON array of {description, check_name, fingerprint, severity, location: {path, lines: {begin}}}); the fingerprint hashes rule, path and cycle ID, never a line number.
+    ///
+    /// JSON
+    ///
+    /// {ok, mainBranch, project (folder, "" at the top), base (commit ID or null), tip, commits: [{id, subject, ok, skipped (reason or null), reusedFrom (commit ID or null), cycle (ID or null), problems: [{rule, file, message, hint}]}], into: null or {branch, target, ok, guarded, guard: [{project, message, hint}], stateConflict (text or null), conflicts: [path], problems: [...]}, summary: {commits, failed, reused}}. Refusals print {ok: false, error, hint}.
+    #[command(verbatim_doc_comment)]
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The commits to check: `A..B`, `A...B`, or one revision (default: HEAD), from the merge-base with the main branch.
+    #[arg(value_name = "range")]
+    pub range: Option<String>,
+    /// Also check the merge of the range's tip into this branch.
+    #[arg(long, value_name = "branch")]
+    pub into: Option<String>,
+    /// Output format (default: github when GITHUB_ACTIONS=true, else text).
+    #[arg(long, value_enum)]
+    pub format: Option<VerifyFormat>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VerifyFormat {
+    Text,
+    Json,
+    Github,
+    Gitlab,
 }
 
 #[derive(Debug, clap::Args)]
@@ -338,6 +378,7 @@ impl Command {
     /// Whether errors must also be reported as JSON on stdout (`status --json`).
     pub fn json_output(&self) -> bool {
         matches!(self, Command::Status(a) if a.json)
+            || matches!(self, Command::Verify(a) if a.format == Some(VerifyFormat::Json))
     }
 }
 
@@ -439,6 +480,29 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             },
         ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
+        Command::Verify(a) => {
+            use commands::verify::Format;
+            let format = match a.format {
+                Some(VerifyFormat::Text) => Format::Text,
+                Some(VerifyFormat::Json) => Format::Json,
+                Some(VerifyFormat::Github) => Format::Github,
+                Some(VerifyFormat::Gitlab) => Format::Gitlab,
+                None if std::env::var("GITHUB_ACTIONS").as_deref() == Ok("true") => Format::Github,
+                None => Format::Text,
+            };
+            commands::verify::run(
+                ctx,
+                &commands::verify::Request {
+                    range: a.range,
+                    into: a.into,
+                    format,
+                    progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+                    step_summary: std::env::var_os("GITHUB_STEP_SUMMARY")
+                        .filter(|v| !v.is_empty())
+                        .map(PathBuf::from),
+                },
+            )
+        }
         Command::MergeGuard(a) => commands::merge_guard::run(
             ctx,
             &commands::merge_guard::Request {

@@ -74,7 +74,8 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, color: bool) -> u
         // The reader of our output went away (`| head`): nothing left to do.
         Err(e) if e.is_broken_pipe() => EXIT_OK,
         Err(e) => {
-            if json {
+            // `ProblemsFound` means the JSON report itself was printed.
+            if json && !matches!(e, crate::error::Error::ProblemsFound { .. }) {
                 let _ = report_error_json(&e, ctx.out);
             }
             report_error(&e, ctx.err)

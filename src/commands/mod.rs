@@ -10,6 +10,7 @@ pub mod install;
 pub mod merge_guard;
 pub mod runtime;
 pub mod status;
+pub mod verify;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -63,6 +63,20 @@ pub fn at_index(repo: &gix::Repository, dir: &str) -> Result<super::ObjectTree, 
     super::ObjectTree::from_index(repo, dir)
 }
 
+/// The project at `dir` of a tree object no commit may hold yet (an
+/// in-memory merge result).
+pub fn at_tree(
+    repo: &gix::Repository,
+    tree: gix::ObjectId,
+    dir: &str,
+    description: String,
+) -> Result<super::ObjectTree, Error> {
+    let tree = repo
+        .find_tree(tree)
+        .map_err(|e| git_err("cannot read the tree", e))?;
+    super::ObjectTree::from_tree(repo, tree, dir, description, None)
+}
+
 /// `a/b/.standards` -> `a/b`; `.standards` -> ``; anything else -> None.
 fn project_of(tree_path: &str) -> Option<String> {
     if tree_path == ".standards" {
