@@ -202,6 +202,7 @@ pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
     pub shell: super::manual::Shell,
+}
 
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
