@@ -527,26 +527,17 @@ fn state_conflict(
     Ok(both_changed(&b, &o, &t))
 }
 
-/// The D24 three-way case "both changed it, differently", described.
+/// The D24 three-way case "both changed it, differently", described
+/// (`protocol::state_merge` is the rule the merge driver applies too).
 fn both_changed(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<String> {
-    if ours == theirs || ours == base || theirs == base {
-        return None;
-    }
-    let label = |bytes: &[u8]| {
-        let text = String::from_utf8_lossy(bytes);
-        let found = crate::protocol::fields::scan(&text);
-        let get = |name: &str| {
-            crate::protocol::fields::first(&found, name)
-                .map(|f| f.value.clone())
-                .unwrap_or_else(|| "?".into())
-        };
-        format!("cycle {} ({})", get("Id"), get("WorkflowState"))
-    };
-    Some(format!(
-        "both branches changed STATE.md since their merge-base (target: {}; incoming: {}); git's line merge would combine them into a state neither branch had, so the user must choose one (`git standards resolve --keep ours|theirs` during the merge)",
-        label(ours),
-        label(theirs)
-    ))
+    let merged = crate::protocol::state_merge::merge(base, ours, theirs);
+    (!merged.case.is_clean()).then(|| {
+        format!(
+            "both branches changed STATE.md since their merge-base (target: {}; incoming: {}); git's line merge would combine them into a state neither branch had, so the user must choose one (`git standards resolve --keep ours|theirs` during the merge)",
+            merged.ours.label(),
+            merged.theirs.label()
+        )
+    })
 }
 
 fn evaluate_into(project: &Project, branch: &str, tip: gix::ObjectId) -> Result<IntoVerdict> {
@@ -655,6 +646,9 @@ mod tests {
         assert_eq!(super::both_changed(base, base, theirs), None);
         assert_eq!(super::both_changed(base, ours, ours), None);
         let said = super::both_changed(base, ours, theirs).unwrap();
-        assert!(said.contains("cycle a (SCOPING)") && said.contains("cycle b (DEVELOPING)"));
+        assert!(
+            said.contains("cycle a (SCOPING)") && said.contains("cycle b (DEVELOPING)"),
+            "{said}"
+        );
     }
 }
