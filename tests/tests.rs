@@ -16,6 +16,7 @@ mod demo;
 mod fixture;
 mod hook;
 mod hooks;
+mod hooks_install;
 mod id;
 mod install;
 mod lifecycle;

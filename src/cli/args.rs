@@ -164,6 +164,9 @@ pub enum Command {
     /// {ok, mainBranch, project (folder, "" at the top), base (commit ID or null), tip, commits: [{id, subject, ok, skipped (reason or null), reusedFrom (commit ID or null), cycle (ID or null), problems: [{rule, file, message, hint}]}], into: null or {branch, target, ok, guarded, guard: [{project, message, hint}], stateConflict (text or null), conflicts: [path], problems: [...]}, summary: {commits, failed, reused}}. Refusals print {ok: false, error, hint}.
     #[command(verbatim_doc_comment)]
     Verify(VerifyArgs),
+    /// Install, remove or show the git hooks and the STATE.md merge driver.
+    #[command(subcommand)]
+    Hooks(HooksCommand),
     /// Install the manual pages where `man` finds them.
     ///
     /// `git standards --help` makes git open `man git-standards`; after `cargo install`, run `git standards manpages --install` once so that works. Without `--install`, lists the pages.
@@ -202,6 +205,35 @@ pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
     pub shell: super::manual::Shell,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// Install the git hooks and the STATE.md merge driver.
+    ///
+    /// Without options: pre-commit (`check --staged` for every project), pre-merge-commit (the merge guard, then the same check) and the merge driver (a `.standards/STATE.md merge=standards` line in each project's `.gitattributes`, plus `merge.standards.driver = git standards merge-driver %O %A %B %P` in the repository's config). Name options to choose; --pre-push runs `verify` and the merge guard on what is pushed, --reference-transaction refuses to move the main branch (or a protected one) to a commit that fails the merge guard, fast-forwards included.
+    ///
+    /// Hooks go where git runs them: `core.hooksPath`, else the common git directory's `hooks/` (shared by linked worktrees). Each is a shim marked with its fingerprint. A hook you already have is kept as `<hook>.local` and runs first; its exit status stops the hook as before. When pre-commit, lefthook or husky manages the hooks, nothing is written: the snippet for that manager is printed instead. Running it again changes nothing.
+    #[command(verbatim_doc_comment)]
+    Install(HooksInstallArgs),
+    /// Remove what `hooks install` added and put back the hooks that were there, byte for byte.
+    Uninstall,
+    /// Show each hook, the merge driver, the `.gitattributes` lines and any hook manager.
+    Status,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HooksInstallArgs {
+    #[arg(long)]
+    pub pre_commit: bool,
+    #[arg(long)]
+    pub pre_merge_commit: bool,
+    #[arg(long)]
+    pub pre_push: bool,
+    #[arg(long)]
+    pub reference_transaction: bool,
+    #[arg(long)]
+    pub merge_driver: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -552,6 +584,40 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                         .map(PathBuf::from),
                 },
             )
+        }
+        Command::Hooks(c) => {
+            use commands::hooks::{Action, Selection};
+            let action = match c {
+                HooksCommand::Install(a) => {
+                    let any = a.pre_commit
+                        || a.pre_merge_commit
+                        || a.pre_push
+                        || a.reference_transaction
+                        || a.merge_driver;
+                    Action::Install(if any {
+                        let mut hooks = Vec::new();
+                        for (on, name) in [
+                            (a.pre_commit, "pre-commit"),
+                            (a.pre_merge_commit, "pre-merge-commit"),
+                            (a.pre_push, "pre-push"),
+                            (a.reference_transaction, "reference-transaction"),
+                        ] {
+                            if on {
+                                hooks.push(name);
+                            }
+                        }
+                        Selection {
+                            hooks,
+                            merge_driver: a.merge_driver,
+                        }
+                    } else {
+                        Selection::default_set()
+                    })
+                }
+                HooksCommand::Uninstall => Action::Uninstall,
+                HooksCommand::Status => Action::Status,
+            };
+            commands::hooks::run(ctx, &action)
         }
         Command::MergeGuard(a) => commands::merge_guard::run(
             ctx,

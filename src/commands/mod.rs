@@ -5,6 +5,7 @@ pub mod check;
 pub mod cycle;
 pub mod demo;
 pub mod hook;
+pub mod hooks;
 pub mod id;
 pub mod install;
 pub mod manpages;

@@ -4,6 +4,7 @@
 pub mod config;
 mod dirtree;
 pub mod failpoint;
+pub mod hooks;
 pub mod merge_tree;
 pub mod projects;
 mod snapshot;
