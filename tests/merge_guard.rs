@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use crate::common::{read, set_field, stderr, write, Env};
 use crate::hooks::{git, said};
 
-/// STATE.md holding a finished cycle `c-1`.
-pub(crate) fn signed_off(state: &str) -> String {
-    let mut s = set_field(state, "WorkflowState", "SIGNED_OFF");
-    s = set_field(&s, "Id", "c-1");
-    s = set_field(&s, "Request", "Add login");
-    s = set_field(&s, "Kind", "SIGNOFF");
-    set_field(&s, "From", "AWAITING_USER_SIGNOFF")
+/// STATE.md holding the fixtures' finished cycle
+/// `add-search-20261003T120000Z-1234abcd`, signed off (`check` passes on it).
+pub(crate) fn signed_off(_installed: &str) -> String {
+    read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/check/cases/GT-001-signed-off-cycle-reopened/head/.standards/STATE.md"),
+    )
 }
 
 fn copy_hook(repo: &Path, name: &str) {
@@ -39,7 +39,6 @@ fn unreset_feature() -> (Env, PathBuf) {
     env.git(&repo, &["checkout", "-q", "-b", "feature"]);
     let state = read(repo.join(".standards/STATE.md"));
     write(repo.join(".standards/STATE.md"), signed_off(&state));
-    write(repo.join(".standards/docs/scope/c-1.md"), "# Login\n");
     write(repo.join("app.py"), "print(\"login\")\n");
     env.commit_all(&repo, "login, signed off");
     env.git(&repo, &["checkout", "-q", "main"]);
@@ -52,7 +51,6 @@ fn unreset_feature() -> (Env, PathBuf) {
 /// --commit` will (until it lands: the template files committed by hand).
 fn reset_feature(env: &Env, repo: &Path) {
     env.git(repo, &["checkout", "-q", "feature"]);
-    env.git(repo, &["rm", "-q", "-r", ".standards/docs"]);
     let fresh = env.git(repo, &["show", "main:.standards/STATE.md"]);
     write(repo.join(".standards/STATE.md"), fresh);
     ok(&git(env, repo, &["commit", "-q", "-am", "Project Reset"]));
@@ -62,12 +60,16 @@ fn reset_feature(env: &Env, repo: &Path) {
 #[test]
 fn the_command_refuses_an_unreset_branch_naming_cycle_state_and_command() {
     let (env, repo) = unreset_feature();
+    env.git(&repo, &["checkout", "-q", "feature"]);
+    write(repo.join(".standards/docs/scope/c-1.md"), "# Login\n");
+    env.commit_all(&repo, "a record");
+    env.git(&repo, &["checkout", "-q", "main"]);
     let a = env.run(&repo, &["merge-guard", "feature", "--into", "main"]);
     let a = a.code(1);
     let err = stderr(&a);
     assert!(err.contains("`feature` may not merge into `main`"), "{err}");
     assert!(
-        err.contains("cycle `c-1` is finished (`SIGNED_OFF`)"),
+        err.contains("cycle `add-search-20261003T120000Z-1234abcd` is finished (`SIGNED_OFF`)"),
         "{err}"
     );
     assert!(
@@ -82,6 +84,10 @@ fn the_command_refuses_an_unreset_branch_naming_cycle_state_and_command() {
     env.git(&repo, &["branch", "topic"]);
     env.run(&repo, &["merge-guard", "feature", "--into", "topic"])
         .success();
+    env.git(&repo, &["checkout", "-q", "feature"]);
+    env.git(&repo, &["rm", "-q", "-r", ".standards/docs"]);
+    env.commit_all(&repo, "drop the record");
+    env.git(&repo, &["checkout", "-q", "main"]);
     reset_feature(&env, &repo);
     env.run(&repo, &["merge-guard", "feature"]).success();
 }
@@ -99,7 +105,7 @@ fn an_active_cycle_must_be_signed_off_or_cancelled_first() {
     let a = env.run(&repo, &["merge-guard", "feature"]).code(1);
     let err = stderr(&a);
     assert!(
-        err.contains("cycle `c-1` is active in `DEVELOPING`"),
+        err.contains("cycle `add-search-20261003T120000Z-1234abcd` is active in `DEVELOPING`"),
         "{err}"
     );
     assert!(

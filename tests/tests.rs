@@ -3,6 +3,7 @@
 mod common;
 
 mod artifact;
+mod audit;
 mod check;
 mod check_cadence;
 mod check_conformance;
@@ -22,6 +23,7 @@ mod install;
 mod lifecycle;
 mod man;
 mod merge_guard;
+mod newcomer;
 mod registration;
 mod scenario_coverage;
 mod status;

@@ -26,16 +26,21 @@ const MARKER: &str = "# git-standards-hook:";
 const PRE_COMMIT: &str = include_str!("../../git-hooks/pre-commit");
 const REFERENCE_TRANSACTION: &str = include_str!("../../git-hooks/reference-transaction");
 
-/// The merge guard line the installed pre-merge-commit runs before the
-/// pre-commit checks (the shipped `git-hooks/pre-merge-commit` does the same
-/// by running its sibling, which an installed set may not have).
-const PRE_MERGE_COMMIT_GUARD: &str = r#"# git-standards pre-merge-commit: the merge guard (D23), then the pre-commit
-# checks on the merged index.
+/// The installed pre-merge-commit: the pre-commit checks on the merged index
+/// (in a subshell, so their fast path ends only them), then the merge guard.
+/// The shipped `git-hooks/pre-merge-commit` does the same by running its
+/// sibling, which an installed set may not have.
+const PRE_MERGE_COMMIT: &str = r#"# git-standards pre-merge-commit: the pre-commit checks on the merged index,
+# then the merge guard (D23).
 if ! command -v git-standards >/dev/null 2>&1; then
     echo "pre-merge-commit: git-standards is not on PATH; install it or run \`git standards hooks uninstall\`" >&2
     exit 1
 fi
-git-standards merge-guard --quiet || exit 1
+GIT_STANDARDS_HOOK=pre-merge-commit
+export GIT_STANDARDS_HOOK
+(
+@PRE_COMMIT@) || exit $?
+exec git-standards merge-guard --quiet
 "#;
 
 const PRE_PUSH: &str = r#"# git-standards pre-push: the verdict CI gives. Each pushed branch is
@@ -74,7 +79,7 @@ fn without_shebang(script: &str) -> &str {
 fn body(name: &str) -> String {
     match name {
         "pre-commit" => without_shebang(PRE_COMMIT).to_string(),
-        "pre-merge-commit" => format!("{PRE_MERGE_COMMIT_GUARD}{}", without_shebang(PRE_COMMIT)),
+        "pre-merge-commit" => PRE_MERGE_COMMIT.replace("@PRE_COMMIT@", without_shebang(PRE_COMMIT)),
         "pre-push" => PRE_PUSH.to_string(),
         "reference-transaction" => without_shebang(REFERENCE_TRANSACTION).to_string(),
         _ => String::new(),
