@@ -74,6 +74,22 @@ fn install_keeps_the_users_hook_running_and_uninstall_restores_it_byte_for_byte(
     );
 
     env.run(&repo, &["hooks", "uninstall"]).success();
+    let a = env.run(&repo, &["log", "--json"]).success();
+    let kinds: Vec<String> = stdout(&a)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["event"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .filter(|k| k.starts_with("hooks-"))
+        .collect();
+    assert_eq!(
+        kinds,
+        ["hooks-installed", "hooks-uninstalled"],
+        "one event per change, none for the idempotent run"
+    );
     assert_eq!(read(&hook), mine);
     assert_eq!(mode(&hook), 0o750);
     assert!(!repo.join(".git/hooks/pre-commit.local").exists());

@@ -80,6 +80,18 @@ fn the_command_refuses_an_unreset_branch_naming_cycle_state_and_command() {
         err.contains("hint: run on the branch: `git standards reset --commit`"),
         "{err}"
     );
+    // The refusal is in the audit trail, on the cycle.
+    let a = env
+        .run(&repo, &["log", "--json", "--event", "merge-refused"])
+        .success();
+    let events: Vec<serde_json::Value> = crate::common::stdout(&a)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0]["target"], "main");
+    assert_eq!(events[0]["branch"], "feature");
+    assert_eq!(events[0]["cycle"], "add-search-20261003T120000Z-1234abcd");
     // Into a branch that is not guarded, anything goes.
     env.git(&repo, &["branch", "topic"]);
     env.run(&repo, &["merge-guard", "feature", "--into", "topic"])

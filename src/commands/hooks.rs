@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::audit::{Event, EventKind};
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::hooks::{self, HookFile, Manager, ATTRIBUTE_LINE};
@@ -138,6 +139,7 @@ pub fn run(ctx: &mut Context, action: &Action) -> Result<()> {
 }
 
 fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Result<()> {
+    let mut changed: Vec<String> = Vec::new();
     let top = project.require_workdir()?.to_path_buf();
     let (dir, from_config) = hooks::hooks_dir(&project.repo, Some(&top))?;
     let mut record = read_record(project)?;
@@ -199,6 +201,7 @@ fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Resul
                 HookFile::Absent | HookFile::Outdated => {}
             }
             hooks::write_hook(&dir, name, &hooks::shim(name))?;
+            changed.push(name.to_string());
             say(
                 ctx,
                 format!("Installed the {name} hook in `{}`.", dir.display()),
@@ -215,6 +218,9 @@ fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Resul
         }
     }
     if selection.merge_driver {
+        if hooks::driver_configured(&project.repo)?.as_deref() != Some(hooks::DRIVER) {
+            changed.push("merge-driver".into());
+        }
         hooks::configure_driver(&project.repo)?;
         for dir in project_dirs(project)? {
             let rel = attributes_rel(&dir);
@@ -257,10 +263,17 @@ fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Resul
             ),
         )?;
     }
+    if !changed.is_empty() {
+        let event = Event::new(EventKind::HooksInstalled)
+            .detail("hooks", changed)
+            .detail("folder", dir.display().to_string());
+        crate::commands::audit::append_after(ctx, project, event);
+    }
     Ok(())
 }
 
 fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
+    let mut removed: Vec<String> = Vec::new();
     let top = project.workdir.clone();
     let (dir, _) = hooks::hooks_dir(&project.repo, top.as_deref())?;
     let mut record = read_record(project)?;
@@ -271,6 +284,7 @@ fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
         match hooks::classify(name, current.as_deref()) {
             HookFile::Current | HookFile::Outdated => {
                 std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+                removed.push(name.to_string());
                 if record.chained.iter().any(|c| c == name) && exists(&local) {
                     std::fs::rename(&local, &path).map_err(|e| Error::io(&local, e))?;
                     say(ctx, format!("Removed the {name} hook and put yours back."))?;
@@ -290,6 +304,7 @@ fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
         }
     }
     if hooks::remove_driver(&project.repo)? {
+        removed.push("merge-driver".into());
         say(ctx, "Removed the STATE.md merge driver configuration.")?;
     }
     if let Some(top) = &top {
@@ -338,6 +353,10 @@ fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
         }
     } else {
         write_record(project, &record)?;
+    }
+    if !removed.is_empty() {
+        let event = Event::new(EventKind::HooksUninstalled).detail("hooks", removed);
+        crate::commands::audit::append_after(ctx, project, event);
     }
     Ok(())
 }

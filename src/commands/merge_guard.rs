@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::audit::{Event, EventKind};
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::protocol::config::Branches;
@@ -238,6 +239,18 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     for inc in &incoming {
         let report = evaluate(&project, inc, &target)?;
         if let Some(e) = refusal_error(&report) {
+            for (dir, refusal) in report.refusals() {
+                let mut event = Event::new(EventKind::MergeRefused)
+                    .detail("reason", refusal.message.clone())
+                    .detail("rule", "D23")
+                    .detail("branch", report.incoming.clone())
+                    .detail("target", target.clone())
+                    .detail("project", dir.to_string());
+                if let Some(c) = &refusal.cycle {
+                    event = event.cycle(c.id.clone());
+                }
+                crate::commands::audit::append_after(ctx, &project, event);
+            }
             first_error.get_or_insert(e);
             continue;
         }
