@@ -212,3 +212,41 @@ fn the_installed_reference_transaction_hook_refuses_a_fast_forward() {
         said(&out)
     );
 }
+
+#[test]
+fn the_installed_pre_push_hook_refuses_pushing_cycle_state_to_main() {
+    let (env, repo) = installed();
+    let remote = env.dir.path().join("remote.git");
+    env.git(
+        env.dir.path(),
+        &["init", "-q", "--bare", remote.to_str().unwrap()],
+    );
+    env.git(
+        &repo,
+        &["remote", "add", "origin", remote.to_str().unwrap()],
+    );
+    env.git(&repo, &["push", "-q", "origin", "main"]);
+    env.run(&repo, &["hooks", "install", "--pre-push"])
+        .success();
+    git(&env, &repo, &["checkout", "-q", "-b", "feature"]);
+    write(repo.join(".standards/CONTEXT.md"), "# Context\n");
+    git(&env, &repo, &["add", "-A"]);
+    assert!(git(
+        &env,
+        &repo,
+        &["commit", "-q", "--no-verify", "-m", "context"]
+    )
+    .status
+    .success());
+    // A feature branch may carry its cycle to the remote.
+    let out = git(&env, &repo, &["push", "-q", "origin", "feature"]);
+    assert!(out.status.success(), "{}", said(&out));
+    // Not into main.
+    let out = git(&env, &repo, &["push", "-q", "origin", "feature:main"]);
+    assert!(!out.status.success(), "{}", said(&out));
+    assert!(
+        said(&out).contains("may not merge into `main`"),
+        "{}",
+        said(&out)
+    );
+}
