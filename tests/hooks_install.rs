@@ -250,3 +250,34 @@ fn the_installed_pre_push_hook_refuses_pushing_cycle_state_to_main() {
         said(&out)
     );
 }
+
+#[test]
+fn an_install_killed_at_any_step_completes_on_the_next_run_and_uninstall_restores_the_users_hook() {
+    for point in git_standards::commands::hooks::FAILPOINTS {
+        let (env, repo) = installed();
+        let hook = repo.join(".git/hooks/pre-commit");
+        let mine = "#!/bin/sh\necho mine\n";
+        write(&hook, mine);
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let out = env
+            .cmd(&repo)
+            .args(["hooks", "install"])
+            .env("GIT_STANDARDS_FAILPOINT", point)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{point} was not reached");
+        env.run(&repo, &["hooks", "install"]).success();
+        assert_eq!(
+            read(repo.join(".git/hooks/pre-commit.local")),
+            mine,
+            "{point}"
+        );
+        env.run(&repo, &["hooks", "uninstall"]).success();
+        assert_eq!(read(&hook), mine, "{point}");
+        assert!(
+            !repo.join(".git/hooks/pre-commit.local").exists(),
+            "{point}"
+        );
+        assert!(!repo.join(".gitattributes").exists(), "{point}");
+    }
+}

@@ -8,7 +8,15 @@ use crate::audit::{Event, EventKind};
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::hooks::{self, HookFile, Manager, ATTRIBUTE_LINE};
-use crate::repo::{projects, Project};
+use crate::repo::{failpoint, projects, Project};
+
+/// Where a test may kill `hooks install` (`GIT_STANDARDS_FAILPOINT`).
+pub const FAILPOINTS: &[&str] = &[
+    "hooks-install:chain",
+    "hooks-install:shim",
+    "hooks-install:driver",
+    "hooks-install:attributes",
+];
 
 /// What `install` sets up.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,10 +169,7 @@ fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Resul
             let path = dir.join(name);
             let local = dir.join(format!("{name}.local"));
             let current = read_bytes(&path)?;
-            if hooks::classify(name, current.as_deref()) == HookFile::Foreign
-                && exists(&local)
-                && !record.chained.iter().any(|c| c == name)
-            {
+            if hooks::classify(name, current.as_deref()) == HookFile::Foreign && exists(&local) {
                 return Err(Error::refused(
                     format!(
                         "cannot install the {name} hook: `{}` holds another hook and `{}` exists too, so there is no place to keep the first",
@@ -185,11 +190,15 @@ fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Resul
                 }
                 HookFile::Foreign => {
                     let local = dir.join(format!("{name}.local"));
-                    std::fs::rename(&path, &local).map_err(|e| Error::io(&path, e))?;
+                    // The record first: a crash after it leaves the hook in
+                    // place, and the next install moves it.
                     if !record.chained.iter().any(|c| c == name) {
                         record.chained.push(name.to_string());
                     }
                     write_record(project, &record)?;
+                    failpoint::hit("hooks-install:chain");
+                    std::fs::rename(&path, &local).map_err(|e| Error::io(&path, e))?;
+                    failpoint::hit("hooks-install:shim");
                     say(
                         ctx,
                         format!(
@@ -221,6 +230,7 @@ fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Resul
         if hooks::driver_configured(&project.repo)?.as_deref() != Some(hooks::DRIVER) {
             changed.push("merge-driver".into());
         }
+        failpoint::hit("hooks-install:driver");
         hooks::configure_driver(&project.repo)?;
         for dir in project_dirs(project)? {
             let rel = attributes_rel(&dir);
@@ -238,12 +248,7 @@ fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Resul
             }
             new.push_str(ATTRIBUTE_LINE);
             new.push('\n');
-            crate::repo::write::atomic_write(
-                &top,
-                &rel,
-                new.as_bytes(),
-                crate::repo::write::Existing::Replace,
-            )?;
+            // The record first, so an interrupted install is still undone.
             let list = if existing.is_some() {
                 &mut record.appended_attributes
             } else {
@@ -253,6 +258,13 @@ fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Resul
                 list.push(rel.clone());
             }
             write_record(project, &record)?;
+            failpoint::hit("hooks-install:attributes");
+            crate::repo::write::atomic_write(
+                &top,
+                &rel,
+                new.as_bytes(),
+                crate::repo::write::Existing::Replace,
+            )?;
             say(ctx, format!("Added `{ATTRIBUTE_LINE}` to `{rel}`; commit it so every clone merges STATE.md as one value."))?;
         }
         say(
