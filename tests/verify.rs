@@ -241,3 +241,36 @@ fn into_checks_the_merge_guard_and_divergent_state() {
         "git merges it silently"
     );
 }
+
+#[test]
+fn every_project_of_the_repository_is_verified_from_the_top() {
+    let (env, repo) = Env::repo();
+    for dir in ["my app", "svc"] {
+        let p = repo.join(dir);
+        write(p.join("main.py"), "x\n");
+        std::fs::create_dir_all(p.join(".standards")).unwrap();
+        env.run(&p, &["install"]).success();
+    }
+    env.commit_all(&repo, "two projects");
+    env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+    write(repo.join("svc/.standards/STATE.md"), fixture("head"));
+    env.commit_all(&repo, "sign off in svc");
+    write(repo.join("svc/.standards/STATE.md"), fixture("tree"));
+    env.commit_all(&repo, "reopen in svc");
+    let a = env.run(&repo, &["verify", "--format", "json"]).code(1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(v["projects"], serde_json::json!(["my app", "svc"]));
+    assert_eq!(v["commits"][0]["ok"], true);
+    assert_eq!(
+        v["commits"][1]["problems"][0]["file"],
+        "svc/.standards/STATE.md"
+    );
+    assert_eq!(v["commits"][1]["problems"][0]["rule"], "GT-001");
+    // -C names one project.
+    let a = env.run(&repo.join("my app"), &["verify"]).success();
+    assert!(
+        stdout(&a).contains("verify passed: 2 commits checked"),
+        "{}",
+        stdout(&a)
+    );
+}

@@ -187,7 +187,7 @@ pub enum Command {
     ///
     /// JSON
     ///
-    /// {ok, mainBranch, project (folder, "" at the top), base (commit ID or null), tip, commits: [{id, subject, ok, skipped (reason or null), reusedFrom (commit ID or null), cycle (ID or null), problems: [{rule, file, message, hint}]}], into: null or {branch, target, ok, guarded, guard: [{project, message, hint}], stateConflict (text or null), conflicts: [path], problems: [...]}, summary: {commits, failed, reused}}. Refusals print {ok: false, error, hint}.
+    /// {ok, mainBranch, projects (the project folders checked, "" for the top: the project -C names, else every project of the tip), base (commit ID or null), tip, commits: [{id, subject, ok, skipped (reason or null), reusedFrom (commit ID or null), cycle (ID or null), problems: [{rule, file, message, hint}]}], into: null or {branch, target, ok, guarded, guard: [{project, message, hint}], stateConflict (text or null), conflicts: [path], problems: [...]}, summary: {commits, failed, reused}}. Refusals print {ok: false, error, hint}.
     #[command(verbatim_doc_comment)]
     Verify(VerifyArgs),
     /// Install, remove or show the git hooks and the STATE.md merge driver.

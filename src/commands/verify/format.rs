@@ -18,12 +18,9 @@ fn w(e: std::io::Error) -> Error {
     Error::stdout(e)
 }
 
-fn project_path(outcome: &Outcome, file: &str) -> String {
-    if outcome.project.is_empty() {
-        file.to_string()
-    } else {
-        format!("{}/{file}", outcome.project)
-    }
+/// Problems already carry repository-relative paths.
+fn project_path(_outcome: &Outcome, file: &str) -> String {
+    file.to_string()
 }
 
 fn verdict_line(c: &CommitVerdict) -> String {
@@ -74,8 +71,8 @@ pub fn text(out: &mut dyn Write, outcome: &Outcome) -> Result<()> {
         for (_, message, hint) in &into.refusals {
             writeln!(out, "    merge guard: {message}\n      hint: {hint}").map_err(w)?;
         }
-        if let Some(s) = &into.state_conflict {
-            writeln!(out, "    STATE.md: {s}").map_err(w)?;
+        for (path, s) in &into.state_conflicts {
+            writeln!(out, "    {path}: {s}").map_err(w)?;
         }
         for path in &into.conflicts {
             writeln!(out, "    {path}: git cannot merge this file").map_err(w)?;
@@ -165,7 +162,7 @@ pub fn json_value(outcome: &Outcome) -> serde_json::Value {
             "guard": i.refusals.iter().map(|(dir, message, hint)| serde_json::json!({
                 "project": dir, "message": message, "hint": hint,
             })).collect::<Vec<_>>(),
-            "stateConflict": i.state_conflict,
+            "stateConflict": (!i.state_conflicts.is_empty()).then(|| i.state_conflicts.iter().map(|(p, s)| format!("{p}: {s}")).collect::<Vec<_>>().join("\n")),
             "conflicts": i.conflicts,
             "problems": i.problems.iter().map(|p| problem_json(outcome, p)).collect::<Vec<_>>(),
         })
@@ -173,7 +170,7 @@ pub fn json_value(outcome: &Outcome) -> serde_json::Value {
     serde_json::json!({
         "ok": outcome.ok(),
         "mainBranch": outcome.main_branch,
-        "project": outcome.project,
+        "projects": outcome.projects,
         "base": outcome.base.map(|b| b.to_string()),
         "tip": outcome.tip.to_string(),
         "commits": commits,
@@ -225,9 +222,9 @@ fn annotations(outcome: &Outcome) -> Vec<Annotation> {
                 format!("{message}\nhint: {hint}"),
             ));
         }
-        if let Some(s) = &into.state_conflict {
+        for (path, s) in &into.state_conflicts {
             out.push((
-                Some(project_path(outcome, ".standards/STATE.md")),
+                Some(path.clone()),
                 format!("STATE.md conflict merging into {}", into.branch),
                 s.clone(),
             ));
@@ -335,7 +332,11 @@ pub fn step_summary(outcome: &Outcome, limit: usize) -> String {
     }
     if let Some(into) = &outcome.into {
         let mut parts: Vec<String> = into.refusals.iter().map(|(_, m, _)| m.clone()).collect();
-        parts.extend(into.state_conflict.clone());
+        parts.extend(
+            into.state_conflicts
+                .iter()
+                .map(|(p, s)| format!("`{p}`: {s}")),
+        );
         parts.extend(into.conflicts.iter().map(|p| format!("conflict in `{p}`")));
         parts.extend(
             into.problems
@@ -412,14 +413,8 @@ pub fn gitlab_value(outcome: &Outcome) -> serde_json::Value {
                 "blocker",
             );
         }
-        if let Some(s) = &into.state_conflict {
-            push(
-                "state-merge",
-                project_path(outcome, ".standards/STATE.md"),
-                cycle,
-                s.clone(),
-                "blocker",
-            );
+        for (path, s) in &into.state_conflicts {
+            push("state-merge", path.clone(), cycle, s.clone(), "blocker");
         }
         for path in &into.conflicts {
             push(
@@ -497,7 +492,7 @@ mod tests {
             main_branch: "main".into(),
             base: None,
             tip: gix::ObjectId::from_hex(b"00000000000000000000000000000000000000ff").unwrap(),
-            project: String::new(),
+            projects: vec![String::new()],
             commits,
             into: None,
         }
@@ -559,7 +554,7 @@ mod tests {
         for key in [
             "ok",
             "mainBranch",
-            "project",
+            "projects",
             "base",
             "tip",
             "commits",

@@ -70,8 +70,9 @@ pub struct IntoVerdict {
     pub target: gix::ObjectId,
     /// Paths git cannot merge.
     pub conflicts: Vec<String>,
-    /// D24: both sides changed STATE.md (the merge driver's conflict).
-    pub state_conflict: Option<String>,
+    /// D24: (STATE.md path, why) for each project whose STATE.md both
+    /// sides changed (the merge driver's conflict).
+    pub state_conflicts: Vec<(String, String)>,
     /// The check of the merge result against the target.
     pub problems: Vec<Problem>,
     /// The merge guard's refusals: (project folder, message, hint).
@@ -82,7 +83,7 @@ pub struct IntoVerdict {
 impl IntoVerdict {
     pub fn ok(&self) -> bool {
         self.conflicts.is_empty()
-            && self.state_conflict.is_none()
+            && self.state_conflicts.is_empty()
             && self.problems.is_empty()
             && self.refusals.is_empty()
     }
@@ -94,8 +95,8 @@ pub struct Outcome {
     pub main_branch: String,
     pub base: Option<gix::ObjectId>,
     pub tip: gix::ObjectId,
-    /// The project folder (repository-relative, `""` at the top).
-    pub project: String,
+    /// The project folders checked (repository-relative, `""` at the top).
+    pub projects: Vec<String>,
     /// Oldest first.
     pub commits: Vec<CommitVerdict>,
     pub into: Option<IntoVerdict>,
@@ -403,86 +404,113 @@ pub fn evaluate(
         // The tip is the start (on the main branch itself): check the tip alone.
         chain.push(tip);
     }
-    let dir = project.root_in_repo.clone();
     let repo = &project.repo;
+    // D1's project when it holds `.standards/`, else every project of the tip.
+    let dirs = if project.root.join(".standards").is_dir() || project.workdir.is_none() {
+        vec![project.root_in_repo.clone()]
+    } else {
+        let found = projects::in_commit(repo, tip)?;
+        if found.is_empty() {
+            vec![project.root_in_repo.clone()]
+        } else {
+            found
+        }
+    };
     let cache = std::cell::RefCell::new(HashMap::new());
-    let mut seen: HashMap<PairKey, (gix::ObjectId, Rc<Vec<Problem>>)> = HashMap::new();
+    let mut seen: HashMap<(String, PairKey), (gix::ObjectId, Rc<Vec<Problem>>)> = HashMap::new();
     let mut commits = Vec::with_capacity(chain.len());
-    let mut parent_snapshot: Option<(gix::ObjectId, ObjectTree)> = None;
+    let mut parents: HashMap<String, (gix::ObjectId, ObjectTree)> = HashMap::new();
     let total = chain.len();
     for (n, id) in chain.into_iter().enumerate() {
         progress(n, total);
-        let tree = projects::at_rev(repo, &id.to_string(), &dir)?;
         let commit = repo
             .find_commit(id)
             .map_err(|e| git_err("cannot read a commit", e))?;
         let parent_id = commit.parent_ids().next().map(|p| p.detach());
-        let parent = match (parent_id, parent_snapshot.take()) {
-            (Some(p), Some((pid, snap))) if p == pid => Some(snap),
-            (Some(p), _) => Some(projects::at_rev(repo, &p.to_string(), &dir)?),
-            (None, _) => None,
-        };
-        let key = (content_key(&tree), parent.as_ref().map(content_key));
-        let cached_tree = CachedTree {
-            inner: &tree,
-            cache: &cache,
-        };
-        let verdict = if !check::runtime::installed(&cached_tree) {
-            CommitVerdict {
-                id,
-                subject: subject(project, id),
-                problems: Rc::new(Vec::new()),
-                reused_from: None,
-                skipped: Some("no STANDARDS runtime in this commit".into()),
-                cycle: None,
-            }
-        } else if let Some((from, problems)) = seen.get(&key) {
-            CommitVerdict {
-                id,
-                subject: subject(project, id),
-                problems: problems.clone(),
-                reused_from: Some(*from),
-                skipped: None,
-                cycle: cycle_of(&cached_tree),
-            }
-        } else {
-            let report: Report = match &parent {
-                Some(p) => {
-                    let cached_parent = CachedTree {
-                        inner: p,
-                        cache: &cache,
-                    };
-                    check::run(&cached_tree, Some(&cached_parent), Options::default())
-                }
-                None => check::run(&cached_tree, None, Options::default()),
+        let mut problems: Vec<Problem> = Vec::new();
+        let mut installed = false;
+        let mut reused_from = None;
+        let mut all_reused = true;
+        let mut cycle = None;
+        for dir in &dirs {
+            let tree = projects::at_rev(repo, &id.to_string(), dir)?;
+            let parent = match (parent_id, parents.remove(dir)) {
+                (Some(p), Some((pid, snap))) if p == pid => Some(snap),
+                (Some(p), _) => Some(projects::at_rev(repo, &p.to_string(), dir)?),
+                (None, _) => None,
             };
-            let problems = Rc::new(report.problems);
-            seen.insert(key, (id, problems.clone()));
-            CommitVerdict {
-                id,
-                subject: subject(project, id),
-                problems,
-                reused_from: None,
-                skipped: None,
-                cycle: cycle_of(&cached_tree),
+            let cached_tree = CachedTree {
+                inner: &tree,
+                cache: &cache,
+            };
+            if check::runtime::installed(&cached_tree) {
+                installed = true;
+                cycle = cycle.or_else(|| cycle_of(&cached_tree));
+                let key = (
+                    dir.clone(),
+                    (content_key(&tree), parent.as_ref().map(content_key)),
+                );
+                let found = match seen.get(&key) {
+                    Some((from, found)) => {
+                        reused_from = reused_from.or(Some(*from));
+                        found.clone()
+                    }
+                    None => {
+                        all_reused = false;
+                        let report: Report = match &parent {
+                            Some(p) => {
+                                let cached_parent = CachedTree {
+                                    inner: p,
+                                    cache: &cache,
+                                };
+                                check::run(&cached_tree, Some(&cached_parent), Options::default())
+                            }
+                            None => check::run(&cached_tree, None, Options::default()),
+                        };
+                        let found = Rc::new(in_repo(dir, report.problems));
+                        seen.insert(key, (id, found.clone()));
+                        found
+                    }
+                };
+                problems.extend(found.iter().cloned());
             }
-        };
-        commits.push(verdict);
-        parent_snapshot = Some((id, tree));
+            parents.insert(dir.clone(), (id, tree));
+        }
+        commits.push(CommitVerdict {
+            id,
+            subject: subject(project, id),
+            problems: Rc::new(problems),
+            reused_from: reused_from.filter(|_| installed && all_reused),
+            skipped: (!installed).then(|| "no STANDARDS runtime in this commit".to_string()),
+            cycle,
+        });
     }
     progress(total, total);
     let into = match &request.into {
-        Some(branch) => Some(evaluate_into(project, branch, tip)?),
+        Some(branch) => Some(evaluate_into(project, branch, tip, &dirs)?),
         None => None,
     };
     Ok(Outcome {
         main_branch: branches.main,
         base,
         tip,
-        project: dir,
+        projects: dirs,
         commits,
         into,
     })
+}
+
+/// Problems with repository-relative paths (the project folder prefixed).
+fn in_repo(dir: &str, problems: Vec<Problem>) -> Vec<Problem> {
+    problems
+        .into_iter()
+        .map(|mut p| {
+            if !dir.is_empty() {
+                p.file = format!("{dir}/{}", p.file);
+            }
+            p
+        })
+        .collect()
 }
 
 fn blob_at(project: &Project, commit: gix::ObjectId, path: &str) -> Result<Option<Vec<u8>>> {
@@ -512,14 +540,14 @@ fn blob_at(project: &Project, commit: gix::ObjectId, path: &str) -> Result<Optio
 /// line merge made of it.
 fn state_conflict(
     project: &Project,
+    path: &str,
     base: Option<gix::ObjectId>,
     ours: gix::ObjectId,
     theirs: gix::ObjectId,
 ) -> Result<Option<String>> {
-    let path = project.repo_path(STATE_PATH);
     let read = |id: Option<gix::ObjectId>| -> Result<Vec<u8>> {
         Ok(match id {
-            Some(id) => blob_at(project, id, &path)?.unwrap_or_default(),
+            Some(id) => blob_at(project, id, path)?.unwrap_or_default(),
             None => Vec::new(),
         })
     };
@@ -540,7 +568,12 @@ fn both_changed(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<String> {
     })
 }
 
-fn evaluate_into(project: &Project, branch: &str, tip: gix::ObjectId) -> Result<IntoVerdict> {
+fn evaluate_into(
+    project: &Project,
+    branch: &str,
+    tip: gix::ObjectId,
+    dirs: &[String],
+) -> Result<IntoVerdict> {
     let branch = branch
         .strip_prefix("refs/heads/")
         .unwrap_or(branch)
@@ -553,21 +586,30 @@ fn evaluate_into(project: &Project, branch: &str, tip: gix::ObjectId) -> Result<
     })?;
     let merged = merge_tree::merge(&project.repo, target, tip)?;
     let base = merge_base(project, target, tip)?;
-    let state_conflict = state_conflict(project, base, target, tip)?;
-    let dir = &project.root_in_repo;
-    let merged_tree = projects::at_tree(
-        &project.repo,
-        merged.tree,
-        dir,
-        format!("the merge of {} into `{branch}`", tip.to_hex_with_len(7)),
-    )?;
-    let target_tree = projects::at_rev(&project.repo, &target.to_string(), dir)?;
-    let problems = if check::runtime::installed(&merged_tree) {
-        check::run(&merged_tree, Some(&target_tree), Options::default()).problems
-    } else {
-        Vec::new()
-    };
-    // The guard judges the branch tip as it is named locally, into the target.
+    let mut state_conflicts = Vec::new();
+    let mut problems = Vec::new();
+    for dir in dirs {
+        let state = if dir.is_empty() {
+            STATE_PATH.to_string()
+        } else {
+            format!("{dir}/{STATE_PATH}")
+        };
+        if let Some(why) = state_conflict(project, &state, base, target, tip)? {
+            state_conflicts.push((state, why));
+        }
+        let merged_tree = projects::at_tree(
+            &project.repo,
+            merged.tree,
+            dir,
+            format!("the merge of {} into `{branch}`", tip.to_hex_with_len(7)),
+        )?;
+        let target_tree = projects::at_rev(&project.repo, &target.to_string(), dir)?;
+        if check::runtime::installed(&merged_tree) {
+            let report = check::run(&merged_tree, Some(&target_tree), Options::default());
+            problems.extend(in_repo(dir, report.problems));
+        }
+    }
+    // The guard judges the branch tip into the target, for every project.
     let guard = merge_guard::evaluate(
         project,
         &Incoming::Commit {
@@ -584,7 +626,7 @@ fn evaluate_into(project: &Project, branch: &str, tip: gix::ObjectId) -> Result<
         branch,
         target,
         conflicts: merged.conflicts,
-        state_conflict,
+        state_conflicts,
         problems,
         refusals,
         guarded: guard.guarded,
