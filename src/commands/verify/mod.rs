@@ -324,6 +324,8 @@ fn first_parent_chain(
 type ContentKey = Vec<(String, gix::ObjectId)>;
 /// A commit's content key and its first parent's.
 type PairKey = (ContentKey, Option<ContentKey>);
+/// The commit that was checked and what it found.
+type Checked = (gix::ObjectId, Rc<Vec<Problem>>);
 
 fn content_key(tree: &ObjectTree) -> ContentKey {
     tree.paths()
@@ -417,7 +419,7 @@ pub fn evaluate(
         }
     };
     let cache = std::cell::RefCell::new(HashMap::new());
-    let mut seen: HashMap<(String, PairKey), (gix::ObjectId, Rc<Vec<Problem>>)> = HashMap::new();
+    let mut seen: HashMap<(String, PairKey), Checked> = HashMap::new();
     let mut commits = Vec::with_capacity(chain.len());
     let mut parents: HashMap<String, (gix::ObjectId, ObjectTree)> = HashMap::new();
     let total = chain.len();
