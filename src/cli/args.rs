@@ -6,7 +6,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::commands::{self, Context};
 use crate::error::{Error, Result};
-use crate::protocol::vocab::{ArtifactType, IdPrefix, ReviewKind};
+use crate::protocol::plan::Cadence;
+use crate::protocol::vocab::{
+    ArtifactType, CompletionPolicy, CycleMode, FailureType, IdPrefix, ReviewKind, WorkflowState,
+};
 
 /// Git-native runtime of the S.T.A.N.D.A.R.D.S. agent workflow.
 ///
@@ -119,6 +122,57 @@ pub enum Command {
     /// The agents' stop hook: `git standards hook stop`.
     #[command(subcommand)]
     Hook(HookCommand),
+    /// Start a cycle: validate its mode and policy, generate its ID and record it in STATE.md.
+    ///
+    /// Works from the installed state, `SIGNED_OFF` or `CANCELLED` (user-decisions.md, Start a cycle). The mode is --mode, else the pending preference, else STANDARD; the policy of a STANDARD cycle is --policy, else FULL_DELIVERABLE. When the mode is not legal (EXPEDITED or DOCUMENTATION in a GREENFIELD project, EXPEDITED while baseline reconciliation is open, a policy for a non-standard cycle) nothing starts: the request and the decision the user must make are saved in `PendingCycleRequest` and `PendingCycleBlockedOn`. After a cancelled cycle its ID and request join `BaselineReconciliation`, unless --cancelled-left-no-changes. Prints the first role's invocation.
+    #[command(verbatim_doc_comment)]
+    Start(StartArgs),
+    /// Hand the cycle to the next state: a forward handoff, or a checkpoint with --checkpoint.
+    ///
+    /// The target must be the next state of the cycle's route (Forward Transitions), or during a recovery rerun a later state up to the frame's `RerunThrough` (a jump is recorded as RESUME). Refused while `check` reports a problem in files the current role owns, while the cycle is blocked on a user question, while an outstanding obligation of the current state is open, and when `check` would reject the new state. A checkpoint goes DEVELOPING -> TESTING or back, only with the plan's cadence INCREMENTAL, no recovery, and a reason naming one `Increment N`. Prints the next role's invocation for Codex and Claude Code.
+    #[command(verbatim_doc_comment)]
+    Handoff(HandoffArgs),
+    /// Route a defect to the state that owns it (Failure Handoffs).
+    ///
+    /// The failure type names the owner (REVIEW: say which review with --to). A move to another state pushes a recovery frame that resumes at the current state; a same-state failure records the handoff without a frame. In an EXPEDITED cycle only IMPLEMENTATION and REVIEW exist (promote instead); a DOCUMENTATION cycle has no IMPLEMENTATION or VERIFICATION owner (block on a user decision instead).
+    #[command(verbatim_doc_comment)]
+    Fail(FailArgs),
+    /// Record the user's changed request and route it to the earliest owner it invalidates (USER_REWORK).
+    ///
+    /// Replaces `Active Work.Request`, then routes like `fail`, pushing a recovery frame when the state changes. Allowed in any nonterminal state, `AWAITING_USER_SIGNOFF` included.
+    #[command(verbatim_doc_comment)]
+    Rework(ReworkArgs),
+    /// Close or plan the active recovery frame (Recovery Mechanics).
+    ///
+    /// Run by the frame's owner: without --rerun-through it pops the frame and returns to its `ResumeAt` (RESUME); with --rerun-through it sets the frame's `RerunThrough` and hands off to the first rerun state (the owner's successor, or --to). At the rerun boundary (the state named in `RerunThrough`) it pops the frame and returns to `ResumeAt`.
+    #[command(verbatim_doc_comment)]
+    Resume(ResumeArgs),
+    /// Promote an EXPEDITED cycle to STANDARD (FULL_DELIVERABLE) at AUDITING.
+    ///
+    /// Open recovery frames whose owner has not finished become outstanding obligations; the reason is kept in `PromotionReason`. At AWAITING_USER_SIGNOFF it is the user's decision, audited before the write.
+    #[command(verbatim_doc_comment)]
+    Promote(PromoteArgs),
+    /// Change the completion policy of the active STANDARD cycle.
+    ///
+    /// In SCOPING through REVIEWING_IMPLEMENTATION the state stays; from an unstarted DOCUMENTING the shorter policy returns to REVIEWING_IMPLEMENTATION, and at AWAITING_USER_SIGNOFF withdrawing it resumes at DOCUMENTING (COMPLETION_CHANGE). Needs an empty recovery stack and no obligations. The user's decision: audited before the write.
+    #[command(verbatim_doc_comment)]
+    Policy(PolicyArgs),
+    /// Record the user's verification cadence request for the Developer (`PendingVerificationCadence`).
+    Cadence(CadenceArgs),
+    /// Sign off the cycle at AWAITING_USER_SIGNOFF (the user's decision, audited before the write).
+    ///
+    /// Refused while recovery frames or outstanding obligations remain.
+    #[command(verbatim_doc_comment)]
+    Signoff,
+    /// Cancel the active cycle (the user's decision, audited before the write).
+    ///
+    /// In a BROWNFIELD project the cycle is kept as CANCELLED and its changes are reconciled when the next cycle starts. In a GREENFIELD project cancellation is a workflow reset (Greenfield Bootstrap Cancellation): `git standards reset --mode greenfield`.
+    #[command(verbatim_doc_comment)]
+    Cancel,
+    /// Record a blocking user question in `Active Work.BlockedOn`.
+    Block(BlockArgs),
+    /// Clear the blocking question; before a cycle, drop the blocked next-cycle request.
+    Unblock,
     /// Try git standards in a throwaway repository.
     ///
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
@@ -332,6 +386,144 @@ pub struct StatusArgs {
     pub json: bool,
 }
 
+fn state_value(s: &str) -> std::result::Result<WorkflowState, String> {
+    WorkflowState::parse_loose(s).map_err(|e| e.to_string())
+}
+
+fn failure_value(s: &str) -> std::result::Result<FailureType, String> {
+    FailureType::parse_loose(s).map_err(|e| e.to_string())
+}
+
+fn mode_value(s: &str) -> std::result::Result<CycleMode, String> {
+    match CycleMode::parse_loose(s) {
+        Ok(CycleMode::Unset) => Err("a cycle starts STANDARD, EXPEDITED or DOCUMENTATION".into()),
+        other => other.map_err(|e| e.to_string()),
+    }
+}
+
+fn policy_value(s: &str) -> std::result::Result<CompletionPolicy, String> {
+    match CompletionPolicy::parse_loose(s) {
+        Ok(CompletionPolicy::None) => {
+            Err("choose FULL_DELIVERABLE or IMPLEMENTATION_REVIEWED".into())
+        }
+        other => other.map_err(|e| e.to_string()),
+    }
+}
+
+fn cadence_value(s: &str) -> std::result::Result<Cadence, String> {
+    Cadence::parse(&s.trim().to_ascii_uppercase().replace('-', "_")).ok_or_else(|| {
+        format!("`{s}` is not a verification cadence; expected INCREMENTAL or AFTER_IMPLEMENTATION")
+    })
+}
+
+/// A non-blank text value.
+fn text_value(s: &str) -> std::result::Result<String, String> {
+    if s.trim().is_empty() {
+        Err("the text must not be empty".into())
+    } else {
+        Ok(s.to_string())
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StartArgs {
+    /// The user's request; optional when a blocked request is saved in `PendingCycleRequest`.
+    #[arg(long, value_name = "request text", allow_hyphen_values = true, value_parser = text_value)]
+    pub request: Option<String>,
+    /// The cycle mode: standard, expedited or documentation (any case).
+    #[arg(long, value_name = "mode", value_parser = mode_value)]
+    pub mode: Option<CycleMode>,
+    /// The completion policy of a STANDARD cycle: full-deliverable or implementation-reviewed.
+    #[arg(long, value_name = "policy", value_parser = policy_value)]
+    pub policy: Option<CompletionPolicy>,
+    /// The user confirmed that the cancelled cycle left no project changes to reconcile.
+    #[arg(long)]
+    pub cancelled_left_no_changes: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HandoffArgs {
+    /// The target workflow state, e.g. ARCHITECTING (any case).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: WorkflowState,
+    /// A concise reason for `Handoff.Reason`.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+    /// A CHECKPOINT handoff of one increment (DEVELOPING <-> TESTING, INCREMENTAL cadence).
+    #[arg(long)]
+    pub checkpoint: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FailArgs {
+    /// The failure type, e.g. ARCHITECTURE (any case).
+    #[arg(long = "type", value_name = "FailureType", value_parser = failure_value)]
+    pub failure: FailureType,
+    /// The defect, concisely, for `Handoff.Reason` and the recovery frame.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+    /// The owning state when the type has two (REVIEW: REVIEWING_IMPLEMENTATION or REVIEWING_FINAL).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: Option<WorkflowState>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReworkArgs {
+    /// The failure type of the earliest invalidated work (any case).
+    #[arg(long = "type", value_name = "FailureType", value_parser = failure_value)]
+    pub failure: FailureType,
+    /// The changed request, in full; replaces `Active Work.Request`.
+    #[arg(long, value_name = "request text", allow_hyphen_values = true, value_parser = text_value)]
+    pub request: String,
+    /// The owning state when the type has two (REVIEW).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: Option<WorkflowState>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ResumeArgs {
+    /// Keep the frame and rerun the affected states through this one.
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub rerun_through: Option<WorkflowState>,
+    /// The first rerun state, when it is not the owner's successor (needs --rerun-through).
+    #[arg(long, value_name = "STATE", value_parser = state_value, requires = "rerun_through")]
+    pub to: Option<WorkflowState>,
+    /// The handoff reason (a default names the frame).
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PromoteArgs {
+    /// The standard guarantee now needed (kept in `PromotionReason`).
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PolicyArgs {
+    /// full-deliverable or implementation-reviewed (any case).
+    #[arg(value_name = "policy", value_parser = policy_value)]
+    pub policy: CompletionPolicy,
+    /// The reason the user gave, recorded with the choice in `Active Work.Request`.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CadenceArgs {
+    /// incremental or after-implementation (any case).
+    #[arg(value_name = "cadence", value_parser = cadence_value)]
+    pub cadence: Cadence,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BlockArgs {
+    /// The exact question the user must answer.
+    #[arg(long = "on", value_name = "question", allow_hyphen_values = true, value_parser = text_value)]
+    pub question: String,
+}
+
 #[derive(Debug, clap::Args)]
 pub struct DemoArgs {
     /// Build the demo in <dir>, which must be new or empty, and keep it afterwards.
@@ -416,6 +608,24 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 },
             },
         ),
+        Command::Start(a) => commands::transition::start(
+            ctx,
+            a.request,
+            a.mode,
+            a.policy,
+            a.cancelled_left_no_changes,
+        ),
+        Command::Handoff(a) => commands::transition::handoff(ctx, a.to, a.reason, a.checkpoint),
+        Command::Fail(a) => commands::transition::fail(ctx, a.failure, a.reason, a.to),
+        Command::Rework(a) => commands::transition::rework(ctx, a.failure, a.request, a.to),
+        Command::Resume(a) => commands::transition::resume(ctx, a.rerun_through, a.to, a.reason),
+        Command::Promote(a) => commands::transition::promote(ctx, a.reason),
+        Command::Policy(a) => commands::transition::policy(ctx, a.policy, a.reason),
+        Command::Cadence(a) => commands::transition::cadence(ctx, a.cadence),
+        Command::Signoff => commands::transition::signoff(ctx),
+        Command::Cancel => commands::transition::cancel(ctx),
+        Command::Block(a) => commands::transition::block(ctx, a.question),
+        Command::Unblock => commands::transition::unblock(ctx),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
         Command::Hook(HookCommand::Stop) => {
             commands::hook::run_stop(ctx, &mut std::io::stdin().lock())

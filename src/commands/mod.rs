@@ -9,6 +9,7 @@ pub mod id;
 pub mod install;
 pub mod runtime;
 pub mod status;
+pub mod transition;
 
 use std::io::Write;
 use std::path::PathBuf;
