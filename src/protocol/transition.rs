@@ -233,20 +233,34 @@ struct NewFrame {
     reason: String,
 }
 
-/// Applies edits one at a time, re-parsing after each, so spans stay right.
+/// Collects the byte edits of one move, all located in the original
+/// document, and applies them together: a move passes through no
+/// intermediate state (which might not even parse), and every byte outside
+/// the edited spans stays as it was.
 struct Editor {
     doc: StateDoc,
+    edits: Vec<(Range<usize>, String)>,
 }
 
 impl Editor {
     fn new(doc: &StateDoc) -> Editor {
-        Editor { doc: doc.clone() }
+        Editor {
+            doc: doc.clone(),
+            edits: Vec::new(),
+        }
+    }
+
+    fn put(&mut self, range: Range<usize>, text: String) {
+        self.edits.retain(|(r, _)| *r != range);
+        self.edits.push((range, text));
     }
 
     fn set(&mut self, field: F, value: &str) -> Result<&mut Self, Refusal> {
         let (span, current) = locate(&self.doc, field);
-        if current != value {
-            self.doc = self.doc.update(span, value).map_err(invalid)?;
+        if current == value {
+            self.edits.retain(|(r, _)| *r != span);
+        } else {
+            self.put(span, render_code_span(value));
         }
         Ok(self)
     }
@@ -264,29 +278,29 @@ impl Editor {
             .set(F::Reason, reason)
     }
 
-    fn splice(&mut self, range: Range<usize>, text: &str) -> Result<(), Refusal> {
-        self.doc = self.doc.splice(range, text).map_err(invalid)?;
-        Ok(())
-    }
-
-    fn set_active(&mut self, section: &str, active: bool) -> Result<(), Refusal> {
-        let stack = if section == RECOVERY {
+    fn stack(&self, section: &str) -> &super::state::Stack {
+        if section == RECOVERY {
             &self.doc.recovery
         } else {
             &self.doc.obligations
-        };
-        if stack.active.value != active {
-            let span = stack.active.span.clone();
-            self.doc = self
-                .doc
-                .update(span, if active { "true" } else { "false" })
-                .map_err(invalid)?;
         }
-        Ok(())
     }
 
-    /// Appends an entry at the end of a stack section and marks it active.
-    fn append_entry(&mut self, section: &str, entry: &str) -> Result<(), Refusal> {
+    fn set_active(&mut self, section: &str, active: bool) {
+        let flag = &self.stack(section).active;
+        let span = flag.span.clone();
+        if flag.value == active {
+            self.edits.retain(|(r, _)| *r != span);
+        } else {
+            self.put(span, format!("`{active}`"));
+        }
+    }
+
+    /// Appends entries at the end of a stack section and marks it active.
+    fn append_entries(&mut self, section: &str, entries: &[String]) -> Result<(), Refusal> {
+        if entries.is_empty() {
+            return Ok(());
+        }
         let body = self
             .doc
             .section_body(section)
@@ -301,19 +315,17 @@ impl Editor {
             "\n\n"
         };
         let trail = if body.end < source.len() { "\n" } else { "" };
-        let text = format!("{lead}{entry}{trail}");
-        self.splice(body.end..body.end, &text)?;
-        self.set_active(section, true)
+        let text = format!("{lead}{}{trail}", entries.join("\n"));
+        self.put(body.end..body.end, text);
+        self.set_active(section, true);
+        Ok(())
     }
 
     /// Removes the entries of a stack section from the `keep`-th on (all of
     /// them for 0) and marks it inactive when none is left.
     fn truncate(&mut self, section: &str, keep: usize) -> Result<(), Refusal> {
-        let stack = if section == RECOVERY {
-            &self.doc.recovery
-        } else {
-            &self.doc.obligations
-        };
+        let stack = self.stack(section);
+        let left = stack.entries.len().min(keep);
         if let Some(first_removed) = stack.entries.get(keep) {
             let body = self
                 .doc
@@ -324,17 +336,13 @@ impl Editor {
             if body.end == source.len() && source[..start].ends_with("\n\n") {
                 start -= 1;
             }
-            self.splice(start..body.end, "")?;
+            self.put(start..body.end, String::new());
         }
-        let left = if section == RECOVERY {
-            self.doc.recovery.entries.len()
-        } else {
-            self.doc.obligations.entries.len()
-        };
-        self.set_active(section, left > 0)
+        self.set_active(section, left > 0);
+        Ok(())
     }
 
-    fn push_frame(&mut self, frame: &NewFrame) -> Result<(), Refusal> {
+    fn push_frame(&mut self, frame: &NewFrame) -> Result<usize, Refusal> {
         let n = self.doc.recovery.entries.len() + 1;
         let text = format!(
             "### Frame {n}\n\n`From`: `{}` `Owner`: `{}` `FailureType`: `{}`\n`Reason`: {}\n`ResumeAt`: `{}` `RerunThrough`: `NONE`\n",
@@ -344,7 +352,8 @@ impl Editor {
             render_code_span(&frame.reason),
             frame.from,
         );
-        self.append_entry(RECOVERY, &text)
+        self.append_entries(RECOVERY, &[text])?;
+        Ok(n)
     }
 
     fn pop_frame(&mut self) -> Result<(), Refusal> {
@@ -370,7 +379,7 @@ impl Editor {
             .hint("add `RerunThrough`: `NONE` to the frame (check reports it as RC-008)"));
         };
         let span = field.span.clone();
-        self.doc = self.doc.update(span, state.as_str()).map_err(invalid)?;
+        self.put(span, render_code_span(state.as_str()));
         Ok(())
     }
 
@@ -392,9 +401,33 @@ impl Editor {
         };
         let span = self.doc.active_work.baseline_span.clone();
         if self.doc.render()[span.clone()] != text {
-            self.splice(span, &text)?;
+            self.put(span, text);
         }
         Ok(())
+    }
+
+    /// Applies every edit and parses the result.
+    fn build(mut self) -> Result<StateDoc, Refusal> {
+        if self.edits.is_empty() {
+            return Ok(self.doc);
+        }
+        self.edits.sort_by_key(|(r, _)| (r.start, r.end));
+        let source = self.doc.render();
+        let mut out = String::with_capacity(source.len() + 256);
+        let mut at = 0;
+        for (range, text) in &self.edits {
+            if range.start < at {
+                return Err(Refusal::new(
+                    "Workflow State Reference",
+                    "internal error: two edits of one move overlap; nothing was written",
+                ));
+            }
+            out.push_str(&source[at..range.start]);
+            out.push_str(text);
+            at = range.end;
+        }
+        out.push_str(&source[at..]);
+        StateDoc::parse(&out).map_err(invalid)
     }
 }
 
@@ -440,12 +473,13 @@ fn finish(
     editor: Editor,
     summary: String,
 ) -> Result<Transition, Refusal> {
-    let changed = editor.doc.render() != before.render();
+    let doc = editor.build()?;
+    let changed = doc.render() != before.render();
     Ok(Transition {
         kind,
         before: before.workflow_state.value,
-        after: editor.doc.workflow_state.value,
-        doc: editor.doc,
+        after: doc.workflow_state.value,
+        doc,
         changed,
         summary,
     })
@@ -1116,7 +1150,7 @@ pub fn fail(
     let summary = if target == from {
         format!("Recorded a same-state {failure} failure in `{from}` (no recovery frame).")
     } else {
-        e.push_frame(&NewFrame {
+        let n = e.push_frame(&NewFrame {
             from,
             owner: target,
             failure,
@@ -1124,8 +1158,7 @@ pub fn fail(
         })?;
         e.set(F::WorkflowState, target.as_str())?;
         format!(
-            "Routed a {failure} failure `{from}` -> `{target}` and pushed recovery frame {} (ResumeAt `{from}`).",
-            e.doc.recovery.entries.len()
+            "Routed a {failure} failure `{from}` -> `{target}` and pushed recovery frame {n} (ResumeAt `{from}`)."
         )
     };
     finish(MoveKind::Fail, doc, e, summary)
@@ -1162,7 +1195,7 @@ pub fn rework(
     let summary = if target == from {
         format!("Recorded user rework ({failure}) in `{from}` (no recovery frame).")
     } else {
-        e.push_frame(&NewFrame {
+        let n = e.push_frame(&NewFrame {
             from,
             owner: target,
             failure,
@@ -1170,8 +1203,7 @@ pub fn rework(
         })?;
         e.set(F::WorkflowState, target.as_str())?;
         format!(
-            "Routed user rework ({failure}) `{from}` -> `{target}` and pushed recovery frame {} (ResumeAt `{from}`).",
-            e.doc.recovery.entries.len()
+            "Routed user rework ({failure}) `{from}` -> `{target}` and pushed recovery frame {n} (ResumeAt `{from}`)."
         )
     };
     finish(MoveKind::Rework, doc, e, summary)
@@ -1352,16 +1384,21 @@ pub fn promote(doc: &StateDoc, facts: &Facts, reason: &str) -> Result<Transition
         })
         .collect();
     e.truncate(RECOVERY, 0)?;
-    for (owner, failure, why) in &open {
-        let n = e.doc.obligations.entries.len() + 1;
-        let text = format!(
-            "### Obligation {n}\n\n`Owner`: {} `FailureType`: {}\n`Reason`: {}\n",
-            render_code_span(owner),
-            render_code_span(failure),
-            render_code_span(why)
-        );
-        e.append_entry(OBLIGATIONS, &text)?;
-    }
+    let existing = doc.obligations.entries.len();
+    let entries: Vec<String> = open
+        .iter()
+        .enumerate()
+        .map(|(i, (owner, failure, why))| {
+            format!(
+                "### Obligation {}\n\n`Owner`: {} `FailureType`: {}\n`Reason`: {}\n",
+                existing + i + 1,
+                render_code_span(owner),
+                render_code_span(failure),
+                render_code_span(why)
+            )
+        })
+        .collect();
+    e.append_entries(OBLIGATIONS, &entries)?;
     e.set(F::CycleMode, "STANDARD")?
         .set(F::CompletionPolicy, "FULL_DELIVERABLE")?
         .set(F::PromotionReason, &reason)?
