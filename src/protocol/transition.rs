@@ -600,7 +600,7 @@ pub struct StartRequest {
 pub enum StartPlan {
     /// The mode is not legal: the request is saved as blocked (a transition
     /// of kind [`MoveKind::StartBlocked`]) with the decision the user must make.
-    Blocked(Transition),
+    Blocked(Box<Transition>),
     /// The cycle can start; [`begin`] persists it once an ID exists.
     Ready(Begin),
 }
@@ -698,10 +698,9 @@ pub fn plan_start(doc: &StateDoc, facts: &Facts, req: &StartRequest) -> Result<S
             "{source} `EXPEDITED` cannot start while baseline reconciliation is open for {} cancelled cycle(s): the cycle must start with the Auditor (STANDARD or DOCUMENTATION)",
             baseline.len()
         ));
-    } else if req.policy.is_some() && mode != CycleMode::Standard {
+    } else if let Some(p) = req.policy.filter(|_| mode != CycleMode::Standard) {
         conflict = Some(format!(
-            "the completion policy `{}` needs a STANDARD cycle, but {source} is `{mode}`",
-            req.policy.expect("some")
+            "the completion policy `{p}` needs a STANDARD cycle, but {source} is `{mode}`"
         ));
     }
     if req.policy == Some(CompletionPolicy::None) {
@@ -728,7 +727,8 @@ pub fn plan_start(doc: &StateDoc, facts: &Facts, req: &StartRequest) -> Result<S
         e.set(F::PendingCycleRequest, &saved_request)?
             .set(F::PendingCycleBlockedOn, &question)?;
         let summary = format!("The cycle was not started: {question}");
-        return finish(MoveKind::StartBlocked, doc, e, summary).map(StartPlan::Blocked);
+        return finish(MoveKind::StartBlocked, doc, e, summary)
+            .map(|t| StartPlan::Blocked(Box::new(t)));
     }
 
     let policy = match mode {
@@ -1752,7 +1752,7 @@ pub enum Move {
 pub fn apply(doc: &StateDoc, facts: &Facts, mv: &Move) -> Result<Transition, Refusal> {
     match mv {
         Move::Start { request, id } => match plan_start(doc, facts, request)? {
-            StartPlan::Blocked(t) => Ok(t),
+            StartPlan::Blocked(t) => Ok(*t),
             StartPlan::Ready(b) => begin(doc, &b, id),
         },
         Move::Handoff {

@@ -229,7 +229,7 @@ fn expedited_needs_no_open_reconciliation() {
         },
     )
     .map(|p| match p {
-        StartPlan::Blocked(t) => t,
+        StartPlan::Blocked(t) => *t,
         StartPlan::Ready(b) => panic!("{b:?}"),
     }));
     assert!(t
