@@ -59,6 +59,8 @@ use crate::protocol::vocab::{
 ///
 /// problems: what is wrong but did not stop the report, as "file:line: message" strings.
 ///
+/// next: {owner, state, invocation, userOptions, blockedBy}: the role that owns the current state ("user" when the user decides), its invocation {skill, heading, codex, claudeCode} for Codex (`$skill ...`) and Claude Code (`/skill ...`) or null, the user's options [{action, command}] at AWAITING_USER_SIGNOFF or without a cycle, and what blocks the work (a user question, an open recovery frame, outstanding obligations, merge conflicts) as sentences.
+///
 /// EXAMPLES
 ///
 /// `git standards demo`: try the workflow in a throwaway repository.
@@ -126,7 +128,7 @@ pub enum Command {
     Id(IdCommand),
     /// Show the workflow state of the working tree, the index or any commit.
     ///
-    /// Reads `.standards/STATE.md` and `.standards/MODE.md` from one snapshot and shows the project mode, the workflow state and its owner, the cycle, the last handoff, the recovery stack (newest frame first), outstanding obligations and baseline reconciliation entries.
+    /// Reads `.standards/STATE.md` and `.standards/MODE.md` from one snapshot and shows the project mode, the workflow state and its owner, the cycle, the last handoff, the recovery stack (newest frame first), outstanding obligations, baseline reconciliation entries, and Next: the role to invoke (for Codex and Claude Code) or the user's options, and what blocks the work.
     ///
     /// Exits 0 when it could show the state, even when it lists problems (for example an invalid MODE.md); exits 1 when no runtime is installed in the snapshot, or when STATE.md is missing, not UTF-8, invalid or has unresolved merge conflicts. The --json keys are described under STATUS JSON in `git standards --help`.
     #[command(verbatim_doc_comment)]
