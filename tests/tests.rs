@@ -23,3 +23,4 @@ mod man;
 mod registration;
 mod scenario_coverage;
 mod status;
+mod transitions;

@@ -1148,7 +1148,7 @@ pub fn fail(
     let mut e = Editor::new(doc);
     e.handoff(HandoffKind::Failure, from.as_str(), Some(failure), &reason)?;
     let summary = if target == from {
-        format!("Recorded a same-state {failure} failure in `{from}` (no recovery frame).")
+        format!("Recorded the same-state {failure} failure in `{from}` (no recovery frame).")
     } else {
         let n = e.push_frame(&NewFrame {
             from,
@@ -1158,7 +1158,7 @@ pub fn fail(
         })?;
         e.set(F::WorkflowState, target.as_str())?;
         format!(
-            "Routed a {failure} failure `{from}` -> `{target}` and pushed recovery frame {n} (ResumeAt `{from}`)."
+            "Routed the {failure} failure `{from}` -> `{target}` and pushed recovery frame {n} (ResumeAt `{from}`)."
         )
     };
     finish(MoveKind::Fail, doc, e, summary)
