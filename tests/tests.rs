@@ -24,3 +24,4 @@ mod registration;
 mod scenario_coverage;
 mod status;
 mod transitions;
+mod transitions_property;

@@ -759,6 +759,12 @@ pub fn plan_start(doc: &StateDoc, facts: &Facts, req: &StartRequest) -> Result<S
 /// Step 5 of **Start a cycle**: persists the new cycle in one update.
 pub fn begin(doc: &StateDoc, begin: &Begin, id: &str) -> Result<Transition, Refusal> {
     let first = doc.active_work.id.value == "UNSET";
+    if id == doc.active_work.id.value || !super::cycle_id::is_generated(id) {
+        return Err(Refusal::new(
+            "Cycle IDs",
+            format!("`{id}` cannot be the new cycle's ID: every cycle gets a new ID from `git standards cycle new`"),
+        ));
+    }
     let mut e = Editor::new(doc);
     e.set(F::Id, id)?
         .set(F::Request, &begin.request)?
@@ -1866,52 +1872,93 @@ pub fn facts(tree: &dyn Tree, doc: &StateDoc, report: &Report) -> Result<Facts, 
     })
 }
 
-/// A move on a whole project: its facts come from `tree` and a `check` run
-/// (compared with `head`), and the result is refused when `check` on the
-/// new state reports a problem it did not report before (Runtime Tools and
-/// Hooks: the tool never writes a state the checker rejects). Returns the
-/// transition and the report of the new state.
+/// Moves on a whole project: the facts come from `tree` and one `check`
+/// run (compared with `head`), and a move is refused when `check` on the new
+/// state reports a problem it did not report before (Runtime Tools and
+/// Hooks: the tool never writes a state the checker rejects).
+pub struct Gate<'a> {
+    tree: &'a dyn Tree,
+    head: Option<&'a dyn Tree>,
+    doc: &'a StateDoc,
+    before: Report,
+    facts: Facts,
+}
+
+impl<'a> Gate<'a> {
+    pub fn new(
+        tree: &'a dyn Tree,
+        head: Option<&'a dyn Tree>,
+        doc: &'a StateDoc,
+    ) -> Result<Gate<'a>, Refusal> {
+        let before = check::run(tree, head, Options::default());
+        let facts = facts(tree, doc, &before)?;
+        Ok(Gate {
+            tree,
+            head,
+            doc,
+            before,
+            facts,
+        })
+    }
+
+    /// `check`'s report on the project before any move.
+    pub fn report(&self) -> &Report {
+        &self.before
+    }
+
+    pub fn facts(&self) -> &Facts {
+        &self.facts
+    }
+
+    /// The move, or why it is refused.
+    pub fn apply(&self, mv: &Move) -> Result<Transition, Refusal> {
+        let t = apply(self.doc, &self.facts, mv)?;
+        if !t.changed {
+            return Ok(t);
+        }
+        let after_tree = WithFile {
+            base: self.tree,
+            path: STATE_PATH,
+            content: t.doc.render().as_bytes(),
+        };
+        let after = check::run(&after_tree, self.head, Options::default());
+        let new: Vec<String> = after
+            .problems
+            .iter()
+            .filter(|p| {
+                !self
+                    .before
+                    .problems
+                    .iter()
+                    .any(|b| b.rule == p.rule && b.file == p.file)
+            })
+            .map(|p| format!("{}: {} [{}]", p.file, p.message, p.rule))
+            .collect();
+        if !new.is_empty() {
+            return Err(Refusal::new(
+                RUNTIME_TOOLS,
+                format!(
+                    "the move would leave a state `check` rejects ({} new problem(s)): {}",
+                    new.len(),
+                    new.join("; ")
+                ),
+            )
+            .hint(
+                "the roles that own these files complete them first; the move was not recorded",
+            ));
+        }
+        Ok(t)
+    }
+}
+
+/// One move through a [`Gate`].
 pub fn gated(
     tree: &dyn Tree,
     head: Option<&dyn Tree>,
     doc: &StateDoc,
     mv: &Move,
 ) -> Result<Transition, Refusal> {
-    let before = check::run(tree, head, Options::default());
-    let facts = facts(tree, doc, &before)?;
-    let t = apply(doc, &facts, mv)?;
-    if !t.changed {
-        return Ok(t);
-    }
-    let after_tree = WithFile {
-        base: tree,
-        path: STATE_PATH,
-        content: t.doc.render().as_bytes(),
-    };
-    let after = check::run(&after_tree, head, Options::default());
-    let new: Vec<String> = after
-        .problems
-        .iter()
-        .filter(|p| {
-            !before
-                .problems
-                .iter()
-                .any(|b| b.rule == p.rule && b.file == p.file)
-        })
-        .map(|p| format!("{}: {} [{}]", p.file, p.message, p.rule))
-        .collect();
-    if !new.is_empty() {
-        return Err(Refusal::new(
-            RUNTIME_TOOLS,
-            format!(
-                "the move would leave a state `check` rejects ({} new problem(s)): {}",
-                new.len(),
-                new.join("; ")
-            ),
-        )
-        .hint("the roles that own these files complete them first; the move was not recorded"));
-    }
-    Ok(t)
+    Gate::new(tree, head, doc)?.apply(mv)
 }
 
 #[cfg(test)]
