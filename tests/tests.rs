@@ -3,6 +3,7 @@
 mod common;
 
 mod artifact;
+mod audit;
 mod check;
 mod check_cadence;
 mod check_conformance;
@@ -20,6 +21,7 @@ mod id;
 mod install;
 mod lifecycle;
 mod man;
+mod newcomer;
 mod registration;
 mod scenario_coverage;
 mod status;

@@ -86,12 +86,28 @@ pub struct Cli {
     pub directory: Option<PathBuf>,
 
     /// When to use colours.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = ColorChoice::Auto, global = true)]
     pub color: ColorChoice,
 
+    /// Without a subcommand, a short overview is printed.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
+
+/// What `git standards` alone prints: where to start, not the whole manual.
+pub const OVERVIEW: &str = "\
+usage: git standards <subcommand> [<options>]
+
+Start here:
+   git standards demo        try the workflow in a throwaway repository
+   git standards install     install the runtime into this repository's .standards/
+
+Every day:
+   git standards status      the workflow state, its owner and the cycle
+   git standards check       check the state and the active cycle's records
+
+`git standards help` lists every subcommand; `git standards --help` opens the manual.
+";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
@@ -187,6 +203,16 @@ pub enum Command {
     Block(BlockArgs),
     /// Clear the blocking question; before a cycle, drop the blocked next-cycle request.
     Unblock,
+    /// Show the audit trail: every recorded event, oldest first.
+    ///
+    /// Reads the events from git notes under `refs/notes/standards` and prints one line per event: time (UTC), actor, cycle (`-` outside any cycle), event type and its own keys. Sorted by time, then event ID. Every filter given must hold. With --json, prints each event's stored JSON line unchanged (JSON Lines).
+    ///
+    /// A stored line that is not a valid event is reported on stderr with its note (anchor) and line number; every valid event is still printed, and the exit status is then 1.
+    #[command(verbatim_doc_comment, after_long_help = crate::audit::schema_help())]
+    Log(LogArgs),
+    /// Share the audit trail with a remote: `git standards notes sync [<remote>]`.
+    #[command(subcommand)]
+    Notes(NotesCommand),
     /// Try git standards in a throwaway repository.
     ///
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
@@ -228,21 +254,27 @@ pub struct ManpagesArgs {
 #[derive(Debug, clap::Args)]
 pub struct CompletionsArgs {
     /// The shell.
-    #[arg(value_enum)]
+    #[arg(value_enum, ignore_case = true)]
     pub shell: super::manual::Shell,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// Print the result as JSON.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "quiet")]
     pub json: bool,
+    /// Print only the summary line; the exit status tells the result.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Check the index (what the next commit will hold) instead of the working tree.
     #[arg(long, conflicts_with = "rev")]
     pub staged: bool,
     /// Check a commit, branch or tag (read without a checkout), compared with its first parent.
     #[arg(long = "ref", value_name = "rev", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub rev: Option<String>,
+    /// Name the git hook that runs this check (the scripts in `git-hooks/` pass `pre-commit` or `pre-merge-commit`): when problems are found, a `check-failed` event is recorded in the audit trail.
+    #[arg(long, value_name = "name", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub hook: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -258,6 +290,56 @@ pub enum HookCommand {
     /// Exit status: 0 the agent may stop; 2 the agent is sent back; 1 the hook's own error or wrong arguments (never 2, so a broken hook never traps the agent).
     #[command(verbatim_doc_comment)]
     Stop,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LogArgs {
+    /// Only this cycle's events (one lookup of the cycle's anchor).
+    #[arg(long, value_name = "id", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub cycle: Option<String>,
+    /// Only events of this type; repeat for several.
+    #[arg(long = "event", value_name = "type", value_parser = event_names())]
+    pub events: Vec<String>,
+    /// Only events at or after this time: YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS (UTC) or RFC 3339.
+    #[arg(long, value_name = "date")]
+    pub since: Option<String>,
+    /// Only events before this time; a date alone includes that whole day.
+    #[arg(long, value_name = "date")]
+    pub until: Option<String>,
+    /// Only events whose actor matches: a case-insensitive substring, or a glob with `*` and `?`.
+    #[arg(long, value_name = "pattern")]
+    pub actor: Option<String>,
+    /// Only the newest N matching events (still printed oldest first).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Print each event's JSON line (JSON Lines) instead of readable lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn event_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::audit::EventKind::ALL.iter().map(|k| k.name()))
+}
+
+#[derive(Debug, Subcommand)]
+pub enum NotesCommand {
+    /// Fetch, merge and push the audit trail (`refs/notes/standards`) and the archive refs (`refs/standards/*`).
+    ///
+    /// Git neither fetches nor pushes notes by default; this is the one command a team needs. It fetches the remote's trail into `refs/notes/remotes/<remote>/standards` (never with a forced refspec), merges it into `refs/notes/standards` line by line (`cat_sort_uniq`: the union of both clones' events) with a two-parent notes commit, and pushes without force. When the push is rejected because someone pushed in between, it fetches, merges and pushes again, a few times at most. Archive refs under `refs/standards/` travel both ways too, never forced: an archive that diverged is reported, not overwritten.
+    ///
+    /// Exit status: 0 when both sides hold the union; 1 when the remote refused (for example a host that does not accept `refs/notes/*`) or a ref diverged.
+    #[command(verbatim_doc_comment)]
+    Sync(NotesSyncArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NotesSyncArgs {
+    /// The remote to sync with.
+    #[arg(value_name = "remote", default_value = "origin")]
+    pub remote: String,
+    /// Show what would move without fetching, merging or pushing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -294,7 +376,7 @@ pub enum ArtifactCommand {
 #[derive(Debug, clap::Args)]
 pub struct ArtifactInitArgs {
     /// The record type.
-    #[arg(value_enum, value_name = "TYPE")]
+    #[arg(value_enum, ignore_case = true, value_name = "TYPE")]
     pub artifact: ArtifactArg,
     /// The review kind; required for REVIEW and only for REVIEW
     /// (IMPLEMENTATION or FINAL_DELIVERABLE).
@@ -347,7 +429,7 @@ pub enum IdCommand {
 #[derive(Debug, clap::Args)]
 pub struct IdNextArgs {
     /// The identifier prefix.
-    #[arg(value_enum, value_name = "AC|DEV|F|D|DOC")]
+    #[arg(value_enum, ignore_case = true, value_name = "AC|DEV|F|D|DOC")]
     pub prefix: PrefixArg,
     /// The record: relative to the current folder or the project root, or absolute.
     #[arg(value_name = "file")]
@@ -400,10 +482,10 @@ fn artifact_init_request(a: ArtifactInitArgs) -> Result<commands::artifact::Init
     let kind = match (artifact, a.kind) {
         (ArtifactType::Review, None) => {
             return Err(Error::usage(
-                "REVIEW needs `--kind IMPLEMENTATION` or `--kind FINAL_DELIVERABLE`",
+                "REVIEW needs `--kind IMPLEMENTATION` or `--kind FINAL_DELIVERABLE` (see `git standards artifact init --help`)",
             ))
         }
-        (ArtifactType::Review, Some(kind)) => Some(kind.parse::<ReviewKind>().map_err(|_| {
+        (ArtifactType::Review, Some(kind)) => Some(kind.to_ascii_uppercase().parse::<ReviewKind>().map_err(|_| {
             Error::usage(format!(
                 "`{kind}` is not a review kind: use `--kind IMPLEMENTATION` or `--kind FINAL_DELIVERABLE`"
             ))
@@ -419,10 +501,38 @@ fn artifact_init_request(a: ArtifactInitArgs) -> Result<commands::artifact::Init
 }
 
 impl Command {
-    /// Whether errors must also be reported as JSON on stdout (`status --json`).
+    /// Whether errors must also be reported as JSON on stdout (`--json`).
     pub fn json_output(&self) -> bool {
-        matches!(self, Command::Status(a) if a.json)
+        match self {
+            Command::Status(a) => a.json,
+            Command::Check(a) => a.json,
+            Command::Log(a) => a.json,
+            _ => false,
+        }
     }
+}
+
+/// `log` arguments as a validated request: dates parse, the limit is positive.
+fn log_request(a: LogArgs) -> Result<commands::log::Request> {
+    use crate::audit::filter::{parse_time, Bound};
+    let time = |text: Option<String>, bound, flag: &str| -> Result<_> {
+        text.map(|t| parse_time(&t, bound).map_err(|e| Error::usage(format!("{flag}: {e}"))))
+            .transpose()
+    };
+    if a.limit == Some(0) {
+        return Err(Error::usage("--limit must be at least 1"));
+    }
+    Ok(commands::log::Request {
+        filter: crate::audit::Filter {
+            cycle: a.cycle,
+            events: a.events,
+            since: time(a.since, Bound::Start, "--since")?,
+            until: time(a.until, Bound::End, "--until")?,
+            actor: a.actor,
+            limit: a.limit,
+        },
+        json: a.json,
+    })
 }
 
 #[derive(Debug, clap::Args)]
@@ -434,8 +544,11 @@ pub struct StatusArgs {
     #[arg(long = "ref", value_name = "rev", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub rev: Option<String>,
     /// Print one JSON object (keys: see `git standards --help`) instead of the dashboard.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "quiet")]
     pub json: bool,
+    /// Print one line (the workflow state, its owner and the cycle) instead of the dashboard.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 fn state_value(s: &str) -> std::result::Result<WorkflowState, String> {
@@ -586,7 +699,7 @@ pub struct DemoArgs {
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
     /// Project mode for a first install; inferred from the project's files when absent.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub mode: Option<ModeArg>,
     /// Show what would change without writing anything.
     #[arg(long)]
@@ -621,7 +734,9 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 &commands::check::Request {
                     source,
                     json: a.json,
+                    quiet: a.quiet,
                     options: Default::default(),
+                    hook: a.hook,
                 },
             )
         }
@@ -653,10 +768,10 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     (true, None) => commands::status::Source::Index,
                     (false, None) => commands::status::Source::Worktree,
                 },
-                format: if a.json {
-                    commands::status::Format::Json
-                } else {
-                    commands::status::Format::Text
+                format: match (a.json, a.quiet) {
+                    (true, _) => commands::status::Format::Json,
+                    (false, true) => commands::status::Format::Line,
+                    (false, false) => commands::status::Format::Text,
                 },
             },
         ),
@@ -678,6 +793,14 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         Command::Cancel => commands::transition::cancel(ctx),
         Command::Block(a) => commands::transition::block(ctx, a.question),
         Command::Unblock => commands::transition::unblock(ctx),
+        Command::Log(a) => commands::log::run(ctx, &log_request(a)?),
+        Command::Notes(NotesCommand::Sync(a)) => commands::notes::run_sync(
+            ctx,
+            &commands::notes::SyncRequest {
+                remote: a.remote,
+                dry_run: a.dry_run,
+            },
+        ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
         Command::Manpages(a) => commands::manpages::run(
             ctx,
