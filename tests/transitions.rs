@@ -391,3 +391,44 @@ fn start_prints_the_entry_role_and_status_shows_the_next_block() {
         stderr(&a)
     );
 }
+
+/// The events `git standards log --json` prints, parsed.
+fn events(env: &Env, repo: &Path) -> Vec<serde_json::Value> {
+    stdout(&env.run(repo, &["log", "--json"]).success())
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_transition_appends_one_audit_event_with_the_state_before_and_after() {
+    let (env, repo) = f_std(&[("WorkflowState", "TESTING")]);
+    let before = events(&env, &repo).len();
+    env.run(
+        &repo,
+        &[
+            "fail",
+            "--type",
+            "ARCHITECTURE",
+            "--reason",
+            "Retry is undefined.",
+        ],
+    )
+    .success();
+    env.run(&repo, &["resume"]).success();
+    // A refused move appends nothing.
+    env.run(&repo, &["signoff"]).code(1);
+    let all = events(&env, &repo);
+    assert_eq!(all.len(), before + 2, "{all:#?}");
+    let failed = &all[before];
+    assert_eq!(failed["event"], "failed");
+    assert_eq!(failed["state"]["before"], "TESTING");
+    assert_eq!(failed["state"]["after"], "ARCHITECTING");
+    assert_eq!(failed["cycle"], "add-user-search-20260927T190146Z-7bef0f04");
+    assert_eq!(failed["handoff"]["kind"], "FAILURE");
+    let resumed = &all[before + 1];
+    assert_eq!(resumed["event"], "resumed");
+    assert_eq!(resumed["state"]["before"], "ARCHITECTING");
+    assert_eq!(resumed["state"]["after"], "TESTING");
+    assert_eq!(resumed["resume_at"], "TESTING");
+}

@@ -4,11 +4,13 @@
 //! project with [`transition::gated`], writes STATE.md atomically and prints
 //! what comes next. The rules live in `protocol::transition`.
 
-use crate::commands::{cycle, runtime, Context};
+use crate::audit::{Event, EventKind};
+use crate::commands::{audit, cycle, runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::layout::STATE_PATH;
 use crate::protocol::next::{self, NextStep};
 use crate::protocol::plan::Cadence;
+use crate::protocol::state::StateDoc;
 use crate::protocol::transition::{self, Move, MoveKind, Refusal, StartRequest, Transition};
 use crate::protocol::tree::Tree;
 use crate::protocol::vocab::{CompletionPolicy, CycleMode, FailureType, WorkflowState};
@@ -26,7 +28,9 @@ fn refused(r: Refusal) -> Error {
 pub fn record(ctx: &mut Context, mv: Move) -> Result<Transition> {
     let rt = runtime::open(&ctx.cwd)?;
     // D15: refuses while anything under `.standards/` is conflicted.
-    let doc = runtime::load_state(&rt.tree)?;
+    let loaded = runtime::load_state(&rt.tree);
+    audit::note_conflict_refusal(ctx, &rt.project, &rt.tree, mv.command(), &loaded);
+    let doc = loaded?;
     let head = rt.project.head()?;
     let head_tree = head.as_ref().map(|h| h as &dyn Tree);
     let mv = match mv {
@@ -50,6 +54,12 @@ pub fn record(ctx: &mut Context, mv: Move) -> Result<Transition> {
         writeln!(ctx.err, "{}", t.summary).map_err(|e| Error::io("<stderr>", e))?;
         return Ok(t);
     }
+    let event = event_of(&doc, &t, &mv);
+    // D20: the user's own decisions are evidenced first; refused if that fails.
+    let user_authority = t.kind.user_authority(t.before);
+    if user_authority {
+        audit::append_before(ctx, &rt.project, event.clone())?;
+    }
     failpoint::hit("transition:before-write");
     write::atomic_write(
         &rt.root,
@@ -58,10 +68,123 @@ pub fn record(ctx: &mut Context, mv: Move) -> Result<Transition> {
         write::Existing::Replace,
     )?;
     failpoint::hit("transition:after-write");
+    if !user_authority {
+        audit::append_after(ctx, &rt.project, event);
+    }
     writeln!(ctx.err, "{}", t.summary).map_err(|e| Error::io("<stderr>", e))?;
     let step = next::next_step(&t.doc, &[]);
     print_next(ctx, &t, &step)?;
     Ok(t)
+}
+
+/// The audit event of a transition: its type, the cycle, the workflow state
+/// before and after, and the handoff it recorded.
+fn event_of(before: &StateDoc, t: &Transition, mv: &Move) -> Event {
+    let kind = match t.kind {
+        MoveKind::Start | MoveKind::StartBlocked => EventKind::CycleStarted,
+        MoveKind::Handoff | MoveKind::Checkpoint => EventKind::HandedOff,
+        MoveKind::Fail => EventKind::Failed,
+        MoveKind::Rework => EventKind::ReworkRequested,
+        MoveKind::Resume => EventKind::Resumed,
+        MoveKind::Promote => EventKind::Promoted,
+        MoveKind::Policy => EventKind::PolicyChanged,
+        MoveKind::Cadence => EventKind::CadenceChanged,
+        MoveKind::Signoff => EventKind::SignedOff,
+        MoveKind::Cancel => EventKind::Cancelled,
+        MoveKind::Block => EventKind::Blocked,
+        MoveKind::Unblock => EventKind::Unblocked,
+    };
+    let after = &t.doc;
+    let h = &after.handoff;
+    let mut event = Event::new(kind)
+        .state_change(t.before.as_str(), t.after.as_str())
+        .detail("command", mv.command())
+        .detail("move", t.kind.name())
+        .detail("summary", t.summary.clone());
+    let cycle = after
+        .active_cycle_id()
+        .or_else(|| before.active_cycle_id())
+        .map(str::to_string);
+    if let Some(id) = cycle {
+        event = event.cycle(id);
+    }
+    let b = &before.handoff;
+    if (
+        &h.kind.value,
+        &h.from.value,
+        &h.failure_type.value,
+        &h.reason.value,
+    ) != (
+        &b.kind.value,
+        &b.from.value,
+        &b.failure_type.value,
+        &b.reason.value,
+    ) {
+        event = event.detail(
+            "handoff",
+            serde_json::json!({
+                "kind": h.kind.value,
+                "from": h.from.value,
+                "failure_type": h.failure_type.value,
+                "reason": h.reason.value,
+            }),
+        );
+    }
+    event = match mv {
+        Move::Start { .. } if t.kind == MoveKind::StartBlocked => event
+            .detail("request", after.pending_cycle_request.value.clone())
+            .detail("started", false)
+            .detail("blocked_on", after.pending_cycle_blocked_on.value.clone()),
+        Move::Start { .. } => event
+            .detail("request", after.active_work.request.value.clone())
+            .detail("mode", after.cycle_mode.value.as_str())
+            .detail("policy", after.active_work.completion_policy.value.as_str())
+            .detail("started", true),
+        Move::Handoff { to, .. } => event
+            .detail("from", t.before.as_str())
+            .detail("to", to.as_str()),
+        Move::Fail {
+            failure, reason, ..
+        } => event
+            .detail("failure_type", failure.as_str())
+            .detail("reason", reason.clone()),
+        Move::Rework {
+            failure, request, ..
+        } => event
+            .detail("to", t.after.as_str())
+            .detail("failure_type", failure.as_str())
+            .detail("reason", request.clone()),
+        Move::Resume { .. } => event.detail("resume_at", t.after.as_str()),
+        Move::Promote { reason } => event
+            .detail("from", before.cycle_mode.value.as_str())
+            .detail("to", after.cycle_mode.value.as_str())
+            .detail("reason", reason.clone()),
+        Move::Policy { .. } => event
+            .detail("from", before.active_work.completion_policy.value.as_str())
+            .detail("to", after.active_work.completion_policy.value.as_str()),
+        Move::Cadence(_) => event
+            .detail(
+                "from",
+                before
+                    .active_work
+                    .pending_verification_cadence
+                    .value
+                    .as_str(),
+            )
+            .detail(
+                "to",
+                after
+                    .active_work
+                    .pending_verification_cadence
+                    .value
+                    .as_str(),
+            ),
+        Move::Cancel => event.detail("reason", "the user cancelled the cycle"),
+        Move::Block { question } => event.detail("question", question.clone()),
+        Move::Unblock => event.detail("answer", before.active_work.blocked_on.value.clone()),
+        Move::Signoff => event,
+    };
+    event
 }
 
 /// Handoff Rules 7: the invocation after a move to a different role, the

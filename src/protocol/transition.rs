@@ -1754,6 +1754,26 @@ pub enum Move {
     Unblock,
 }
 
+impl Move {
+    /// The subcommand that requests this move.
+    pub fn command(&self) -> &'static str {
+        match self {
+            Move::Start { .. } => "start",
+            Move::Handoff { .. } => "handoff",
+            Move::Fail { .. } => "fail",
+            Move::Rework { .. } => "rework",
+            Move::Resume { .. } => "resume",
+            Move::Promote { .. } => "promote",
+            Move::Policy { .. } => "policy",
+            Move::Cadence(_) => "cadence",
+            Move::Signoff => "signoff",
+            Move::Cancel => "cancel",
+            Move::Block { .. } => "block",
+            Move::Unblock => "unblock",
+        }
+    }
+}
+
 /// Dispatches a move to its pure function.
 pub fn apply(doc: &StateDoc, facts: &Facts, mv: &Move) -> Result<Transition, Refusal> {
     match mv {
