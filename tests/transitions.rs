@@ -432,3 +432,54 @@ fn every_transition_appends_one_audit_event_with_the_state_before_and_after() {
     assert_eq!(resumed["state"]["after"], "TESTING");
     assert_eq!(resumed["resume_at"], "TESTING");
 }
+
+#[test]
+fn user_decisions_are_refused_when_their_audit_event_cannot_be_written_first() {
+    let (env, repo) = f_std(&[("WorkflowState", "TESTING")]);
+    // A held lock on the notes ref makes every append fail.
+    let lock = repo.join(".git/refs/notes/standards.lock");
+    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    write(&lock, "");
+    let before = read(repo.join(STATE));
+    let a = env
+        .run(&repo, &["policy", "implementation-reviewed"])
+        .code(1);
+    assert!(
+        stderr(&a).contains("audit event could not be recorded"),
+        "{}",
+        stderr(&a)
+    );
+    assert_eq!(read(repo.join(STATE)), before, "nothing was changed");
+    // Any other move writes the state first and reports the lost event.
+    let a = env.run(&repo, &["block", "--on", "Which index?"]).success();
+    assert!(stderr(&a).contains("warning: the audit event could not be recorded"));
+    assert!(read(repo.join(STATE)).contains("`BlockedOn`: `Which index?`"));
+}
+
+#[test]
+fn a_crash_at_any_write_step_leaves_the_old_or_the_new_state() {
+    for point in git_standards::commands::transition::FAILPOINTS {
+        let (env, repo) = f_std(&[("WorkflowState", "TESTING")]);
+        let before = read(repo.join(STATE));
+        let out = env
+            .cmd(&repo)
+            .args(["fail", "--type", "ARCHITECTURE", "--reason", "Retry."])
+            .env("GIT_STANDARDS_FAILPOINT", point)
+            .output()
+            .unwrap();
+        assert!(
+            !out.status.success(),
+            "{point}: the process was not stopped"
+        );
+        let after = read(repo.join(STATE));
+        if point.ends_with("before-write") {
+            assert_eq!(after, before, "{point}");
+        } else {
+            assert!(
+                after.contains("`WorkflowState`: `ARCHITECTING`") && after.contains("### Frame 1"),
+                "{point}: a torn STATE.md:\n{after}"
+            );
+        }
+        env.run(&repo, &["check"]).success();
+    }
+}
