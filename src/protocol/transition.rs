@@ -636,7 +636,25 @@ pub fn plan_start(doc: &StateDoc, facts: &Facts, req: &StartRequest) -> Result<S
     let request = match &req.request {
         Some(r) if !r.trim().is_empty() => r.trim().to_string(),
         Some(_) => return Err(Refusal::new(START_A_CYCLE, "the request must not be empty")),
-        None if saved != "UNSET" => saved.clone(),
+        None if saved != "UNSET" => match saved.find(CHOICES_TAG) {
+            // The saved request carries the choices that blocked it: the
+            // user decides anew, never by silent fallback to the default.
+            Some(i) if req.mode.is_none() && req.policy.is_none() => {
+                return Err(Refusal::new(
+                    START_A_CYCLE,
+                    format!(
+                        "the saved request was blocked with the user's choices {}; it starts only once the user decides",
+                        &saved[i..]
+                    ),
+                )
+                .hint("pass the decided `--mode` and/or `--policy`, or drop the request with `git standards unblock`"))
+            }
+            Some(i) => {
+                let end = saved[i..].find(']').map_or(saved.len(), |j| i + j + 1);
+                format!("{}{}", saved[..i].trim_end(), &saved[end..])
+            }
+            None => saved.clone(),
+        },
         None => {
             return Err(Refusal::new(
                 START_A_CYCLE,
@@ -717,8 +735,8 @@ pub fn plan_start(doc: &StateDoc, facts: &Facts, req: &StartRequest) -> Result<S
         if let Some(p) = req.policy {
             notes.push(format!("requested completion policy {p}"));
         }
-        if !notes.is_empty() && !saved_request.contains("[Start choices:") {
-            saved_request = format!("{saved_request} [Start choices: {}.]", notes.join(", "));
+        if !notes.is_empty() {
+            saved_request = format!("{saved_request} {CHOICES_TAG}{}.]", notes.join(", "));
         }
         let question = format!(
             "{question}. Choose a supported mode, change or clear the preference, revise the request, or drop it."
@@ -812,6 +830,8 @@ pub fn begin(doc: &StateDoc, begin: &Begin, id: &str) -> Result<Transition, Refu
 }
 
 const POLICY_TAG: &str = "[Completion policy: ";
+/// Marks the explicit choices saved with a blocked request (Start a cycle, step 3).
+const CHOICES_TAG: &str = "[Start choices: ";
 
 /// The request with its policy instruction set to `policy` (an earlier one replaced).
 fn with_policy_instruction(request: &str, policy: CompletionPolicy) -> String {

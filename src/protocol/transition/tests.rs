@@ -192,8 +192,8 @@ fn an_illegal_mode_saves_the_request_as_blocked_instead_of_starting() {
     assert!(d.pending_cycle_request.value.starts_with("Fix a typo"));
     assert!(d.pending_cycle_blocked_on.value.contains("GREENFIELD"));
     assert_eq!(changed_lines(doc.render(), d.render()).len(), 1);
-    // Starting again without --request uses the saved request.
-    let t2 = ok(apply(
+    // The saved choices need a decision: no silent fallback to STANDARD.
+    let r = refusal(apply(
         d,
         &facts(ProjectMode::Greenfield),
         &Move::Start {
@@ -201,8 +201,25 @@ fn an_illegal_mode_saves_the_request_as_blocked_instead_of_starting() {
             id: NEW_ID.into(),
         },
     ));
+    assert!(
+        r.message.contains("requested mode EXPEDITED"),
+        "{}",
+        r.message
+    );
+    // Deciding STANDARD starts the saved request, without the stale choice.
+    let t2 = ok(apply(
+        d,
+        &facts(ProjectMode::Greenfield),
+        &Move::Start {
+            request: StartRequest {
+                mode: Some(CycleMode::Standard),
+                ..Default::default()
+            },
+            id: NEW_ID.into(),
+        },
+    ));
     assert_eq!(t2.kind, MoveKind::Start);
-    assert!(t2.doc.active_work.request.value.starts_with("Fix a typo"));
+    assert_eq!(t2.doc.active_work.request.value, "Fix a typo");
     assert_eq!(t2.doc.pending_cycle_request.value, "UNSET");
     // Dropping it clears both fields.
     let dropped = ok(unblock(d));
