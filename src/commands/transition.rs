@@ -81,7 +81,9 @@ pub fn record(ctx: &mut Context, mv: Move) -> Result<Transition> {
 /// before and after, and the handoff it recorded.
 fn event_of(before: &StateDoc, t: &Transition, mv: &Move) -> Event {
     let kind = match t.kind {
-        MoveKind::Start | MoveKind::StartBlocked => EventKind::CycleStarted,
+        MoveKind::Start => EventKind::CycleStarted,
+        // A start refused by the mode rules saves a blocked request.
+        MoveKind::StartBlocked => EventKind::Blocked,
         MoveKind::Handoff | MoveKind::Checkpoint => EventKind::HandedOff,
         MoveKind::Fail => EventKind::Failed,
         MoveKind::Rework => EventKind::ReworkRequested,
@@ -134,7 +136,7 @@ fn event_of(before: &StateDoc, t: &Transition, mv: &Move) -> Event {
         Move::Start { .. } if t.kind == MoveKind::StartBlocked => event
             .detail("request", after.pending_cycle_request.value.clone())
             .detail("started", false)
-            .detail("blocked_on", after.pending_cycle_blocked_on.value.clone()),
+            .detail("question", after.pending_cycle_blocked_on.value.clone()),
         Move::Start { .. } => event
             .detail("request", after.active_work.request.value.clone())
             .detail("mode", after.cycle_mode.value.as_str())

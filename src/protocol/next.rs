@@ -258,6 +258,38 @@ mod tests {
     }
 
     #[test]
+    fn conflicts_and_questions_block_and_suppress_the_invocation() {
+        let text = fresh_template(ProjectMode::Brownfield)
+            .replace(
+                "`WorkflowState`: `AUDITING` `CycleMode`: `UNSET`",
+                "`WorkflowState`: `SCOPING` `CycleMode`: `STANDARD`",
+            )
+            .replace(
+                "`Id`: `UNSET` `Request`: `UNSET`",
+                "`Id`: `a-20260101T000000Z-00000000` `Request`: `x`",
+            )
+            .replace(
+                "`CompletionPolicy`: `NONE`",
+                "`CompletionPolicy`: `FULL_DELIVERABLE`",
+            )
+            .replace("`BlockedOn`: `NONE`", "`BlockedOn`: `Which index?`");
+        let doc = StateDoc::parse(&text).unwrap();
+        let n = next_step(
+            &doc,
+            &["`.standards/docs/x.md` has unresolved merge conflicts".into()],
+        );
+        assert_eq!(n.owner, Role::Scoper);
+        assert!(n.blocked_by[0].starts_with("merge conflict: "));
+        assert!(n.blocked_by[1].contains("Which index?"));
+        assert!(!invocation_due(Role::Auditor, &n));
+        let clear = next_step(&doc, &[]);
+        assert!(
+            !invocation_due(Role::Auditor, &clear),
+            "still blocked on the question"
+        );
+    }
+
+    #[test]
     fn no_cycle_offers_start() {
         let doc = StateDoc::parse(&fresh_template(ProjectMode::Greenfield)).unwrap();
         let n = next_step(&doc, &[]);
