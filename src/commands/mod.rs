@@ -1,5 +1,6 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
+pub mod archive;
 pub mod artifact;
 pub mod audit;
 pub mod check;
@@ -11,6 +12,8 @@ pub mod install;
 pub mod log;
 pub mod manpages;
 pub mod notes;
+pub mod recover;
+pub mod reset;
 pub mod runtime;
 pub mod status;
 pub mod transition;

@@ -1,8 +1,10 @@
 //! Everything that touches git or the filesystem: discovery, snapshots of the
 //! working tree, the index and commits, and atomic writes.
 
+pub mod archive;
 mod dirtree;
 pub mod failpoint;
+pub mod journal;
 pub mod notes;
 pub mod notes_config;
 pub mod notes_sync;
