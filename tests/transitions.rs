@@ -383,13 +383,39 @@ fn start_prints_the_entry_role_and_status_shows_the_next_block() {
         .as_str()
         .unwrap()
         .contains("Which greeting?"));
-    // GREENFIELD cancellation is a reset, which this build cannot run yet.
+    // GREENFIELD cancellation is a reset: previewed without --yes, nothing changes.
+    let before = read(repo.join(STATE));
     let a = env.run(&repo, &["cancel"]).code(1);
     assert!(
-        stderr(&a).contains("git standards reset --mode greenfield"),
+        stderr(&a).contains("Greenfield Bootstrap Cancellation"),
         "{}",
         stderr(&a)
     );
+    assert!(
+        stderr(&a).contains("git standards cancel --yes"),
+        "{}",
+        stderr(&a)
+    );
+    assert!(
+        stdout(&a).contains("Would reset STANDARDS"),
+        "{}",
+        stdout(&a)
+    );
+    assert_eq!(read(repo.join(STATE)), before);
+    // With the user's approval it runs the reset: a fresh greenfield state,
+    // the old tree archived, the cancellation audited.
+    env.run(&repo, &["cancel", "--yes"]).success();
+    assert_eq!(
+        read(repo.join(STATE)),
+        git_standards::protocol::state::fresh_template(
+            git_standards::protocol::vocab::ProjectMode::Greenfield
+        )
+    );
+    assert!(env
+        .git(&repo, &["for-each-ref", "refs/standards/archive/"])
+        .contains("build-the-greeting-app-"));
+    let log = events(&env, &repo);
+    assert!(log.iter().any(|e| e["event"] == "cancelled"), "{log:#?}");
 }
 
 /// The events `git standards log --json` prints, parsed.
@@ -481,5 +507,31 @@ fn a_crash_at_any_write_step_leaves_the_old_or_the_new_state() {
             );
         }
         env.run(&repo, &["check"]).success();
+    }
+}
+
+#[test]
+fn moves_are_refused_while_an_interrupted_write_awaits_recover() {
+    let (env, repo) = f_std(&[("WorkflowState", "TESTING")]);
+    let out = env
+        .cmd(&repo)
+        .args(["reset", "--yes"])
+        .env("GIT_STANDARDS_FAILPOINT", "reset:step-applied")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let before = read(repo.join(STATE));
+    for args in [
+        &["block", "--on", "x"][..],
+        &["cancel"],
+        &["fail", "--type", "ARCHITECTURE", "--reason", "x"],
+    ] {
+        let a = env.run(&repo, args).code(1);
+        assert!(
+            stderr(&a).contains("git standards recover"),
+            "{args:?}: {}",
+            stderr(&a)
+        );
+        assert_eq!(read(repo.join(STATE)), before, "{args:?}");
     }
 }

@@ -196,9 +196,9 @@ pub enum Command {
     Signoff,
     /// Cancel the active cycle (the user's decision, audited before the write).
     ///
-    /// In a BROWNFIELD project the cycle is kept as CANCELLED and its changes are reconciled when the next cycle starts. In a GREENFIELD project cancellation is a workflow reset (Greenfield Bootstrap Cancellation): `git standards reset --mode greenfield`.
+    /// In a BROWNFIELD project the cycle is kept as CANCELLED and its changes are reconciled when the next cycle starts. In a GREENFIELD project cancellation is a workflow reset (Greenfield Bootstrap Cancellation): without --yes it previews `git standards reset --mode greenfield` and changes nothing (exit 1); with --yes, given the user's approval of that preview, it runs the reset (the `.standards/` tree is archived first).
     #[command(verbatim_doc_comment)]
-    Cancel,
+    Cancel(CancelArgs),
     /// Record a blocking user question in `Active Work.BlockedOn`.
     Block(BlockArgs),
     /// Clear the blocking question; before a cycle, drop the blocked next-cycle request.
@@ -753,6 +753,13 @@ pub struct CadenceArgs {
 }
 
 #[derive(Debug, clap::Args)]
+pub struct CancelArgs {
+    /// Run the greenfield reset the preview showed (only with the user's explicit approval).
+    #[arg(long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, clap::Args)]
 pub struct BlockArgs {
     /// The exact question the user must answer.
     #[arg(long = "on", value_name = "question", allow_hyphen_values = true, value_parser = text_value)]
@@ -860,7 +867,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         Command::Policy(a) => commands::transition::policy(ctx, a.policy, a.reason),
         Command::Cadence(a) => commands::transition::cadence(ctx, a.cadence),
         Command::Signoff => commands::transition::signoff(ctx),
-        Command::Cancel => commands::transition::cancel(ctx),
+        Command::Cancel(a) => commands::transition::cancel(ctx, a.yes),
         Command::Block(a) => commands::transition::block(ctx, a.question),
         Command::Unblock => commands::transition::unblock(ctx),
         Command::Log(a) => commands::log::run(ctx, &log_request(a)?),

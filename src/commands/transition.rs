@@ -5,15 +5,20 @@
 //! what comes next. The rules live in `protocol::transition`.
 
 use crate::audit::{Event, EventKind};
-use crate::commands::{audit, cycle, runtime, Context};
+use crate::commands::{audit, cycle, reset, runtime, Context};
 use crate::error::{Error, Result};
+use crate::protocol::layout::MODE_PATH;
 use crate::protocol::layout::STATE_PATH;
+use crate::protocol::mode;
 use crate::protocol::next::{self, NextStep};
 use crate::protocol::plan::Cadence;
 use crate::protocol::state::StateDoc;
 use crate::protocol::transition::{self, Move, MoveKind, Refusal, StartRequest, Transition};
+use crate::protocol::tree::Text;
 use crate::protocol::tree::Tree;
+use crate::protocol::vocab::ProjectMode;
 use crate::protocol::vocab::{CompletionPolicy, CycleMode, FailureType, WorkflowState};
+use crate::repo::journal;
 use crate::repo::{failpoint, write};
 
 /// The crash points of the transition commands (D22 tests iterate over them).
@@ -27,6 +32,8 @@ fn refused(r: Refusal) -> Error {
 /// step on stdout.
 pub fn record(ctx: &mut Context, mv: Move) -> Result<Transition> {
     let rt = runtime::open(&ctx.cwd)?;
+    // D22: no move while an interrupted multi-file write awaits `recover`.
+    journal::refuse_if_pending(&rt.project)?;
     // D15: refuses while anything under `.standards/` is conflicted.
     let loaded = runtime::load_state(&rt.tree);
     audit::note_conflict_refusal(ctx, &rt.project, &rt.tree, mv.command(), &loaded);
@@ -324,9 +331,53 @@ pub fn signoff(ctx: &mut Context) -> Result<()> {
     record(ctx, Move::Signoff).map(drop)
 }
 
-/// `cancel`.
-pub fn cancel(ctx: &mut Context) -> Result<()> {
-    record(ctx, Move::Cancel).map(drop)
+/// `cancel [--yes]`. In a BROWNFIELD project the retained `CANCELLED`
+/// state; in a GREENFIELD project Greenfield Bootstrap Cancellation: the
+/// workflow reset `git standards reset --mode greenfield`, previewed without
+/// `--yes` (nothing changes) and run with it, its audit event written first.
+pub fn cancel(ctx: &mut Context, yes: bool) -> Result<()> {
+    let rt = runtime::open(&ctx.cwd)?;
+    journal::refuse_if_pending(&rt.project)?;
+    let loaded = runtime::load_state(&rt.tree);
+    audit::note_conflict_refusal(ctx, &rt.project, &rt.tree, "cancel", &loaded);
+    let doc = loaded?;
+    let greenfield = matches!(
+        rt.tree.text(MODE_PATH),
+        Text::Ok(text) if mode::parse(&text) == Ok(ProjectMode::Greenfield)
+    );
+    if !(greenfield && doc.has_active_cycle()) {
+        return record(ctx, Move::Cancel).map(drop);
+    }
+    let request = reset::Request {
+        mode: Some(ProjectMode::Greenfield),
+        dry_run: !yes,
+        yes,
+        commit: false,
+    };
+    let w = |e: std::io::Error| Error::io("<stderr>", e);
+    if !yes {
+        writeln!(
+            ctx.err,
+            "Cancelling while the project is GREENFIELD resets the workflow (Greenfield Bootstrap Cancellation): the reset deletes the saved workflow state, the Auditor's project context and every cycle record under `.standards/docs/` (archived first); user styles and any installed client integration stay. The reset it would run:"
+        )
+        .map_err(w)?;
+        reset::run(ctx, &request)?;
+        return Err(Error::refused(
+            format!(
+                "the cycle `{}` was not cancelled: the reset needs the user's explicit approval of the preview above",
+                doc.active_work.id.value
+            ),
+            Some("with that approval run `git standards cancel --yes` (it runs `git standards reset --mode greenfield --yes`); if the cycle created implementation, the Developer first records MODE.md as BROWNFIELD and the cancellation keeps the cycle as CANCELLED".to_string()),
+        ));
+    }
+    let event = Event::new(EventKind::Cancelled)
+        .cycle(doc.active_work.id.value.clone())
+        .state_change(doc.workflow_state.value.as_str(), "SCOPING")
+        .detail("command", "cancel")
+        .detail("reason", "the user cancelled the greenfield cycle")
+        .detail("via", "git standards reset --mode greenfield --yes");
+    audit::append_before(ctx, &rt.project, event)?;
+    reset::run(ctx, &request)
 }
 
 /// `block --on <question>`.
