@@ -21,6 +21,7 @@ mod id;
 mod install;
 mod lifecycle;
 mod man;
+mod named_commands;
 mod newcomer;
 mod recover;
 mod registration;
