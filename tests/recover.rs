@@ -23,7 +23,14 @@ pub fn tree_bytes(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
                 .unwrap()
                 .to_string_lossy()
                 .into_owned();
-            if e.file_type().unwrap().is_dir() {
+            let kind = e.file_type().unwrap();
+            if kind.is_symlink() {
+                let target = std::fs::read_link(e.path()).unwrap();
+                out.insert(
+                    rel + " -> link",
+                    Some(target.to_string_lossy().as_bytes().to_vec()),
+                );
+            } else if kind.is_dir() {
                 out.insert(rel + "/", None);
                 stack.push(e.path());
             } else {

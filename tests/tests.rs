@@ -26,3 +26,4 @@ mod registration;
 mod reset;
 mod scenario_coverage;
 mod status;
+mod uninstall;

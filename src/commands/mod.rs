@@ -13,6 +13,7 @@ pub mod recover;
 pub mod reset;
 pub mod runtime;
 pub mod status;
+pub mod uninstall;
 
 use std::io::Write;
 use std::path::PathBuf;
