@@ -68,6 +68,8 @@ fn uninstall_after_reset_leaves_project_work_byte_for_byte() {
         )
         .success();
     assert_eq!(stdout(&style), "style\n");
+    let log = stdout(&env.run(&repo, &["log"]).success());
+    assert!(log.contains("uninstalled"), "{log}");
     // Nothing left: a second uninstall has nothing to do.
     let again = env.run(&repo, &["uninstall", "--yes"]).success();
     assert!(

@@ -2,13 +2,16 @@
 
 pub mod archive;
 pub mod artifact;
+pub mod audit;
 pub mod check;
 pub mod cycle;
 pub mod demo;
 pub mod hook;
 pub mod id;
 pub mod install;
+pub mod log;
 pub mod manpages;
+pub mod notes;
 pub mod recover;
 pub mod reset;
 pub mod runtime;

@@ -15,8 +15,9 @@ use std::io::{BufRead, IsTerminal};
 
 use serde_json::{Map, Value};
 
+use crate::audit::{Event, EventKind};
 use crate::commands::reset::{refuse_links, require_runtime};
-use crate::commands::Context;
+use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::protocol::layout::{
     DOCS_DIR, INSTALLATION_PATH, MARKER, STANDARDS_DIR, USER_STYLES_DIR,
@@ -623,12 +624,12 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             return Ok(());
         }
     }
-    let archived = apply(&project, &plan)?;
+    let archived = apply(ctx, &project, &plan)?;
     print_plan(ctx, &plan, &root, Some(&archived), false)
 }
 
 /// Archives `.standards/`, then applies the plan through the journal.
-pub fn apply(project: &Project, plan: &Plan) -> Result<Archived> {
+pub fn apply(ctx: &mut Context, project: &Project, plan: &Plan) -> Result<Archived> {
     journal::refuse_if_pending(project)?;
     let name = plan
         .cycle
@@ -651,6 +652,27 @@ pub fn apply(project: &Project, plan: &Plan) -> Result<Archived> {
         changes,
         serde_json::json!({ "archive": archived.at(), "cycle": plan.cycle }),
     )?;
+    crate::commands::reset::archived_event(
+        ctx,
+        project,
+        &archived,
+        "uninstall",
+        plan.cycle.as_deref(),
+    );
+    let mut event = Event::new(EventKind::Uninstalled)
+        .detail("archive", archived.reference.clone())
+        .detail("archive_commit", archived.commit.to_string())
+        .detail(
+            "removed",
+            plan.ops
+                .iter()
+                .map(|op| op.path().to_string())
+                .collect::<Vec<_>>(),
+        );
+    if let Some(c) = &plan.cycle {
+        event = event.cycle(c.clone());
+    }
+    audit::append_after(ctx, project, event);
     Ok(archived)
 }
 

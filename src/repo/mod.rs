@@ -5,6 +5,9 @@ pub mod archive;
 mod dirtree;
 pub mod failpoint;
 pub mod journal;
+pub mod notes;
+pub mod notes_config;
+pub mod notes_sync;
 mod snapshot;
 pub mod write;
 
