@@ -231,3 +231,33 @@ pub fn interrupt_and_recover(
     }
     (Ended::After, false)
 }
+
+#[test]
+fn every_writing_command_refuses_while_a_journal_is_pending() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install"]).success();
+    write(repo.join(".standards/CONTEXT.md"), "ctx\n");
+    assert!(killed_at(
+        &env,
+        &repo,
+        &["reset", "--yes"],
+        "reset:journal-begun"
+    ));
+    for args in [
+        &["install"][..],
+        &["reset", "--yes"],
+        &["uninstall", "--yes"],
+        &["artifact", "init", "scope"],
+        &["archive", "restore", "x", "y"],
+    ] {
+        let a = env.run(&repo, args).failure();
+        let err = stderr(&a);
+        assert!(
+            err.contains("interrupted `git standards reset`")
+                && err.contains("git standards recover --rollback"),
+            "{args:?}: {err}"
+        );
+    }
+    env.run(&repo, &["recover"]).success();
+    assert!(!repo.join(".standards/CONTEXT.md").exists());
+}

@@ -22,6 +22,7 @@ mod install;
 mod lifecycle;
 mod man;
 mod newcomer;
+mod protocol_commands;
 mod recover;
 mod registration;
 mod reset;

@@ -174,6 +174,8 @@ fn describe_other(found: &Provenance, wanted: &Provenance) -> String {
 /// Runs `artifact init`.
 pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
+    // D22: never write beside an interrupted multi-file operation.
+    crate::repo::journal::refuse_if_pending(&rt.project)?;
     let planned = plan(&rt.tree, request);
     audit::note_conflict_refusal(ctx, &rt.project, &rt.tree, "artifact init", &planned);
     let plan = planned?;
