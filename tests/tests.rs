@@ -12,6 +12,7 @@ mod check_scenarios_documentation;
 mod check_scenarios_policy;
 mod check_scenarios_state;
 mod completions;
+mod conflicts;
 mod cycle;
 mod demo;
 mod fixture;

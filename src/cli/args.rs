@@ -162,6 +162,22 @@ pub enum Command {
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
     #[command(verbatim_doc_comment)]
     Demo(DemoArgs),
+    /// Git's merge driver for `.standards/STATE.md`: `git standards merge-driver %O %A %B %P`.
+    ///
+    /// Git's line merge would combine two branches' STATE.md edits when they touch different lines, producing a state neither branch had. This driver treats STATE.md as one value: when only one side changed it, it takes that side; when both changed it, it writes both whole versions between conflict markers, labelled with each side's cycle ID and workflow state, and exits 1 so the user decides (`git standards resolve --keep ours|theirs`).
+    ///
+    /// Configure it with `.gitattributes` (`.standards/STATE.md merge=standards`) and `git config merge.standards.driver 'git standards merge-driver %O %A %B %P'` (`git standards hooks install` does both).
+    ///
+    /// Exit status: 0 merged cleanly; 1 conflict, or an input it could not read (the file is then left as your branch had it, marked as conflicted, with the reason on stderr).
+    #[command(verbatim_doc_comment)]
+    MergeDriver(MergeDriverArgs),
+    /// Resolve a STATE.md merge conflict by the user's decision: `git standards resolve --keep ours|theirs`.
+    ///
+    /// Writes the kept side's whole `.standards/STATE.md` (git's "ours" is stage 2, "theirs" stage 3; during a rebase "ours" is the branch being rebased onto), stages it, and leaves every record of both cycles in place; it prints which cycle stopped being tracked and where its records are. The decision is recorded as a `conflict-resolved` audit event before anything is written.
+    ///
+    /// Refused while other `.standards/` files still hold conflicts (it lists them), when STATE.md has no conflict, and when the kept version is not a valid STATE.md. It asks for confirmation on a terminal; elsewhere it needs --yes.
+    #[command(verbatim_doc_comment)]
+    Resolve(ResolveArgs),
     /// Install the manual pages where `man` finds them.
     ///
     /// `git standards --help` makes git open `man git-standards`; after `cargo install`, run `git standards manpages --install` once so that works. Without `--install`, lists the pages.
@@ -583,6 +599,38 @@ pub struct StatusArgs {
 }
 
 #[derive(Debug, clap::Args)]
+pub struct ResolveArgs {
+    /// The side whose STATE.md is kept.
+    #[arg(long, value_enum, value_name = "ours|theirs")]
+    pub keep: KeepArg,
+    /// Confirm the decision without asking (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KeepArg {
+    Ours,
+    Theirs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeDriverArgs {
+    /// `%O`: the file holding the merge base's version.
+    #[arg(value_name = "base")]
+    pub base: PathBuf,
+    /// `%A`: the file holding your branch's version; the result is written here.
+    #[arg(value_name = "ours")]
+    pub ours: PathBuf,
+    /// `%B`: the file holding the other branch's version.
+    #[arg(value_name = "theirs")]
+    pub theirs: PathBuf,
+    /// `%P`: the path being merged, named in messages.
+    #[arg(value_name = "path")]
+    pub path: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
 pub struct DemoArgs {
     /// Build the demo in <dir>, which must be new or empty, and keep it afterwards.
     #[arg(long, value_name = "dir")]
@@ -720,5 +768,30 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         Command::Hook(HookCommand::Stop) => {
             commands::hook::run_stop(ctx, &mut std::io::stdin().lock())
         }
+        Command::Resolve(a) => {
+            use std::io::IsTerminal;
+            let request = commands::resolve::Request {
+                keep: match a.keep {
+                    KeepArg::Ours => commands::resolve::Keep::Ours,
+                    KeepArg::Theirs => commands::resolve::Keep::Theirs,
+                },
+                yes: a.yes,
+            };
+            let stdin = std::io::stdin();
+            if stdin.is_terminal() && std::io::stderr().is_terminal() {
+                commands::resolve::run(ctx, &request, Some(&mut stdin.lock()))
+            } else {
+                commands::resolve::run(ctx, &request, None)
+            }
+        }
+        Command::MergeDriver(a) => commands::merge_driver::run(
+            ctx,
+            &commands::merge_driver::Request {
+                base: a.base,
+                ours: a.ours,
+                theirs: a.theirs,
+                path: a.path,
+            },
+        ),
     }
 }

@@ -176,9 +176,8 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
     // D22: never write beside an interrupted multi-file operation.
     crate::repo::journal::refuse_if_pending(&rt.project)?;
-    let planned = plan(&rt.tree, request);
-    audit::note_conflict_refusal(ctx, &rt.project, &rt.tree, "artifact init", &planned);
-    let plan = planned?;
+    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;
+    let plan = plan(&rt.tree, request)?;
     if let Plan::Create { path, content } = &plan {
         write::atomic_write(&rt.root, path, content.as_bytes(), write::Existing::Refuse)?;
     }

@@ -355,13 +355,11 @@ pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     journal::refuse_if_pending(&project)?;
-    let planned = preview(&project, request);
     if !request.dry_run {
-        if let Ok(tree) = project.worktree() {
-            audit::note_conflict_refusal(ctx, &project, &tree, "reset", &planned);
-        }
+        // D15: never reset in the middle of a conflict (it leaves the conflict-refused event).
+        crate::commands::conflicts::refuse_during_conflict(ctx, &project, "reset")?;
     }
-    let plan = planned?;
+    let plan = preview(&project, request)?;
     let root = project.root.display().to_string();
     let w = |e: std::io::Error| Error::io("<stderr>", e);
     if plan.ops.is_empty() {

@@ -38,6 +38,11 @@ use crate::repo::{failpoint, write, Project};
 
 /// The folder name inside `<git-dir>/standards/`.
 const JOURNAL: &str = "journal";
+/// The lock file beside the journal: held while an operation runs, so a live
+/// journal is never mistaken for an interrupted one.
+const LOCK: &str = "journal.lock";
+/// How long a writer waits for another one to finish before refusing.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 /// The folder beside `.standards/` when there is no git directory (D22).
 pub const OUTSIDE_GIT: &str = ".standards-journal";
 const PLAN: &str = "plan.json";
@@ -154,13 +159,72 @@ pub struct Pending {
     pub detail: serde_json::Value,
 }
 
-/// The interrupted operation of this worktree, if any.
+/// An exclusive lock on this worktree's journal, held by the one operation
+/// that may write it; released when dropped (or when its process dies, which
+/// is what tells an interrupted journal from a live one).
+pub struct OperationLock {
+    _file: std::fs::File,
+}
+
+impl OperationLock {
+    /// Takes the lock beside `journal`, waiting (bounded) for another writer.
+    fn acquire(journal: &Path) -> Result<OperationLock> {
+        let parent = journal.parent().expect("the journal has a parent folder");
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        let path = parent.join(LOCK);
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        let deadline = std::time::Instant::now() + LOCK_WAIT;
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(OperationLock { _file: file }),
+                Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(Error::refused(
+                        format!(
+                            "another git standards operation has been writing this worktree for more than {} s (it holds `{}`)",
+                            LOCK_WAIT.as_secs(),
+                            path.display()
+                        ),
+                        Some("wait for it to finish and run the command again".into()),
+                    ))
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+            }
+        }
+    }
+}
+
+/// The interrupted operation of this worktree, if any. A journal whose
+/// operation is still running (its lock is held) is waited for, not reported.
 pub fn pending(project: &Project) -> Result<Option<Pending>> {
     let dir = location(project);
-    match std::fs::symlink_metadata(&dir) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(&dir, e)),
-        Ok(_) => {}
+    if !exists(&dir)? {
+        return Ok(None);
+    }
+    let _lock = OperationLock::acquire(&dir)?;
+    pending_locked(&dir)
+}
+
+fn exists(dir: &Path) -> Result<bool> {
+    match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(Error::io(dir, e)),
+        Ok(_) => Ok(true),
+    }
+}
+
+/// [`pending`] for a caller that holds the lock.
+fn pending_locked(dir: &Path) -> Result<Option<Pending>> {
+    let dir = dir.to_path_buf();
+    if !exists(&dir)? {
+        return Ok(None);
     }
     let plan = read_plan(&dir)?;
     Ok(Some(Pending {
@@ -209,6 +273,8 @@ pub struct Journal {
     operation: String,
     token: String,
     steps: Vec<Step>,
+    /// Held until the operation ends (`run` or drop).
+    _lock: Option<OperationLock>,
 }
 
 impl Journal {
@@ -220,10 +286,13 @@ impl Journal {
         changes: Vec<Change>,
         detail: serde_json::Value,
     ) -> Result<Journal> {
-        refuse_if_pending(project)?;
         let dir = location(project);
+        let lock = OperationLock::acquire(&dir)?;
+        if let Some(p) = pending_locked(&dir)? {
+            return Err(pending_refusal(&p));
+        }
         let git_dir = Some(project.repo.git_dir().to_path_buf());
-        Journal::begin_at(
+        let mut journal = Journal::begin_at(
             dir,
             project.root.clone(),
             git_dir,
@@ -231,7 +300,9 @@ impl Journal {
             operation,
             changes,
             detail,
-        )
+        )?;
+        journal._lock = Some(lock);
+        Ok(journal)
     }
 
     fn begin_at(
@@ -303,6 +374,7 @@ impl Journal {
             operation: operation.to_string(),
             token,
             steps,
+            _lock: None,
         })
     }
 
@@ -442,6 +514,10 @@ pub fn write_all(
     changes: Vec<Change>,
     detail: serde_json::Value,
 ) -> Result<()> {
+    if changes.is_empty() {
+        // Nothing to write: no journal, but still no writing past an interrupted one.
+        return refuse_if_pending(project);
+    }
     Journal::begin(project, operation, changes, detail)?.run()
 }
 
@@ -463,7 +539,12 @@ pub struct Recovered {
 /// `rollback` undoes it (every step in reverse), then removes the journal.
 /// `None` when nothing was interrupted.
 pub fn recover(project: &Project, rollback: bool) -> Result<Option<Recovered>> {
-    let Some(found) = pending(project)? else {
+    let location = location(project);
+    if !exists(&location)? {
+        return Ok(None);
+    }
+    let lock = OperationLock::acquire(&location)?;
+    let Some(found) = pending_locked(&location)? else {
         return Ok(None);
     };
     let plan = read_plan(&found.dir)?;
@@ -489,6 +570,7 @@ pub fn recover(project: &Project, rollback: bool) -> Result<Option<Recovered>> {
         operation: plan.operation.clone(),
         token: plan.token.clone(),
         steps: plan.steps.clone(),
+        _lock: Some(lock),
     };
     let point = |what: &str| failpoint::hit(&format!("recover:{what}"));
     if rollback {
@@ -915,6 +997,30 @@ fn random_suffix() -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_second_writer_waits_for_the_lock_instead_of_seeing_an_interrupted_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = dir.path().join("standards").join(JOURNAL);
+        let held = OperationLock::acquire(&journal).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let waiter = {
+            let journal = journal.clone();
+            std::thread::spawn(move || {
+                let lock = OperationLock::acquire(&journal);
+                tx.send(()).unwrap();
+                lock.map(|_| ())
+            })
+        };
+        assert!(
+            rx.recv_timeout(std::time::Duration::from_millis(200))
+                .is_err(),
+            "the second writer must wait while the first holds the lock"
+        );
+        drop(held);
+        rx.recv_timeout(std::time::Duration::from_secs(10)).unwrap();
+        waiter.join().unwrap().unwrap();
+    }
 
     fn journal(root: &Path, changes: Vec<Change>) -> Journal {
         let dir = location_for(None, root);

@@ -2,6 +2,7 @@
 //! working tree, the index and commits, and atomic writes.
 
 pub mod archive;
+pub mod conflicts;
 mod dirtree;
 pub mod failpoint;
 pub mod journal;
