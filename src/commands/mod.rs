@@ -23,6 +23,7 @@ pub mod runtime;
 pub mod status;
 pub mod transition;
 pub mod verify;
+pub mod uninstall;
 
 use std::io::Write;
 use std::path::PathBuf;
