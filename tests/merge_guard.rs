@@ -47,13 +47,14 @@ fn unreset_feature() -> (Env, PathBuf) {
     (env, repo)
 }
 
-/// Makes `feature` a fresh installation again, as `git standards reset
-/// --commit` will (until it lands: the template files committed by hand).
+/// Resets `feature` as the release manager does: `git standards reset --commit`
+/// on the branch (D23: then it may merge).
 fn reset_feature(env: &Env, repo: &Path) {
     env.git(repo, &["checkout", "-q", "feature"]);
-    let fresh = env.git(repo, &["show", "main:.standards/STATE.md"]);
-    write(repo.join(".standards/STATE.md"), fresh);
-    ok(&git(env, repo, &["commit", "-q", "-am", "Project Reset"]));
+    let a = env.run(repo, &["reset", "--commit", "--yes"]);
+    assert!(a.get_output().status.success(), "{}", stderr(&a));
+    let message = env.git(repo, &["log", "-1", "--format=%B"]);
+    assert!(message.contains("Standards-Reset:"), "{message}");
     env.git(repo, &["checkout", "-q", "main"]);
 }
 
