@@ -309,3 +309,21 @@ fn a_range_whose_start_is_merged_in_from_the_side_follows_git_semantics() {
         ]
     );
 }
+
+#[test]
+fn into_a_branch_known_only_as_origin_main_in_a_ci_clone() {
+    let (env, repo, _) = reopening_branch();
+    env.git(&repo, &["checkout", "-q", "main"]);
+    let url = format!("file://{}", repo.display());
+    env.git(
+        env.dir.path(),
+        &["clone", "-q", "--branch", "feature", &url, "ci"],
+    );
+    let ci = env.dir.path().join("ci");
+    let a = env.run(&ci, &["verify", "--into", "main"]).code(1);
+    let out = stdout(&a);
+    assert!(out.contains("may not merge into `main`"), "{out}");
+    // origin/main holds STANDARDS, so reset is the only way out offered.
+    assert!(out.contains("git standards reset --commit"), "{out}");
+    assert!(!out.contains("uninstall"), "{out}");
+}
