@@ -162,6 +162,22 @@ pub enum Command {
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
     #[command(verbatim_doc_comment)]
     Demo(DemoArgs),
+    /// Git's merge driver for `.standards/STATE.md`: `git standards merge-driver %O %A %B %P`.
+    ///
+    /// Git's line merge would combine two branches' STATE.md edits when they touch different lines, producing a state neither branch had. This driver treats STATE.md as one value: when only one side changed it, it takes that side; when both changed it, it writes both whole versions between conflict markers, labelled with each side's cycle ID and workflow state, and exits 1 so the user decides (`git standards resolve --keep ours|theirs`).
+    ///
+    /// Configure it with `.gitattributes` (`.standards/STATE.md merge=standards`) and `git config merge.standards.driver 'git standards merge-driver %O %A %B %P'` (`git standards hooks install` does both).
+    ///
+    /// Exit status: 0 merged cleanly; 1 conflict, or an input it could not read (the file is then left as your branch had it, marked as conflicted, with the reason on stderr).
+    #[command(verbatim_doc_comment)]
+    MergeDriver(MergeDriverArgs),
+    /// Resolve a STATE.md merge conflict by the user's decision: `git standards resolve --keep ours|theirs`.
+    ///
+    /// Writes the kept side's whole `.standards/STATE.md` (git's "ours" is stage 2, "theirs" stage 3; during a rebase "ours" is the branch being rebased onto), stages it, and leaves every record of both cycles in place; it prints which cycle stopped being tracked and where its records are. The decision is recorded as a `conflict-resolved` audit event before anything is written.
+    ///
+    /// Refused while other `.standards/` files still hold conflicts (it lists them), when STATE.md has no conflict, and when the kept version is not a valid STATE.md. It asks for confirmation on a terminal; elsewhere it needs --yes.
+    #[command(verbatim_doc_comment)]
+    Resolve(ResolveArgs),
     /// Refuse to merge a branch that still holds cycle state into the main branch.
     ///
     /// A branch may merge into the main branch (or a protected branch) only when its committed `.standards/` is a fresh installation: no CONTEXT.md, no `.standards/docs/`, STATE.md in the installed state of its MODE.md's mode, no cycle. Reset the branch first (`git standards reset --commit`); when the target has no `.standards/` at all, `git standards uninstall` is the other way out. Every project of the repository is checked.
@@ -193,22 +209,6 @@ pub enum Command {
     /// Install, remove or show the git hooks and the STATE.md merge driver.
     #[command(subcommand)]
     Hooks(HooksCommand),
-    /// Git's merge driver for `.standards/STATE.md`: `git standards merge-driver %O %A %B %P`.
-    ///
-    /// Git's line merge would combine two branches' STATE.md edits when they touch different lines, producing a state neither branch had. This driver treats STATE.md as one value: when only one side changed it, it takes that side; when both changed it, it writes both whole versions between conflict markers, labelled with each side's cycle ID and workflow state, and exits 1 so the user decides (`git standards resolve --keep ours|theirs`).
-    ///
-    /// Configure it with `.gitattributes` (`.standards/STATE.md merge=standards`) and `git config merge.standards.driver 'git standards merge-driver %O %A %B %P'` (`git standards hooks install` does both).
-    ///
-    /// Exit status: 0 merged cleanly; 1 conflict, or an input it could not read (the file is then left as your branch had it, marked as conflicted, with the reason on stderr).
-    #[command(verbatim_doc_comment)]
-    MergeDriver(MergeDriverArgs),
-    /// Resolve a STATE.md merge conflict by the user's decision: `git standards resolve --keep ours|theirs`.
-    ///
-    /// Writes the kept side's whole `.standards/STATE.md` (git's "ours" is stage 2, "theirs" stage 3; during a rebase "ours" is the branch being rebased onto), stages it, and leaves every record of both cycles in place; it prints which cycle stopped being tracked and where its records are. The decision is recorded as a `conflict-resolved` audit event before anything is written.
-    ///
-    /// Refused while other `.standards/` files still hold conflicts (it lists them), when STATE.md has no conflict, and when the kept version is not a valid STATE.md. It asks for confirmation on a terminal; elsewhere it needs --yes.
-    #[command(verbatim_doc_comment)]
-    Resolve(ResolveArgs),
     /// Install the manual pages where `man` finds them.
     ///
     /// `git standards --help` makes git open `man git-standards`; after `cargo install`, run `git standards manpages --install` once so that works. Without `--install`, lists the pages.
@@ -268,6 +268,54 @@ pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum, ignore_case = true)]
     pub shell: super::manual::Shell,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ArchiveCommand {
+    /// List the archives: name, commit, time, files, versions, operation and branch.
+    List {
+        /// Print one JSON object: {"ok": true, "archives": [{name, ref, commit, time, versions, files, operation, branch}]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List an archive's files, or print one archived file byte for byte.
+    Show {
+        /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>` for an older version).
+        name: String,
+        /// A file (or folder) in the archive; `.standards/` may be left out.
+        path: Option<String>,
+    },
+    /// Write archived files back into the working tree; refuses to overwrite anything.
+    Restore {
+        /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>`).
+        name: String,
+        /// Files or folders to restore; `.standards/` may be left out.
+        #[arg(required = true)]
+        paths: Vec<String>,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ResetArgs {
+    /// Project mode after the reset; inferred from the project's files when absent.
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Print the planned changes and diffs without changing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask for confirmation (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
+    /// Commit the reset (only the paths it changed) with Standards-Reset and Standards-Archive trailers.
+    #[arg(long)]
+    pub commit: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RecoverArgs {
+    /// Undo the interrupted operation instead of completing it.
+    #[arg(long)]
+    pub rollback: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -331,54 +379,6 @@ pub struct MergeGuardArgs {
     /// Print nothing when the merge may go ahead.
     #[arg(long, short)]
     pub quiet: bool,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum ArchiveCommand {
-    /// List the archives: name, commit, time, files, versions, operation and branch.
-    List {
-        /// Print one JSON object: {"ok": true, "archives": [{name, ref, commit, time, versions, files, operation, branch}]}.
-        #[arg(long)]
-        json: bool,
-    },
-    /// List an archive's files, or print one archived file byte for byte.
-    Show {
-        /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>` for an older version).
-        name: String,
-        /// A file (or folder) in the archive; `.standards/` may be left out.
-        path: Option<String>,
-    },
-    /// Write archived files back into the working tree; refuses to overwrite anything.
-    Restore {
-        /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>`).
-        name: String,
-        /// Files or folders to restore; `.standards/` may be left out.
-        #[arg(required = true)]
-        paths: Vec<String>,
-    },
-}
-
-#[derive(Debug, clap::Args)]
-pub struct ResetArgs {
-    /// Project mode after the reset; inferred from the project's files when absent.
-    #[arg(long, value_enum)]
-    pub mode: Option<ModeArg>,
-    /// Print the planned changes and diffs without changing anything.
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Do not ask for confirmation (required outside a terminal).
-    #[arg(long)]
-    pub yes: bool,
-    /// Commit the reset (only the paths it changed) with Standards-Reset and Standards-Archive trailers.
-    #[arg(long)]
-    pub commit: bool,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct RecoverArgs {
-    /// Undo the interrupted operation instead of completing it.
-    #[arg(long)]
-    pub rollback: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -630,8 +630,8 @@ impl Command {
             Command::Status(a) => a.json,
             Command::Check(a) => a.json,
             Command::Log(a) => a.json,
-            Command::Verify(a) => a.format == Some(VerifyFormat::Json),
             Command::Archive(ArchiveCommand::List { json }) => *json,
+            Command::Verify(a) => a.format == Some(VerifyFormat::Json),
             _ => false,
         }
     }
