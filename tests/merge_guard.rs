@@ -78,7 +78,7 @@ fn the_command_refuses_an_unreset_branch_naming_cycle_state_and_command() {
         "{err}"
     );
     assert!(
-        err.contains("hint: run on the branch: `git standards reset --commit`"),
+        err.contains("hint: run on `feature`: `git standards reset --commit`"),
         "{err}"
     );
     // The refusal is in the audit trail, on the cycle.
@@ -122,7 +122,7 @@ fn an_active_cycle_must_be_signed_off_or_cancelled_first() {
         "{err}"
     );
     assert!(
-        err.contains("have the user sign it off or cancel it first; then run on the branch: `git standards reset --commit`"),
+        err.contains("have the user sign it off or cancel it first; then run on `feature`: `git standards reset --commit`"),
         "{err}"
     );
 }
