@@ -21,6 +21,7 @@ pub mod reset;
 pub mod resolve;
 pub mod runtime;
 pub mod status;
+pub mod transition;
 pub mod verify;
 
 use std::io::Write;
