@@ -505,3 +505,25 @@ fn during_a_rebase_the_sides_are_labelled_by_the_operation() {
     );
     env.run(&repo, &["check"]).success();
 }
+
+/// Nothing the user wrote is lost: a STATE.md already edited by hand out of
+/// its conflict is not overwritten by `resolve`.
+#[test]
+fn resolve_refuses_to_overwrite_a_state_resolved_by_hand() {
+    let (env, repo) = installed();
+    two_cycles_conflicting(&env, &repo);
+    let by_hand = env
+        .git(&repo, &["show", "main:.standards/STATE.md"])
+        .replace("Add main export", "Add main export, edited by hand");
+    write(repo.join(STATE), &by_hand);
+    let a = env
+        .run(&repo, &["resolve", "--keep", "theirs", "--yes"])
+        .code(1);
+    assert!(
+        stderr(&a).contains("looks resolved by hand"),
+        "{}",
+        stderr(&a)
+    );
+    assert_eq!(read(repo.join(STATE)), by_hand);
+    assert!(events(&env, &repo, "conflict-resolved").is_empty());
+}
