@@ -527,3 +527,39 @@ fn resolve_refuses_to_overwrite_a_state_resolved_by_hand() {
     assert_eq!(read(repo.join(STATE)), by_hand);
     assert!(events(&env, &repo, "conflict-resolved").is_empty());
 }
+
+/// On a terminal `resolve` asks; only "y" goes ahead. The terminal comes from
+/// util-linux `script` (the test is skipped where it is missing).
+#[test]
+fn resolve_asks_on_a_terminal() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return;
+    }
+    let (env, repo) = installed();
+    let (_main, side) = two_cycles_conflicting(&env, &repo);
+    let before = read(repo.join(STATE));
+    let on_terminal = |answer: &str| {
+        let command = format!("'{}' resolve --keep theirs", Env::bin().display());
+        let mut cmd = env.sealed("script", &repo);
+        cmd.args(["-qec", &command, "/dev/null"]);
+        assert_cmd::Command::from_std(cmd)
+            .write_stdin(answer)
+            .output()
+            .unwrap()
+    };
+    let out = on_terminal("n\n");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("Continue? [y/N]"), "{said}");
+    assert!(said.contains("the user did not confirm"), "{said}");
+    assert_eq!(read(repo.join(STATE)), before);
+    let out = on_terminal("y\n");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains(&format!("now tracks cycle {side}")), "{said}");
+}
