@@ -23,6 +23,8 @@ mod install;
 mod lifecycle;
 mod man;
 mod newcomer;
+mod recover;
 mod registration;
+mod reset;
 mod scenario_coverage;
 mod status;

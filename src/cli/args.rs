@@ -202,6 +202,27 @@ pub enum Command {
     /// fish: `git standards completions fish > ~/.config/fish/completions/git-standards.fish`.
     #[command(verbatim_doc_comment)]
     Completions(CompletionsArgs),
+    /// Return the workflow to a fresh installation (Project Reset), archiving everything it deletes.
+    ///
+    /// Deletes `.standards/CONTEXT.md` and `.standards/docs/` (every cycle record) and rewrites `.standards/STATE.md` and `.standards/MODE.md` from this binary's templates; the mode is --mode, else inferred from the project's files as a first install infers it. Keeps everything else: PROTOCOL.md, the chapters, VERSION.json, INSTALLATION.json, user styles, config.toml, any other file, client integration, and all project files outside `.standards/`. Run it on a branch once its cycle is signed off or cancelled, before merging, so the main branch keeps a fresh installation.
+    ///
+    /// Before deleting anything it stores the whole current `.standards/` (uncommitted and untracked files included) as a commit under `refs/standards/archive/<cycle-id>` (`reset-<UTC time>` when no cycle was started; a later reset of the same cycle adds a commit on top) and prints the ref; `git standards archive show` reads it back. Push archives with `git push origin 'refs/standards/*:refs/standards/*'`.
+    ///
+    /// Refuses a `.standards/` without the framework marker, a VERSION.json other than this binary's version (upgrade with `git standards install` first), unmerged or conflict-marked files under `.standards/`, and symbolic links in what it deletes. An active cycle (not SIGNED_OFF or CANCELLED) is named in a warning. Without --yes it asks on a terminal and refuses elsewhere, printing the exact command to run. --dry-run prints every planned change, the cycle-record count, the cycle and its state, and a diff of STATE.md and MODE.md, and changes nothing.
+    ///
+    /// --commit commits the reset on the current branch, with only the `.standards/` paths it changed and the trailers `Standards-Reset: <cycle-id or none>` and `Standards-Archive: <ref>@<commit>`; it refuses when anything else is staged. Git's commit hooks do not run for it.
+    #[command(verbatim_doc_comment)]
+    Reset(ResetArgs),
+    /// Read back the archives that reset and uninstall store under `refs/standards/archive/`.
+    ///
+    /// Each archive is a commit (one per reset or uninstall of that cycle, the newest on top) holding the whole `.standards/` as it was, uncommitted and untracked files included. Name an older version as `<name>~1`, `<name>~2`. Archives are ordinary git refs: share them with `git push origin 'refs/standards/*:refs/standards/*'` and fetch them with `git fetch origin 'refs/standards/*:refs/standards/*'`. git standards never deletes one.
+    #[command(subcommand, verbatim_doc_comment)]
+    Archive(ArchiveCommand),
+    /// Finish an operation that was interrupted while it wrote files.
+    ///
+    /// `install`, `reset`, `uninstall` and the other commands that change several files write through a journal in the git directory (`.git/standards/journal/`, one per worktree): the plan, backups of everything they replace or delete, then the changes. A command killed midway leaves the journal, and every writing command refuses until `git standards recover` completes the operation (the default) or, with --rollback, undoes it and puts every file back as it was. It says which it did. Nothing to recover is not an error.
+    #[command(verbatim_doc_comment)]
+    Recover(RecoverArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -216,6 +237,54 @@ pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum, ignore_case = true)]
     pub shell: super::manual::Shell,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ArchiveCommand {
+    /// List the archives: name, commit, time, files, versions, operation and branch.
+    List {
+        /// Print one JSON object: {"ok": true, "archives": [{name, ref, commit, time, versions, files, operation, branch}]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List an archive's files, or print one archived file byte for byte.
+    Show {
+        /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>` for an older version).
+        name: String,
+        /// A file (or folder) in the archive; `.standards/` may be left out.
+        path: Option<String>,
+    },
+    /// Write archived files back into the working tree; refuses to overwrite anything.
+    Restore {
+        /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>`).
+        name: String,
+        /// Files or folders to restore; `.standards/` may be left out.
+        #[arg(required = true)]
+        paths: Vec<String>,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ResetArgs {
+    /// Project mode after the reset; inferred from the project's files when absent.
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Print the planned changes and diffs without changing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask for confirmation (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
+    /// Commit the reset (only the paths it changed) with Standards-Reset and Standards-Archive trailers.
+    #[arg(long)]
+    pub commit: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RecoverArgs {
+    /// Undo the interrupted operation instead of completing it.
+    #[arg(long)]
+    pub rollback: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -467,6 +536,7 @@ impl Command {
             Command::Status(a) => a.json,
             Command::Check(a) => a.json,
             Command::Log(a) => a.json,
+            Command::Archive(ArchiveCommand::List { json }) => *json,
             _ => false,
         }
     }
@@ -649,6 +719,28 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             .out
             .write_all(super::manual::completions(a.shell).as_bytes())
             .map_err(Error::stdout),
+        Command::Reset(a) => commands::reset::run(
+            ctx,
+            &commands::reset::Request {
+                mode: a.mode.map(Into::into),
+                dry_run: a.dry_run,
+                yes: a.yes,
+                commit: a.commit,
+            },
+        ),
+        Command::Archive(ArchiveCommand::List { json }) => commands::archive::run_list(ctx, json),
+        Command::Archive(ArchiveCommand::Show { name, path }) => {
+            commands::archive::run_show(ctx, &name, path.as_deref())
+        }
+        Command::Archive(ArchiveCommand::Restore { name, paths }) => {
+            commands::archive::run_restore(ctx, &name, &paths)
+        }
+        Command::Recover(a) => commands::recover::run(
+            ctx,
+            &commands::recover::Request {
+                rollback: a.rollback,
+            },
+        ),
         Command::Hook(HookCommand::Stop) => {
             commands::hook::run_stop(ctx, &mut std::io::stdin().lock())
         }

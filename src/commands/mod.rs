@@ -1,5 +1,6 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
+pub mod archive;
 pub mod artifact;
 pub mod audit;
 pub mod check;
@@ -13,6 +14,8 @@ pub mod log;
 pub mod manpages;
 pub mod merge_driver;
 pub mod notes;
+pub mod recover;
+pub mod reset;
 pub mod resolve;
 pub mod runtime;
 pub mod status;
