@@ -563,3 +563,28 @@ fn resolve_asks_on_a_terminal() {
     assert!(out.status.success(), "{said}");
     assert!(said.contains(&format!("now tracks cycle {side}")), "{said}");
 }
+
+/// The other writing commands use the same guard: `reset` and `archive
+/// restore` refuse mid-conflict too.
+#[test]
+fn reset_and_archive_restore_refuse_during_a_conflict() {
+    let (env, repo) = installed();
+    let (main, side) = two_cycles_conflicting(&env, &repo);
+    let before = crate::common::files_below(&repo);
+    for args in [
+        &["reset", "--yes"][..],
+        &["archive", "restore", "x", ".standards/STATE.md"],
+    ] {
+        let a = env.run(&repo, args).code(1);
+        let err = stderr(&a);
+        assert!(
+            err.contains("refusing to change the workflow"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains(&main) && err.contains(&side),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(crate::common::files_below(&repo), before);
+}

@@ -354,6 +354,7 @@ pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     journal::refuse_if_pending(&project)?;
+    crate::commands::conflicts::refuse_during_conflict(ctx, &project, "reset")?;
     let plan = preview(&project, request)?;
     let root = project.root.display().to_string();
     let w = |e: std::io::Error| Error::io("<stderr>", e);

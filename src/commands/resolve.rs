@@ -57,6 +57,7 @@ pub struct Request {
 pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRead>) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
     let project = &rt.project;
+    crate::repo::journal::refuse_if_pending(project)?;
     let state = conflicts::detect(project)?;
     let decision = decide(&state, &rt.tree, request.keep)?;
     let labels = state.side_labels();
