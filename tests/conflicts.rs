@@ -588,3 +588,31 @@ fn reset_and_archive_restore_refuse_during_a_conflict() {
     }
     assert_eq!(crate::common::files_below(&repo), before);
 }
+
+/// End to end: the driver as `hooks install` configures it (`git standards
+/// merge-driver ...`, found on PATH) turns the silent line merge into a conflict.
+#[test]
+fn the_driver_installed_by_hooks_install_stops_the_silent_merge() {
+    let (env, repo) = installed();
+    env.run(&repo, &["hooks", "install", "--merge-driver"])
+        .success();
+    assert_eq!(
+        env.git(&repo, &["config", "merge.standards.driver"]).trim(),
+        "git standards merge-driver %O %A %B %P"
+    );
+    env.commit_all(&repo, "hooks installed");
+    let id = handoff_and_blocked_on(&env, &repo);
+    let out = crate::hooks::git(&env, &repo, &["merge", "-q", "--no-edit", "side"]);
+    assert!(!out.status.success(), "{}", crate::hooks::said(&out));
+    let merged = read(repo.join(STATE));
+    assert!(
+        merged.starts_with(&format!("<<<<<<< ours: cycle {id} (ARCHITECTING)\n")),
+        "{merged}"
+    );
+    let a = env.run(&repo, &["check"]).code(1);
+    assert!(
+        stdout(&a).contains("Merge conflict during a merge"),
+        "{}",
+        stdout(&a)
+    );
+}
