@@ -31,7 +31,7 @@ use crate::protocol::vocab::{
 ///
 /// `git standards status --json` prints one JSON object; on success it has all the keys below. Vocabulary values keep the protocol's spelling, `UNSET` and `NONE` included; free-text and path fields are null where STATE.md says `NONE` or `UNSET`.
 ///
-/// ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3).
+/// ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3); when STATE.md or MODE.md is in a merge conflict it also has "conflict", the same object as in `git standards check --json`, naming both sides' cycle, request and workflow state.
 ///
 /// source: the snapshot read: "the working tree", "the index", or "commit <short id> (`<rev>`)".
 ///
@@ -130,8 +130,13 @@ pub enum Command {
     ///
     /// With --json, prints one object: `ok` (bool), `problems` (array of
     /// objects with `rule`, `file`, `message` and, when known, `hint`), `notes`
-    /// (array of strings) and `checked` (`source`, `comparedWith`, `rules`: the
-    /// number of rules evaluated).
+    /// (array of strings), `checked` (`source`, `comparedWith`, `rules`: the
+    /// number of rules evaluated) and `conflict`: null, or during a merge
+    /// conflict or an operation in progress that changes `.standards/`,
+    /// `{operation, operationChangesStandards, files: [{path, unmerged,
+    /// cycles, ours, theirs}]}` where each side is null (it deleted the file)
+    /// or `{label, cycle, request, workflowState}`. A conflict is also printed
+    /// first in the text form, naming both sides' cycles.
     Check(CheckArgs),
     /// Cycle IDs: `git standards cycle new --request "<request text>"`.
     #[command(subcommand)]
