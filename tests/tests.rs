@@ -34,5 +34,5 @@ mod scenario_coverage;
 mod status;
 mod transitions;
 mod transitions_property;
-mod verify;
 mod uninstall;
+mod verify;

@@ -22,8 +22,8 @@ pub mod resolve;
 pub mod runtime;
 pub mod status;
 pub mod transition;
-pub mod verify;
 pub mod uninstall;
+pub mod verify;
 
 use std::io::Write;
 use std::path::PathBuf;
