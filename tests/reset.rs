@@ -402,6 +402,10 @@ fn refusals_change_nothing() {
     env.commit_all(&repo, "main");
     let _ = env.git_status(&repo, &["merge", "-q", "other"]);
     refused(&env, &repo, "unresolved merge conflicts");
+    // A Node.js installer's interrupted transaction in the project root.
+    let (env, repo) = project_with_cycle();
+    write(repo.join(".standards-reset-ab12cd/operations.json"), "[]\n");
+    refused(&env, &repo, "interrupted installer transaction");
     // No runtime, or a foreign .standards/.
     let (env, repo) = Env::repo();
     let a = env.run(&repo, &["reset", "--yes"]).failure();
