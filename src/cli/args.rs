@@ -6,7 +6,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::commands::{self, Context};
 use crate::error::{Error, Result};
-use crate::protocol::vocab::{ArtifactType, IdPrefix, ReviewKind};
+use crate::protocol::plan::Cadence;
+use crate::protocol::vocab::{
+    ArtifactType, CompletionPolicy, CycleMode, FailureType, IdPrefix, ReviewKind, WorkflowState,
+};
 
 /// Git-native runtime of the S.T.A.N.D.A.R.D.S. agent workflow.
 ///
@@ -55,6 +58,8 @@ use crate::protocol::vocab::{ArtifactType, IdPrefix, ReviewKind};
 /// baselineReconciliation: the cancelled cycles awaiting baseline reconciliation: [{sourceCycle, request}].
 ///
 /// problems: what is wrong but did not stop the report, as "file:line: message" strings.
+///
+/// next: {owner, state, invocation, userOptions, blockedBy}: the role that owns the current state ("user" when the user decides), its invocation {skill, heading, codex, claudeCode} for Codex (`$skill ...`) and Claude Code (`/skill ...`) or null, the user's options [{action, command}] at AWAITING_USER_SIGNOFF or without a cycle, and what blocks the work (a user question, an open recovery frame, outstanding obligations, merge conflicts) as sentences.
 ///
 /// EXAMPLES
 ///
@@ -139,7 +144,7 @@ pub enum Command {
     Id(IdCommand),
     /// Show the workflow state of the working tree, the index or any commit.
     ///
-    /// Reads `.standards/STATE.md` and `.standards/MODE.md` from one snapshot and shows the project mode, the workflow state and its owner, the cycle, the last handoff, the recovery stack (newest frame first), outstanding obligations and baseline reconciliation entries.
+    /// Reads `.standards/STATE.md` and `.standards/MODE.md` from one snapshot and shows the project mode, the workflow state and its owner, the cycle, the last handoff, the recovery stack (newest frame first), outstanding obligations, baseline reconciliation entries, and Next: the role to invoke (for Codex and Claude Code) or the user's options, and what blocks the work.
     ///
     /// Exits 0 when it could show the state, even when it lists problems (for example an invalid MODE.md); exits 1 when no runtime is installed in the snapshot, or when STATE.md is missing, not UTF-8, invalid or has unresolved merge conflicts. The --json keys are described under STATUS JSON in `git standards --help`.
     #[command(verbatim_doc_comment)]
@@ -147,6 +152,57 @@ pub enum Command {
     /// The agents' stop hook: `git standards hook stop`.
     #[command(subcommand)]
     Hook(HookCommand),
+    /// Start a cycle: validate its mode and policy, generate its ID and record it in STATE.md.
+    ///
+    /// Works from the installed state, `SIGNED_OFF` or `CANCELLED` (user-decisions.md, Start a cycle). The mode is --mode, else the pending preference, else STANDARD; the policy of a STANDARD cycle is --policy, else FULL_DELIVERABLE. When the mode is not legal (EXPEDITED or DOCUMENTATION in a GREENFIELD project, EXPEDITED while baseline reconciliation is open, a policy for a non-standard cycle) nothing starts: the request and the decision the user must make are saved in `PendingCycleRequest` and `PendingCycleBlockedOn`. After a cancelled cycle its ID and request join `BaselineReconciliation`, unless --cancelled-left-no-changes. Prints the first role's invocation.
+    #[command(verbatim_doc_comment)]
+    Start(StartArgs),
+    /// Hand the cycle to the next state: a forward handoff, or a checkpoint with --checkpoint.
+    ///
+    /// The target must be the next state of the cycle's route (Forward Transitions), or during a recovery rerun a later state up to the frame's `RerunThrough` (a jump is recorded as RESUME). Refused while `check` reports a problem in files the current role owns, while the cycle is blocked on a user question, while an outstanding obligation of the current state is open, and when `check` would reject the new state. A checkpoint goes DEVELOPING -> TESTING or back, only with the plan's cadence INCREMENTAL, no recovery, and a reason naming one `Increment N`. Prints the next role's invocation for Codex and Claude Code.
+    #[command(verbatim_doc_comment)]
+    Handoff(HandoffArgs),
+    /// Route a defect to the state that owns it (Failure Handoffs).
+    ///
+    /// The failure type names the owner (REVIEW: say which review with --to). A move to another state pushes a recovery frame that resumes at the current state; a same-state failure records the handoff without a frame. In an EXPEDITED cycle only IMPLEMENTATION and REVIEW exist (promote instead); a DOCUMENTATION cycle has no IMPLEMENTATION or VERIFICATION owner (block on a user decision instead).
+    #[command(verbatim_doc_comment)]
+    Fail(FailArgs),
+    /// Record the user's changed request and route it to the earliest owner it invalidates (USER_REWORK).
+    ///
+    /// Replaces `Active Work.Request`, then routes like `fail`, pushing a recovery frame when the state changes. Allowed in any nonterminal state, `AWAITING_USER_SIGNOFF` included.
+    #[command(verbatim_doc_comment)]
+    Rework(ReworkArgs),
+    /// Close or plan the active recovery frame (Recovery Mechanics).
+    ///
+    /// Run by the frame's owner: without --rerun-through it pops the frame and returns to its `ResumeAt` (RESUME); with --rerun-through it sets the frame's `RerunThrough` and hands off to the first rerun state (the owner's successor, or --to). At the rerun boundary (the state named in `RerunThrough`) it pops the frame and returns to `ResumeAt`.
+    #[command(verbatim_doc_comment)]
+    Resume(ResumeArgs),
+    /// Promote an EXPEDITED cycle to STANDARD (FULL_DELIVERABLE) at AUDITING.
+    ///
+    /// Open recovery frames whose owner has not finished become outstanding obligations; the reason is kept in `PromotionReason`. At AWAITING_USER_SIGNOFF it is the user's decision, audited before the write.
+    #[command(verbatim_doc_comment)]
+    Promote(PromoteArgs),
+    /// Change the completion policy of the active STANDARD cycle.
+    ///
+    /// In SCOPING through REVIEWING_IMPLEMENTATION the state stays; from an unstarted DOCUMENTING the shorter policy returns to REVIEWING_IMPLEMENTATION, and at AWAITING_USER_SIGNOFF withdrawing it resumes at DOCUMENTING (COMPLETION_CHANGE). Needs an empty recovery stack and no obligations. The user's decision: audited before the write.
+    #[command(verbatim_doc_comment)]
+    Policy(PolicyArgs),
+    /// Record the user's verification cadence request for the Developer (`PendingVerificationCadence`).
+    Cadence(CadenceArgs),
+    /// Sign off the cycle at AWAITING_USER_SIGNOFF (the user's decision, audited before the write).
+    ///
+    /// Refused while recovery frames or outstanding obligations remain.
+    #[command(verbatim_doc_comment)]
+    Signoff,
+    /// Cancel the active cycle (the user's decision, audited before the write).
+    ///
+    /// In a BROWNFIELD project the cycle is kept as CANCELLED and its changes are reconciled when the next cycle starts. In a GREENFIELD project cancellation is a workflow reset (Greenfield Bootstrap Cancellation): without --yes it previews `git standards reset --mode greenfield` and changes nothing (exit 1); with --yes, given the user's approval of that preview, it runs the reset (the `.standards/` tree is archived first).
+    #[command(verbatim_doc_comment)]
+    Cancel(CancelArgs),
+    /// Record a blocking user question in `Active Work.BlockedOn`.
+    Block(BlockArgs),
+    /// Clear the blocking question; before a cycle, drop the blocked next-cycle request.
+    Unblock,
     /// Show the audit trail: every recorded event, oldest first.
     ///
     /// Reads the events from git notes under `refs/notes/standards` and prints one line per event: time (UTC), actor, cycle (`-` outside any cycle), event type and its own keys. Sorted by time, then event ID. Every filter given must hold. With --json, prints each event's stored JSON line unchanged (JSON Lines).
@@ -178,6 +234,37 @@ pub enum Command {
     /// Refused while other `.standards/` files still hold conflicts (it lists them), when STATE.md has no conflict, and when the kept version is not a valid STATE.md. It asks for confirmation on a terminal; elsewhere it needs --yes.
     #[command(verbatim_doc_comment)]
     Resolve(ResolveArgs),
+    /// Refuse to merge a branch that still holds cycle state into the main branch.
+    ///
+    /// A branch may merge into the main branch (or a protected branch) only when its committed `.standards/` is a fresh installation: no CONTEXT.md, no `.standards/docs/`, STATE.md in the installed state of its MODE.md's mode, no cycle. Reset the branch first (`git standards reset --commit`); when the target has no `.standards/` at all, `git standards uninstall` is the other way out. Every project of the repository is checked.
+    ///
+    /// The main branch is git config `standards.mainBranch`, else `main-branch` in `.standards/config.toml`, else the remote's HEAD branch, else `init.defaultBranch`, else `main`; protected branches are the glob patterns `protected-branches` (or git config `standards.protectedBranches`).
+    ///
+    /// Without <branch> it judges the merge in progress (MERGE_HEAD, or the branch git names to the pre-merge-commit hook), else the staged merge result. Exit status 0 when the merge may go ahead (also when the target is not guarded), 1 when it is refused.
+    #[command(verbatim_doc_comment)]
+    MergeGuard(MergeGuardArgs),
+    /// Check every commit of a range against its first parent, and optionally the merge into a branch.
+    ///
+    /// For CI and the pre-push hook. The default range runs from the merge-base with the main branch to HEAD, along first parents; `A..B` runs from A (excluded) to B, `A...B` from their merge-base, and a single revision B from its merge-base with the main branch. Each commit is checked as `git standards check --ref <commit>` would; a commit whose `.standards/` and Markdown files, and whose parent's, equal those of a commit already checked reuses that verdict, and a blob is read once per run. Commits without a STANDARDS runtime are skipped.
+    ///
+    /// With --into <branch>, the tip's merge into <branch> is computed in memory (`git merge-tree --write-tree`) and checked against <branch>, the merge guard judges the tip (see `git standards merge-guard`), and STATE.md counts as conflicting when both sides changed it since their merge-base (D24), because forges run no merge driver.
+    ///
+    /// A shallow clone whose range reaches the shallow boundary is refused (fetch with `fetch-depth: 0`, or `git fetch --deepen`); it is never reported as clean.
+    ///
+    /// Prints one verdict line per commit (short ID, subject, pass or the problems) and a summary. Exit status 0 when everything passes, 1 when any commit or the merge fails.
+    ///
+    /// FORMATS
+    ///
+    /// text: the lines above. github (the default when GITHUB_ACTIONS=true): the text, then `::error` workflow commands, at most 10, most important first (the merge, then the commits oldest first), a `::notice` counting the rest, and the full table appended to $GITHUB_STEP_SUMMARY (at most 1 MiB). gitlab: a Code Quality report (a JSON array of {description, check_name, fingerprint, severity, location: {path, lines: {begin}}}); the fingerprint hashes rule, path and cycle ID, never a line number.
+    ///
+    /// JSON
+    ///
+    /// {ok, mainBranch, projects (the project folders checked, "" for the top: the project -C names, else every project of the tip), base (commit ID or null), tip, commits: [{id, subject, ok, skipped (reason or null), reusedFrom (commit ID or null), cycle (ID or null), problems: [{rule, file, message, hint}]}], into: null or {branch, target, ok, guarded, guard: [{project, message, hint}], stateConflict (text or null), conflicts: [path], problems: [...]}, summary: {commits, failed, reused}}. Refusals print {ok: false, error, hint}.
+    #[command(verbatim_doc_comment)]
+    Verify(VerifyArgs),
+    /// Install, remove or show the git hooks and the STATE.md merge driver.
+    #[command(subcommand)]
+    Hooks(HooksCommand),
     /// Install the manual pages where `man` finds them.
     ///
     /// `git standards --help` makes git open `man git-standards`; after `cargo install`, run `git standards manpages --install` once so that works. Without `--install`, lists the pages.
@@ -302,6 +389,69 @@ pub struct RecoverArgs {
     /// Undo the interrupted operation instead of completing it.
     #[arg(long)]
     pub rollback: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// Install the git hooks and the STATE.md merge driver.
+    ///
+    /// Without options: pre-commit (`check --staged` for every project), pre-merge-commit (the merge guard, then the same check) and the merge driver (a `.standards/STATE.md merge=standards` line in each project's `.gitattributes`, plus `merge.standards.driver = git standards merge-driver %O %A %B %P` in the repository's config). Name options to choose; --pre-push runs `verify` and the merge guard on what is pushed, --reference-transaction refuses to move the main branch (or a protected one) to a commit that fails the merge guard, fast-forwards included.
+    ///
+    /// Hooks go where git runs them: `core.hooksPath`, else the common git directory's `hooks/` (shared by linked worktrees). Each is a shim marked with its fingerprint. A hook you already have is kept as `<hook>.local` and runs first; its exit status stops the hook as before. When pre-commit, lefthook or husky manages the hooks, nothing is written: the snippet for that manager is printed instead. Running it again changes nothing.
+    #[command(verbatim_doc_comment)]
+    Install(HooksInstallArgs),
+    /// Remove what `hooks install` added and put back the hooks that were there, byte for byte.
+    Uninstall,
+    /// Show each hook, the merge driver, the `.gitattributes` lines and any hook manager.
+    Status,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HooksInstallArgs {
+    #[arg(long)]
+    pub pre_commit: bool,
+    #[arg(long)]
+    pub pre_merge_commit: bool,
+    #[arg(long)]
+    pub pre_push: bool,
+    #[arg(long)]
+    pub reference_transaction: bool,
+    #[arg(long)]
+    pub merge_driver: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The commits to check: `A..B`, `A...B`, or one revision (default: HEAD), from the merge-base with the main branch.
+    #[arg(value_name = "range")]
+    pub range: Option<String>,
+    /// Also check the merge of the range's tip into this branch.
+    #[arg(long, value_name = "branch")]
+    pub into: Option<String>,
+    /// Output format (default: github when GITHUB_ACTIONS=true, else text).
+    #[arg(long, value_enum)]
+    pub format: Option<VerifyFormat>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VerifyFormat {
+    Text,
+    Json,
+    Github,
+    Gitlab,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeGuardArgs {
+    /// The branch (or commit) to be merged.
+    #[arg(value_name = "branch")]
+    pub branch: Option<String>,
+    /// The branch merged into (default: the current branch).
+    #[arg(long, value_name = "branch")]
+    pub into: Option<String>,
+    /// Print nothing when the merge may go ahead.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -554,6 +704,7 @@ impl Command {
             Command::Check(a) => a.json,
             Command::Archive(ArchiveCommand::List { json }) => *json,
             Command::Log(a) => a.json,
+            Command::Verify(a) => a.format == Some(VerifyFormat::Json),
             _ => false,
         }
     }
@@ -596,6 +747,151 @@ pub struct StatusArgs {
     /// Print one line (the workflow state, its owner and the cycle) instead of the dashboard.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+fn state_value(s: &str) -> std::result::Result<WorkflowState, String> {
+    WorkflowState::parse_loose(s).map_err(|e| e.to_string())
+}
+
+fn failure_value(s: &str) -> std::result::Result<FailureType, String> {
+    FailureType::parse_loose(s).map_err(|e| e.to_string())
+}
+
+fn mode_value(s: &str) -> std::result::Result<CycleMode, String> {
+    match CycleMode::parse_loose(s) {
+        Ok(CycleMode::Unset) => Err("a cycle starts STANDARD, EXPEDITED or DOCUMENTATION".into()),
+        other => other.map_err(|e| e.to_string()),
+    }
+}
+
+fn policy_value(s: &str) -> std::result::Result<CompletionPolicy, String> {
+    match CompletionPolicy::parse_loose(s) {
+        Ok(CompletionPolicy::None) => {
+            Err("choose FULL_DELIVERABLE or IMPLEMENTATION_REVIEWED".into())
+        }
+        other => other.map_err(|e| e.to_string()),
+    }
+}
+
+fn cadence_value(s: &str) -> std::result::Result<Cadence, String> {
+    Cadence::parse(&s.trim().to_ascii_uppercase().replace('-', "_")).ok_or_else(|| {
+        format!("`{s}` is not a verification cadence; expected INCREMENTAL or AFTER_IMPLEMENTATION")
+    })
+}
+
+/// A non-blank text value.
+fn text_value(s: &str) -> std::result::Result<String, String> {
+    if s.trim().is_empty() {
+        Err("the text must not be empty".into())
+    } else {
+        Ok(s.to_string())
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StartArgs {
+    /// The user's request; optional when a blocked request is saved in `PendingCycleRequest`.
+    #[arg(long, value_name = "request text", allow_hyphen_values = true, value_parser = text_value)]
+    pub request: Option<String>,
+    /// The cycle mode: standard, expedited or documentation (any case).
+    #[arg(long, value_name = "mode", value_parser = mode_value)]
+    pub mode: Option<CycleMode>,
+    /// The completion policy of a STANDARD cycle: full-deliverable or implementation-reviewed.
+    #[arg(long, value_name = "policy", value_parser = policy_value)]
+    pub policy: Option<CompletionPolicy>,
+    /// The user confirmed that the cancelled cycle left no project changes to reconcile.
+    #[arg(long)]
+    pub cancelled_left_no_changes: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HandoffArgs {
+    /// The target workflow state, e.g. ARCHITECTING (any case).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: WorkflowState,
+    /// A concise reason for `Handoff.Reason`.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+    /// A CHECKPOINT handoff of one increment (DEVELOPING <-> TESTING, INCREMENTAL cadence).
+    #[arg(long)]
+    pub checkpoint: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FailArgs {
+    /// The failure type, e.g. ARCHITECTURE (any case).
+    #[arg(long = "type", value_name = "FailureType", value_parser = failure_value)]
+    pub failure: FailureType,
+    /// The defect, concisely, for `Handoff.Reason` and the recovery frame.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+    /// The owning state when the type has two (REVIEW: REVIEWING_IMPLEMENTATION or REVIEWING_FINAL).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: Option<WorkflowState>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReworkArgs {
+    /// The failure type of the earliest invalidated work (any case).
+    #[arg(long = "type", value_name = "FailureType", value_parser = failure_value)]
+    pub failure: FailureType,
+    /// The changed request, in full; replaces `Active Work.Request`.
+    #[arg(long, value_name = "request text", allow_hyphen_values = true, value_parser = text_value)]
+    pub request: String,
+    /// The owning state when the type has two (REVIEW).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: Option<WorkflowState>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ResumeArgs {
+    /// Keep the frame and rerun the affected states through this one.
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub rerun_through: Option<WorkflowState>,
+    /// The first rerun state, when it is not the owner's successor (needs --rerun-through).
+    #[arg(long, value_name = "STATE", value_parser = state_value, requires = "rerun_through")]
+    pub to: Option<WorkflowState>,
+    /// The handoff reason (a default names the frame).
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PromoteArgs {
+    /// The standard guarantee now needed (kept in `PromotionReason`).
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PolicyArgs {
+    /// full-deliverable or implementation-reviewed (any case).
+    #[arg(value_name = "policy", value_parser = policy_value)]
+    pub policy: CompletionPolicy,
+    /// The reason the user gave, recorded with the choice in `Active Work.Request`.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CadenceArgs {
+    /// incremental or after-implementation (any case).
+    #[arg(value_name = "cadence", value_parser = cadence_value)]
+    pub cadence: Cadence,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CancelArgs {
+    /// Run the greenfield reset the preview showed (only with the user's explicit approval).
+    #[arg(long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BlockArgs {
+    /// The exact question the user must answer.
+    #[arg(long = "on", value_name = "question", allow_hyphen_values = true, value_parser = text_value)]
+    pub question: String,
 }
 
 #[derive(Debug, clap::Args)]
@@ -716,6 +1012,24 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 },
             },
         ),
+        Command::Start(a) => commands::transition::start(
+            ctx,
+            a.request,
+            a.mode,
+            a.policy,
+            a.cancelled_left_no_changes,
+        ),
+        Command::Handoff(a) => commands::transition::handoff(ctx, a.to, a.reason, a.checkpoint),
+        Command::Fail(a) => commands::transition::fail(ctx, a.failure, a.reason, a.to),
+        Command::Rework(a) => commands::transition::rework(ctx, a.failure, a.request, a.to),
+        Command::Resume(a) => commands::transition::resume(ctx, a.rerun_through, a.to, a.reason),
+        Command::Promote(a) => commands::transition::promote(ctx, a.reason),
+        Command::Policy(a) => commands::transition::policy(ctx, a.policy, a.reason),
+        Command::Cadence(a) => commands::transition::cadence(ctx, a.cadence),
+        Command::Signoff => commands::transition::signoff(ctx),
+        Command::Cancel(a) => commands::transition::cancel(ctx, a.yes),
+        Command::Block(a) => commands::transition::block(ctx, a.question),
+        Command::Unblock => commands::transition::unblock(ctx),
         Command::Log(a) => commands::log::run(ctx, &log_request(a)?),
         Command::Notes(NotesCommand::Sync(a)) => commands::notes::run_sync(
             ctx,
@@ -725,6 +1039,71 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             },
         ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
+        Command::Verify(a) => {
+            use commands::verify::Format;
+            let format = match a.format {
+                Some(VerifyFormat::Text) => Format::Text,
+                Some(VerifyFormat::Json) => Format::Json,
+                Some(VerifyFormat::Github) => Format::Github,
+                Some(VerifyFormat::Gitlab) => Format::Gitlab,
+                None if std::env::var("GITHUB_ACTIONS").as_deref() == Ok("true") => Format::Github,
+                None => Format::Text,
+            };
+            commands::verify::run(
+                ctx,
+                &commands::verify::Request {
+                    range: a.range,
+                    into: a.into,
+                    format,
+                    progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+                    step_summary: std::env::var_os("GITHUB_STEP_SUMMARY")
+                        .filter(|v| !v.is_empty())
+                        .map(PathBuf::from),
+                },
+            )
+        }
+        Command::Hooks(c) => {
+            use commands::hooks::{Action, Selection};
+            let action = match c {
+                HooksCommand::Install(a) => {
+                    let any = a.pre_commit
+                        || a.pre_merge_commit
+                        || a.pre_push
+                        || a.reference_transaction
+                        || a.merge_driver;
+                    Action::Install(if any {
+                        let mut hooks = Vec::new();
+                        for (on, name) in [
+                            (a.pre_commit, "pre-commit"),
+                            (a.pre_merge_commit, "pre-merge-commit"),
+                            (a.pre_push, "pre-push"),
+                            (a.reference_transaction, "reference-transaction"),
+                        ] {
+                            if on {
+                                hooks.push(name);
+                            }
+                        }
+                        Selection {
+                            hooks,
+                            merge_driver: a.merge_driver,
+                        }
+                    } else {
+                        Selection::default_set()
+                    })
+                }
+                HooksCommand::Uninstall => Action::Uninstall,
+                HooksCommand::Status => Action::Status,
+            };
+            commands::hooks::run(ctx, &action)
+        }
+        Command::MergeGuard(a) => commands::merge_guard::run(
+            ctx,
+            &commands::merge_guard::Request {
+                incoming: a.branch,
+                into: a.into,
+                quiet: a.quiet,
+            },
+        ),
         Command::Manpages(a) => commands::manpages::run(
             ctx,
             &commands::manpages::Request {

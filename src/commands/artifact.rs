@@ -70,8 +70,14 @@ pub fn plan(tree: &dyn Tree, request: &InitRequest) -> Result<Plan> {
             )
         };
         return Err(Error::refused(
-            format!("there is no active cycle ({why}), so there is no cycle to create a {} record for", request.label()),
-            Some("start a cycle first: run `git standards cycle new --request \"<request>\"` and record the printed ID as STATE.md's `Active Work.Id`, with its `Request`, `CycleMode` and `WorkflowState`".to_string()),
+            format!(
+                "there is no active cycle ({why}), so there is no cycle to create a {} record for",
+                request.label()
+            ),
+            Some(
+                "start a cycle first with `git standards start --request \"<request>\"`"
+                    .to_string(),
+            ),
         ));
     };
     if !cycle_id::is_lenient(id) {
