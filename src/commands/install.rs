@@ -420,6 +420,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let root = project.require_workdir()?.to_path_buf();
     journal::refuse_if_pending(&project)?;
+    crate::commands::conflicts::refuse_during_conflict(ctx, &project, "install")?;
     // Install always targets the project root found by D1.
     let root = if project.root.starts_with(&root) {
         project.root.clone()
@@ -447,7 +448,6 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         },
         request,
     );
-    audit::note_conflict_refusal(ctx, &project, &tree, "install", &planned);
     let plan = planned?;
 
     if !request.dry_run {

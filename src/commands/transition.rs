@@ -5,7 +5,7 @@
 //! what comes next. The rules live in `protocol::transition`.
 
 use crate::audit::{Event, EventKind};
-use crate::commands::{audit, cycle, reset, runtime, Context};
+use crate::commands::{audit, conflicts, cycle, reset, runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::layout::MODE_PATH;
 use crate::protocol::layout::STATE_PATH;
@@ -34,10 +34,9 @@ pub fn record(ctx: &mut Context, mv: Move) -> Result<Transition> {
     let rt = runtime::open(&ctx.cwd)?;
     // D22: no move while an interrupted multi-file write awaits `recover`.
     journal::refuse_if_pending(&rt.project)?;
-    // D15: refuses while anything under `.standards/` is conflicted.
-    let loaded = runtime::load_state(&rt.tree);
-    audit::note_conflict_refusal(ctx, &rt.project, &rt.tree, mv.command(), &loaded);
-    let doc = loaded?;
+    // D15: no move while `.standards/` is conflicted or a merge changes it.
+    conflicts::refuse_during_conflict(ctx, &rt.project, mv.command())?;
+    let doc = runtime::load_state(&rt.tree)?;
     let head = rt.project.head()?;
     let head_tree = head.as_ref().map(|h| h as &dyn Tree);
     let mv = match mv {
@@ -338,9 +337,8 @@ pub fn signoff(ctx: &mut Context) -> Result<()> {
 pub fn cancel(ctx: &mut Context, yes: bool) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
     journal::refuse_if_pending(&rt.project)?;
-    let loaded = runtime::load_state(&rt.tree);
-    audit::note_conflict_refusal(ctx, &rt.project, &rt.tree, "cancel", &loaded);
-    let doc = loaded?;
+    conflicts::refuse_during_conflict(ctx, &rt.project, "cancel")?;
+    let doc = runtime::load_state(&rt.tree)?;
     let greenfield = matches!(
         rt.tree.text(MODE_PATH),
         Text::Ok(text) if mode::parse(&text) == Ok(ProjectMode::Greenfield)
