@@ -31,7 +31,7 @@ use crate::protocol::vocab::{
 ///
 /// `git standards status --json` prints one JSON object; on success it has all the keys below. Vocabulary values keep the protocol's spelling, `UNSET` and `NONE` included; free-text and path fields are null where STATE.md says `NONE` or `UNSET`.
 ///
-/// ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3).
+/// ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3); when STATE.md or MODE.md is in a merge conflict it also has "conflict", the same object as in `git standards check --json`, naming both sides' cycle, request and workflow state.
 ///
 /// source: the snapshot read: "the working tree", "the index", or "commit <short id> (`<rev>`)".
 ///
@@ -130,8 +130,13 @@ pub enum Command {
     ///
     /// With --json, prints one object: `ok` (bool), `problems` (array of
     /// objects with `rule`, `file`, `message` and, when known, `hint`), `notes`
-    /// (array of strings) and `checked` (`source`, `comparedWith`, `rules`: the
-    /// number of rules evaluated).
+    /// (array of strings), `checked` (`source`, `comparedWith`, `rules`: the
+    /// number of rules evaluated) and `conflict`: null, or during a merge
+    /// conflict or an operation in progress that changes `.standards/`,
+    /// `{operation, operationChangesStandards, files: [{path, unmerged,
+    /// cycles, ours, theirs}]}` where each side is null (it deleted the file)
+    /// or `{label, cycle, request, workflowState}`. A conflict is also printed
+    /// first in the text form, naming both sides' cycles.
     Check(CheckArgs),
     /// Cycle IDs: `git standards cycle new --request "<request text>"`.
     #[command(subcommand)]
@@ -300,6 +305,13 @@ pub enum Command {
     /// --commit commits the reset on the current branch, with only the `.standards/` paths it changed and the trailers `Standards-Reset: <cycle-id or none>` and `Standards-Archive: <ref>@<commit>`; it refuses when anything else is staged. Git's commit hooks do not run for it.
     #[command(verbatim_doc_comment)]
     Reset(ResetArgs),
+    /// Remove STANDARDS from the project (Project Uninstallation), archiving `.standards/` first.
+    ///
+    /// Removes the whole `.standards/` folder (workflow state, Auditor context, every cycle record, user styles, config.toml and anything else in it) and what the installer added outside it: STANDARDS hook handlers (ours and the Node.js runtime's `.standards/bin/hook.mjs`) in `.claude/settings.json` and `.codex/hooks.json`, installer-owned `skillOverrides` that still hold the installer's value (a changed one is kept, with a warning), marked role skills in `.agents/skills/` and `.claude/skills/`, the managed blocks in AGENTS.md and CLAUDE.md (a file left empty is deleted), and client files and folders that INSTALLATION.json records as created once nothing else is left in them. Project work, other skills, hooks and settings, the binary and git history stay.
+    ///
+    /// Before removing anything it stores the whole `.standards/` as a commit under `refs/standards/archive/<cycle-id>` (`uninstall-<UTC time>` without a cycle); `git standards archive show` reads it back. Works in either mode, with or without an active cycle; it signs off, cancels and reverts nothing. Refuses a `.standards/` without the framework marker, a missing or unknown INSTALLATION.json, symbolic links inside `.standards/`, and a VERSION.json other than this binary's version. Without --yes it asks on a terminal and refuses elsewhere. There is no forced or client-only uninstall.
+    #[command(verbatim_doc_comment)]
+    Uninstall(UninstallArgs),
     /// Read back the archives that reset and uninstall store under `refs/standards/archive/`.
     ///
     /// Each archive is a commit (one per reset or uninstall of that cycle, the newest on top) holding the whole `.standards/` as it was, uncommitted and untracked files included. Name an older version as `<name>~1`, `<name>~2`. Archives are ordinary git refs: share them with `git push origin 'refs/standards/*:refs/standards/*'` and fetch them with `git fetch origin 'refs/standards/*:refs/standards/*'`. git standards never deletes one.
@@ -365,6 +377,16 @@ pub struct ResetArgs {
     /// Commit the reset (only the paths it changed) with Standards-Reset and Standards-Archive trailers.
     #[arg(long)]
     pub commit: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct UninstallArgs {
+    /// Print the planned changes without changing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask for confirmation (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -685,9 +707,9 @@ impl Command {
         match self {
             Command::Status(a) => a.json,
             Command::Check(a) => a.json,
-            Command::Log(a) => a.json,
             Command::Archive(ArchiveCommand::List { json }) => *json,
             Command::Verify(a) => a.format == Some(VerifyFormat::Json),
+            Command::Log(a) => a.json,
             _ => false,
         }
     }
@@ -1114,6 +1136,13 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         Command::Archive(ArchiveCommand::Restore { name, paths }) => {
             commands::archive::run_restore(ctx, &name, &paths)
         }
+        Command::Uninstall(a) => commands::uninstall::run(
+            ctx,
+            &commands::uninstall::Request {
+                dry_run: a.dry_run,
+                yes: a.yes,
+            },
+        ),
         Command::Recover(a) => commands::recover::run(
             ctx,
             &commands::recover::Request {

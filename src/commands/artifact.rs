@@ -180,6 +180,8 @@ fn describe_other(found: &Provenance, wanted: &Provenance) -> String {
 /// Runs `artifact init`.
 pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
+    // D22: never write beside an interrupted multi-file operation.
+    crate::repo::journal::refuse_if_pending(&rt.project)?;
     crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;
     let plan = plan(&rt.tree, request)?;
     if let Plan::Create { path, content } = &plan {

@@ -22,6 +22,7 @@ pub mod resolve;
 pub mod runtime;
 pub mod status;
 pub mod transition;
+pub mod uninstall;
 pub mod verify;
 
 use std::io::Write;
