@@ -3,6 +3,7 @@
 
 mod dirtree;
 pub mod failpoint;
+pub mod handles;
 mod snapshot;
 pub mod write;
 
