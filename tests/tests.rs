@@ -15,6 +15,7 @@ mod demo;
 mod fixture;
 mod hook;
 mod hooks;
+mod hostile;
 mod id;
 mod install;
 mod lifecycle;

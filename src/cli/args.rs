@@ -137,6 +137,10 @@ pub struct CheckArgs {
     /// Check a commit, branch or tag (read without a checkout), compared with its first parent.
     #[arg(long = "ref", value_name = "rev", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub rev: Option<String>,
+    /// With `--ref` in a shallow clone whose commit's parent was not fetched:
+    /// check without the history rules instead of refusing.
+    #[arg(long)]
+    pub allow_shallow: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -378,6 +382,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     source,
                     json: a.json,
                     options: Default::default(),
+                    allow_shallow: a.allow_shallow,
                 },
             )
         }
@@ -417,8 +422,21 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             },
         ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
-        Command::Hook(HookCommand::Stop) => {
-            commands::hook::run_stop(ctx, &mut std::io::stdin().lock())
+        Command::Hook(HookCommand::Stop) => match commands::hook::read_stdin_bounded() {
+            Ok(bytes) => commands::hook::run_stop(ctx, &mut bytes.as_slice()),
+            Err(e) => commands::hook::run_stop(ctx, &mut FailingRead(Some(e))),
+        },
+    }
+}
+
+/// A reader that fails once with a stored error (standard input that could not be read).
+struct FailingRead(Option<std::io::Error>);
+
+impl std::io::Read for FailingRead {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        match self.0.take() {
+            Some(e) => Err(e),
+            None => Ok(0),
         }
     }
 }

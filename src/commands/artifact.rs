@@ -170,12 +170,34 @@ fn describe_other(found: &Provenance, wanted: &Provenance) -> String {
     }
 }
 
+/// The crash points of `artifact init`: its one write is an atomic write,
+/// whose steps are [`write::FAILPOINTS`].
+pub const FAILPOINTS: &[&str] = write::FAILPOINTS;
+
 /// Runs `artifact init`.
 pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
-    let plan = plan(&rt.tree, request)?;
+    let mut plan = plan(&rt.tree, request)?;
     if let Plan::Create { path, content } = &plan {
-        write::atomic_write(&rt.root, path, content.as_bytes(), write::Existing::Refuse)?;
+        match write::atomic_write(&rt.root, path, content.as_bytes(), write::Existing::Refuse) {
+            Ok(()) => {}
+            // A concurrent `artifact init` won the race: if what it wrote is
+            // this record, that is success; otherwise the usual collision.
+            Err(Error::AlreadyExists { .. }) => {
+                let again = runtime::open(&ctx.cwd)?;
+                plan = self::plan(&again.tree, request)?;
+                if let Plan::Create { path, .. } = &plan {
+                    return Err(Error::refused(
+                        format!("`{path}` appeared and vanished again while it was being created"),
+                        Some(
+                            "another program is changing `.standards/docs/`; run the command again"
+                                .to_string(),
+                        ),
+                    ));
+                }
+            }
+            Err(e) => return Err(e),
+        }
     }
     writeln!(ctx.out, "{}", plan.path()).map_err(|e| Error::io("<stdout>", e))
 }

@@ -10,10 +10,19 @@ use crate::protocol::layout::{
     CHAPTERS_DIR, FRAMEWORK_NAME, INSTALLATION_PATH, MARKER, MODE_PATH, PROTOCOL_PATH,
     STANDARDS_DIR, STATE_PATH, VERSION_PATH,
 };
-use crate::protocol::tree::{Node, Text, Tree};
+use crate::protocol::tree::{obstacle, Node, Text, Tree};
 use crate::protocol::vocab::{CycleMode, ProjectMode};
 use crate::protocol::{conflicts, mode, state};
-use crate::repo::{write, Project};
+use crate::repo::{failpoint, handles::Folders, Project};
+
+/// The crash points of `install` (`GIT_STANDARDS_FAILPOINT`), plus the
+/// writer's own [`crate::repo::write::FAILPOINTS`].
+pub const FAILPOINTS: &[&str] = &[
+    "install:staging-created",
+    "install:staged",
+    "install:first-change",
+    "install:before-protocol",
+];
 
 /// A validated install request.
 #[derive(Debug, Clone, Default)]
@@ -92,6 +101,11 @@ pub enum Op {
     Keep {
         path: String,
     },
+    /// A file in the chapter folder that this version does not ship but that
+    /// git holds no unchanged copy of (untracked or edited): the user's, kept.
+    Leave {
+        path: String,
+    },
 }
 
 impl Op {
@@ -100,7 +114,8 @@ impl Op {
             Op::Create { path, .. }
             | Op::Replace { path, .. }
             | Op::Remove { path }
-            | Op::Keep { path } => path,
+            | Op::Keep { path }
+            | Op::Leave { path } => path,
         }
     }
 }
@@ -213,6 +228,21 @@ pub struct RootListing {
     /// overwrite, so it is a first install. This is how a project is put in a
     /// subfolder of a repository (D1 finds the nearest folder holding `.standards/`).
     pub empty_standards: bool,
+    /// Where a committed runtime exists although the working tree has no
+    /// `.standards/` (`"the index"` or `"HEAD"`): a sparse checkout or a
+    /// deleted folder, never a first install (issue 7, item 2).
+    pub committed_runtime: Option<String>,
+    /// Chapter-folder files whose working copy equals the index's copy: git
+    /// can give them back, so install may remove them (issue 7, item 1).
+    pub recoverable: std::collections::BTreeSet<String>,
+}
+
+/// The refusal for a runtime that is committed but absent from the working tree.
+fn refuse_absent_runtime(source: &str) -> Error {
+    Error::refused(
+        format!("refusing to install: `.standards/` is missing from the working tree, but {source} holds an installed runtime; a first install would replace the committed workflow state"),
+        Some("bring it back with `git restore .standards` (or, in a sparse checkout, `git sparse-checkout add .standards`), then run `git standards install` again".to_string()),
+    )
 }
 
 /// Computes the plan against the working tree. Pure apart from reading `tree`.
@@ -231,6 +261,14 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
         ));
     }
     let binary = Version::current();
+    let absent = match tree.node(STANDARDS_DIR) {
+        Node::Missing => true,
+        Node::Dir => root.empty_standards,
+        _ => false,
+    };
+    if let (true, Some(source)) = (absent, &root.committed_runtime) {
+        return Err(refuse_absent_runtime(source));
+    }
     let (kind, mode) = match tree.node(STANDARDS_DIR) {
         Node::Missing => {
             let inferred = infer_mode(root_names.iter().map(String::as_str));
@@ -297,10 +335,34 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
         );
     }
     // The chapter folder is framework-owned and replaced whole: drop chapters we no longer ship.
+    // Only files git holds an unchanged copy of are removed; never anything
+    // reached through a link (issue 7, item 1).
     for path in tree.markdown_files() {
         if let Some(name) = path.strip_prefix(&format!("{CHAPTERS_DIR}/")) {
             if !assets::CHAPTERS.iter().any(|(n, _)| *n == name) {
-                ops.push(Op::Remove { path });
+                if let Some(found) = obstacle(tree, &path) {
+                    return Err(Error::refused(
+                        format!(
+                            "refusing to install: `{}` is not a normal folder inside the project, so `{path}` cannot be removed safely",
+                            found.component()
+                        ),
+                        Some(format!("replace `{}` with a real folder (or remove it), then run `git standards install` again", found.component())),
+                    ));
+                }
+                match tree.node(&path) {
+                    Node::File(_) if root.recoverable.contains(&path) => {
+                        ops.push(Op::Remove { path })
+                    }
+                    Node::File(_) => ops.push(Op::Leave { path }),
+                    Node::Missing => {}
+                    Node::Symlink => {
+                        return Err(Error::refused(
+                            format!("refusing to install: `{path}` is a symbolic link in the framework's chapter folder"),
+                            Some(format!("remove the link `{path}`, then run `git standards install` again")),
+                        ))
+                    }
+                    _ => ops.push(Op::Leave { path }),
+                }
             }
         }
     }
@@ -435,17 +497,35 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             .map_err(|e| Error::io(&standards, e))?
             .next()
             .is_none();
+    let index = project.index()?;
+    let committed_runtime = crate::commands::runtime::committed_runtime(&project, &tree)?;
+    let recoverable = tree
+        .markdown_files()
+        .into_iter()
+        .filter(|p| p.starts_with(&format!("{CHAPTERS_DIR}/")))
+        .filter(|p| matches!(index.node(p), Node::File(_)) && tree.node(p) == index.node(p))
+        .collect();
     let plan = plan(
         &tree,
         &RootListing {
             names,
             empty_standards,
+            committed_runtime,
+            recoverable,
         },
         request,
     )?;
 
     if !request.dry_run {
         apply(&root, &plan)?;
+    }
+    for op in &plan.ops {
+        if let Op::Leave { path } = op {
+            let _ = writeln!(
+                ctx.err,
+                "Left `{path}` in place: this version no longer ships it, but git has no unchanged copy of it, so it may be yours; delete it yourself if it is not."
+            );
+        }
     }
     print_plan(ctx.out, &plan, &root, request.dry_run)
 }
@@ -456,17 +536,28 @@ fn apply(root: &std::path::Path, plan: &Plan) -> Result<()> {
     }
     // Reinstall and upgrade replace files one by one, each atomically, with
     // PROTOCOL.md (the ownership marker) last: an interrupted run leaves a
-    // valid runtime that the next `install` completes.
+    // valid runtime that the next `install` completes. One set of verified
+    // folder handles serves every write and removal.
+    let folders = Folders::new(root);
+    let mut written = 0;
     for op in &plan.ops {
+        if op.path() == PROTOCOL_PATH && written > 0 {
+            failpoint::hit("install:before-protocol");
+        }
         match op {
             Op::Create { path, content } => {
-                write::atomic_write(root, path, content.as_bytes(), write::Existing::Refuse)?
+                folders.atomic_write(path, content.as_bytes(), false)?
             }
             Op::Replace { path, content } => {
-                write::atomic_write(root, path, content.as_bytes(), write::Existing::Replace)?
+                folders.atomic_write(path, content.as_bytes(), true)?
             }
-            Op::Remove { path } => remove_framework_path(root, path)?,
-            Op::Keep { .. } => {}
+            Op::Remove { path } if path == LEGACY_BIN => folders.remove_tree(path)?,
+            Op::Remove { path } => folders.remove_file(path)?,
+            Op::Keep { .. } | Op::Leave { .. } => continue,
+        }
+        written += 1;
+        if written == 1 {
+            failpoint::hit("install:first-change");
         }
     }
     Ok(())
@@ -489,6 +580,8 @@ fn apply_first(root: &std::path::Path, plan: &Plan) -> Result<()> {
     );
     let staging = root.join(&name);
     std::fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
+    failpoint::hit("install:staging-created");
+    let folders = Folders::new(root);
     let staged = (|| -> Result<()> {
         for op in &plan.ops {
             match op {
@@ -500,21 +593,17 @@ fn apply_first(root: &std::path::Path, plan: &Plan) -> Result<()> {
                                     "a first install only writes under .standards/, not `{path}`"
                                 ))
                             })?;
-                    write::atomic_write(
-                        &staging,
-                        inside,
-                        content.as_bytes(),
-                        write::Existing::Refuse,
-                    )?;
+                    folders.atomic_write(&format!("{name}/{inside}"), content.as_bytes(), false)?;
                 }
                 Op::Keep { .. } => {}
-                Op::Replace { path, .. } | Op::Remove { path } => {
+                Op::Replace { path, .. } | Op::Remove { path } | Op::Leave { path } => {
                     return Err(Error::Internal(format!(
                         "a first install has nothing to replace or remove (`{path}`)"
                     )))
                 }
             }
         }
+        failpoint::hit("install:staged");
         // An empty `.standards/` (a project in a subfolder) is replaced by the rename.
         let target = root.join(STANDARDS_DIR);
         std::fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))
@@ -523,45 +612,6 @@ fn apply_first(root: &std::path::Path, plan: &Plan) -> Result<()> {
         let _ = std::fs::remove_dir_all(&staging);
     }
     staged
-}
-
-/// Removes a framework-owned file or folder, refusing symbolic links inside it.
-fn remove_framework_path(root: &std::path::Path, rel: &str) -> Result<()> {
-    write::validate_relative(rel)?;
-    let target = root.join(rel);
-    let meta = std::fs::symlink_metadata(&target).map_err(|e| Error::io(&target, e))?;
-    if meta.file_type().is_symlink() {
-        return Err(Error::refused(
-            format!("refusing to remove `{rel}`: it is a symbolic link"),
-            None,
-        ));
-    }
-    if meta.is_dir() {
-        let mut stack = vec![target.clone()];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir)
-                .map_err(|e| Error::io(&dir, e))?
-                .flatten()
-            {
-                let kind = entry.file_type().map_err(|e| Error::io(entry.path(), e))?;
-                if kind.is_symlink() {
-                    return Err(Error::refused(
-                        format!(
-                            "refusing to remove `{rel}`: it holds the symbolic link `{}`",
-                            entry.path().display()
-                        ),
-                        None,
-                    ));
-                }
-                if kind.is_dir() {
-                    stack.push(entry.path());
-                }
-            }
-        }
-        std::fs::remove_dir_all(&target).map_err(|e| Error::io(&target, e))
-    } else {
-        std::fs::remove_file(&target).map_err(|e| Error::io(&target, e))
-    }
 }
 
 fn print_plan(
@@ -579,6 +629,7 @@ fn print_plan(
         (Op::Remove { .. }, false) => "removed",
         (Op::Remove { .. }, true) => "would remove",
         (Op::Keep { .. }, _) => "kept",
+        (Op::Leave { .. }, _) => "left (yours)",
     };
     for op in &plan.ops {
         writeln!(out, "{:<14} {}", verb(op), op.path()).map_err(w)?;
@@ -586,7 +637,7 @@ fn print_plan(
     let changed = plan
         .ops
         .iter()
-        .filter(|op| !matches!(op, Op::Keep { .. }))
+        .filter(|op| !matches!(op, Op::Keep { .. } | Op::Leave { .. }))
         .count();
     let action = match (plan.kind, changed) {
         (InstallKind::First, _) => "Installed".to_string(),
@@ -614,7 +665,7 @@ mod tests {
     fn names(v: &[&str]) -> RootListing {
         RootListing {
             names: v.iter().map(|s| s.to_string()).collect(),
-            empty_standards: false,
+            ..RootListing::default()
         }
     }
 
@@ -753,6 +804,49 @@ mod tests {
     }
 
     #[test]
+    fn a_committed_runtime_missing_from_the_working_tree_is_never_reinstalled_fresh() {
+        for source in ["the index", "HEAD"] {
+            let listing = RootListing {
+                committed_runtime: Some(source.into()),
+                ..names(&[".git"])
+            };
+            let e = plan(&MemTree::new(), &listing, &Request::default()).unwrap_err();
+            let Error::Refused { message, hint } = e else {
+                panic!("not a refusal")
+            };
+            assert!(message.contains(source), "{message}");
+            let hint = hint.unwrap();
+            assert!(hint.contains("git restore .standards"), "{hint}");
+            assert!(
+                hint.contains("git sparse-checkout add .standards"),
+                "{hint}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_unchanged_tracked_chapters_are_removed_and_never_through_links() {
+        let old = format!("{CHAPTERS_DIR}/retired.md");
+        let mine = format!("{CHAPTERS_DIR}/my-notes.md");
+        let t = installed(ProjectMode::Brownfield)
+            .with(&old, "old chapter")
+            .with(&mine, "user notes");
+        let listing = RootListing {
+            recoverable: [old.clone()].into_iter().collect(),
+            ..RootListing::default()
+        };
+        let p = plan(&t, &listing, &Request::default()).unwrap();
+        assert!(p.ops.contains(&Op::Remove { path: old.clone() }));
+        assert!(p.ops.contains(&Op::Leave { path: mine.clone() }));
+        // A chapter below a linked folder refuses the whole install.
+        let mut linked = installed(ProjectMode::Brownfield);
+        linked.insert_node(&format!("{CHAPTERS_DIR}/sub"), Node::Symlink);
+        linked.insert(&format!("{CHAPTERS_DIR}/sub/x.md"), "x");
+        let e = plan(&linked, &listing, &Request::default()).unwrap_err();
+        assert!(e.to_string().contains("not a normal folder"), "{e}");
+    }
+
+    #[test]
     fn legacy_node_tools_are_removed() {
         let mut t = installed(ProjectMode::Brownfield);
         t.insert(".standards/bin/check.mjs", "// node");
@@ -781,6 +875,7 @@ mod tests {
         let empty = RootListing {
             names: vec![".standards".into()],
             empty_standards: true,
+            ..RootListing::default()
         };
         // The tree shows the empty folder as a folder with nothing in it.
         let mut t = MemTree::new();

@@ -303,6 +303,9 @@ impl Folders {
         super::write::validate_relative(rel)?;
         let (dir, name) = split(rel);
         let (parent, created) = self.create_folders(dir).map_err(|b| b.refusal(rel))?;
+        if !created.is_empty() {
+            super::failpoint::hit("write:folders-created");
+        }
         let result = self.write_in(&parent, rel, name, bytes, replace);
         if result.is_err() {
             self.remove_created(&created);
@@ -370,6 +373,7 @@ impl Folders {
                 .map_err(|e| Error::io(&target, io(e)))?;
         }
         tmp.file.sync_all().map_err(|e| Error::io(&target, e))?;
+        super::failpoint::hit("write:temp-synced");
         if replace {
             rfs::renameat(parent, tmp.name.as_str(), parent, name)
                 .map_err(|e| Error::io(&target, io(e)))?;

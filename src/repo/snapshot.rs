@@ -25,6 +25,18 @@ fn index_err(e: impl std::fmt::Display) -> Error {
     }
 }
 
+/// A missing or corrupt object: the repository is damaged, which is a
+/// refusal naming `git fsck`, not an internal error (issue 7, item 6).
+fn object_err(context: &str, e: impl std::fmt::Display) -> Error {
+    Error::Refused {
+        message: format!("{context}: {e}"),
+        hint: Some(
+            "the repository is damaged (a missing or corrupt object); run `git fsck` to find it"
+                .into(),
+        ),
+    }
+}
+
 fn git_err(context: &str, e: impl std::fmt::Display) -> Error {
     Error::Git(format!("{context}: {e}"))
 }
@@ -338,7 +350,7 @@ impl ObjectTree {
         })?;
         let commit = id
             .object()
-            .map_err(|e| git_err("cannot read the object", e))?
+            .map_err(|e| object_err("cannot read the object", e))?
             .peel_to_commit()
             .map_err(|e| Error::Refused {
                 message: format!("`{rev}` does not name a commit: {e}"),
@@ -346,18 +358,18 @@ impl ObjectTree {
             })?;
         let tree = commit
             .tree()
-            .map_err(|e| git_err("cannot read the commit's tree", e))?;
+            .map_err(|e| object_err("cannot read the commit's tree", e))?;
         let mut entries = BTreeMap::new();
         let sub = if root_in_repo.is_empty() {
             Some(tree)
         } else {
             match tree
                 .lookup_entry_by_path(root_in_repo)
-                .map_err(|e| git_err("cannot read the tree", e))?
+                .map_err(|e| object_err("cannot read the tree", e))?
             {
                 Some(e) if e.mode().is_tree() => Some(
                     e.object()
-                        .map_err(|e| git_err("cannot read the tree", e))?
+                        .map_err(|e| object_err("cannot read the tree", e))?
                         .into_tree(),
                 ),
                 _ => None,
@@ -367,7 +379,7 @@ impl ObjectTree {
             let mut rec = gix::traverse::tree::Recorder::default();
             tree.traverse()
                 .breadthfirst(&mut rec)
-                .map_err(|e| git_err("cannot walk the tree", e))?;
+                .map_err(|e| object_err("cannot walk the tree", e))?;
             for r in rec.records {
                 let kind = if r.mode.is_blob() {
                     Kind::Blob

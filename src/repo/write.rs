@@ -6,6 +6,11 @@ use std::path::{Component, Path, PathBuf};
 use super::handles::{self, Folders};
 use crate::error::Error;
 
+/// The crash points inside every atomic write (`GIT_STANDARDS_FAILPOINT`):
+/// after creating missing folders, and with the temporary file written and
+/// synced but not yet in place.
+pub const FAILPOINTS: &[&str] = &["write:folders-created", "write:temp-synced"];
+
 /// What to do when the target already exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Existing {
