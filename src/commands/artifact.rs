@@ -199,6 +199,13 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
             Err(e) => return Err(e),
         }
     }
+    if let Plan::Exists { path } = &plan {
+        // An init killed between linking the record and removing its
+        // temporary name left that name behind: the re-run removes it.
+        if let Some((dir, _)) = path.rsplit_once('/') {
+            write::sweep_stale(&rt.root, dir);
+        }
+    }
     writeln!(ctx.out, "{}", plan.path()).map_err(|e| Error::io("<stdout>", e))
 }
 

@@ -539,6 +539,10 @@ fn apply(root: &std::path::Path, plan: &Plan) -> Result<()> {
     // valid runtime that the next `install` completes. One set of verified
     // folder handles serves every write and removal.
     let folders = Folders::new(root);
+    // Temporary files of an install killed mid-write go first, even when
+    // nothing else is left to change.
+    folders.sweep(STANDARDS_DIR);
+    folders.sweep(CHAPTERS_DIR);
     let mut written = 0;
     for op in &plan.ops {
         if op.path() == PROTOCOL_PATH && written > 0 {

@@ -401,6 +401,20 @@ impl Folders {
         }
     }
 
+    /// Removes the temporary files killed writers left in the folder
+    /// `rel_dir` (see [`sweep_stale_temps`]); a missing folder has none.
+    pub fn sweep(&self, rel_dir: &str) -> usize {
+        match self.folder(rel_dir) {
+            Ok(fd) => {
+                if let Ok(mut s) = self.swept.lock() {
+                    s.insert(rel_dir.to_string());
+                }
+                sweep_stale_temps(&fd)
+            }
+            Err(_) => 0,
+        }
+    }
+
     /// Removes the regular file `rel` (never a link's target, never a folder).
     pub fn remove_file(&self, rel: &str) -> Result<(), Error> {
         super::write::validate_relative(rel)?;

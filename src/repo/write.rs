@@ -58,6 +58,13 @@ pub fn atomic_write(root: &Path, rel: &str, bytes: &[u8], existing: Existing) ->
     Folders::new(root).atomic_write(rel, bytes, existing == Existing::Replace)
 }
 
+/// Removes the temporary files that killed writers left in the folder
+/// `rel_dir` below `root` (a command that finds its work already done calls
+/// this, so no debris outlives the next run). Returns how many it removed.
+pub fn sweep_stale(root: &Path, rel_dir: &str) -> usize {
+    Folders::new(root).sweep(rel_dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
