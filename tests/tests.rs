@@ -21,6 +21,8 @@ mod id;
 mod install;
 mod lifecycle;
 mod man;
+mod parsers_fuzz;
 mod registration;
+mod scaling;
 mod scenario_coverage;
 mod status;

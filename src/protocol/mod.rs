@@ -9,6 +9,8 @@ pub mod closure;
 pub mod conflicts;
 pub mod cycle_id;
 pub mod fields;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod layout;
 pub mod mode;
 pub mod numbering;
