@@ -4,7 +4,8 @@
 //! is never overwritten.
 
 use crate::assets;
-use crate::commands::{runtime, Context};
+use crate::audit::{Event, EventKind};
+use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::provenance::{self, Marking, Provenance};
 use crate::protocol::tree::{obstacle, Node, Obstacle, Tree};
@@ -177,6 +178,7 @@ pub const FAILPOINTS: &[&str] = write::FAILPOINTS;
 /// Runs `artifact init`.
 pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
+    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;
     let mut plan = plan(&rt.tree, request)?;
     if let Plan::Create { path, content } = &plan {
         match write::atomic_write(&rt.root, path, content.as_bytes(), write::Existing::Refuse) {
@@ -206,7 +208,28 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
             write::sweep_stale(&rt.root, dir);
         }
     }
-    writeln!(ctx.out, "{}", plan.path()).map_err(|e| Error::io("<stdout>", e))
+    writeln!(ctx.out, "{}", plan.path()).map_err(|e| Error::io("<stdout>", e))?;
+    if let Plan::Create { path, content } = &plan {
+        let blob = gix::objs::compute_hash(
+            rt.project.repo.object_hash(),
+            gix::objs::Kind::Blob,
+            content.as_bytes(),
+        )
+        .map(|id| id.to_string())
+        .ok();
+        let mut event = Event::new(EventKind::RecordCreated)
+            .detail("path", rt.project.repo_path(path))
+            .detail("blob", blob)
+            .detail("type", request.artifact.to_string());
+        if let Some(kind) = request.kind {
+            event = event.detail("kind", kind.to_string());
+        }
+        if let Some(cycle) = audit::active_cycle(&rt.tree) {
+            event = event.cycle(cycle);
+        }
+        audit::append_after(ctx, &rt.project, event);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 use std::io::Write;
 
 use crate::assets;
-use crate::commands::Context;
+use crate::audit::{Event, EventKind};
+use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::protocol::layout::{
     CHAPTERS_DIR, FRAMEWORK_NAME, INSTALLATION_PATH, MARKER, MODE_PATH, PROTOCOL_PATH,
@@ -13,16 +14,7 @@ use crate::protocol::layout::{
 use crate::protocol::tree::{obstacle, Node, Text, Tree};
 use crate::protocol::vocab::{CycleMode, ProjectMode};
 use crate::protocol::{conflicts, mode, state};
-use crate::repo::{failpoint, handles::Folders, Project};
-
-/// The crash points of `install` (`GIT_STANDARDS_FAILPOINT`), plus the
-/// writer's own [`crate::repo::write::FAILPOINTS`].
-pub const FAILPOINTS: &[&str] = &[
-    "install:staging-created",
-    "install:staged",
-    "install:first-change",
-    "install:before-protocol",
-];
+use crate::repo::{journal, notes_config, Project};
 
 /// A validated install request.
 #[derive(Debug, Clone, Default)]
@@ -179,7 +171,7 @@ pub fn installation_json() -> String {
     )
 }
 
-fn read_installed_version(tree: &dyn Tree) -> Result<Version> {
+pub(crate) fn read_installed_version(tree: &dyn Tree) -> Result<Version> {
     let invalid = |message: String| Error::Invalid {
         path: VERSION_PATH.into(),
         message,
@@ -248,6 +240,8 @@ fn refuse_absent_runtime(source: &str) -> Error {
 /// Computes the plan against the working tree. Pure apart from reading `tree`.
 pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Plan> {
     let root_names = &root.names;
+    // The Node.js installer (and git-standards before the journal) staged its
+    // work in these folders; our own interrupted runs leave a journal instead.
     if let Some(name) = root_names.iter().find(|n| {
         n.starts_with(".standards-install-")
             || n.starts_with(".standards-reset-")
@@ -256,7 +250,7 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
         return Err(Error::refused(
             format!("an interrupted STANDARDS installer transaction was left at `{name}`"),
             Some(format!(
-                "inspect the backups in `{name}`, restore what you need, then delete it and retry"
+                "an older installer (the Node.js runtime, or git-standards before 0.1) left it; if it holds `operations.json`, each `backup-<n>` there is a file that run replaced: restore what you need, then delete `{name}` and retry"
             )),
         ));
     }
@@ -478,6 +472,8 @@ fn inspect_installed(
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let root = project.require_workdir()?.to_path_buf();
+    journal::refuse_if_pending(&project)?;
+    crate::commands::conflicts::refuse_during_conflict(ctx, &project, "install")?;
     // Install always targets the project root found by D1.
     let root = if project.root.starts_with(&root) {
         project.root.clone()
@@ -505,7 +501,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         .filter(|p| p.starts_with(&format!("{CHAPTERS_DIR}/")))
         .filter(|p| matches!(index.node(p), Node::File(_)) && tree.node(p) == index.node(p))
         .collect();
-    let plan = plan(
+    let planned = plan(
         &tree,
         &RootListing {
             names,
@@ -514,11 +510,14 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             recoverable,
         },
         request,
-    )?;
+    );
+    let plan = planned?;
 
     if !request.dry_run {
-        apply(&root, &plan)?;
+        journal::write_all(&project, "install", changes(&plan), serde_json::Value::Null)?;
     }
+    let settings = notes_config::configure(&project.repo, request.dry_run)?;
+    print_plan(ctx.out, &plan, &root, request.dry_run)?;
     for op in &plan.ops {
         if let Op::Leave { path } = op {
             let _ = writeln!(
@@ -527,95 +526,100 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             );
         }
     }
-    print_plan(ctx.out, &plan, &root, request.dry_run)
+    print_settings(ctx, &settings, request.dry_run)?;
+    if !request.dry_run {
+        audit::append_after(ctx, &project, install_event(&plan, &settings));
+    }
+    Ok(())
 }
 
-fn apply(root: &std::path::Path, plan: &Plan) -> Result<()> {
-    if plan.kind == InstallKind::First {
-        return apply_first(root, plan);
+/// `installed` for a first install, `upgraded` for an upgrade or a reinstall.
+fn install_event(plan: &Plan, settings: &[notes_config::Setting]) -> Event {
+    let changed: Vec<&str> = plan
+        .ops
+        .iter()
+        .filter(|op| !matches!(op, Op::Keep { .. } | Op::Leave { .. }))
+        .map(Op::path)
+        .collect();
+    let set: Vec<String> = settings
+        .iter()
+        .filter(|s| s.outcome == notes_config::Outcome::Set)
+        .map(notes_config::Setting::assignment)
+        .collect();
+    let version = Version::current().to_string();
+    match plan.kind {
+        InstallKind::First => Event::new(EventKind::Installed)
+            .detail("version", version)
+            .detail("mode", plan.mode.to_string())
+            .detail("created", changed)
+            .detail("config", set),
+        InstallKind::Upgrade { from } => Event::new(EventKind::Upgraded)
+            .detail("from", from.to_string())
+            .detail("version", version)
+            .detail("mode", plan.mode.to_string())
+            .detail("changed", changed)
+            .detail("config", set),
+        InstallKind::Reinstall => Event::new(EventKind::Upgraded)
+            .detail("from", version.clone())
+            .detail("version", version)
+            .detail("mode", plan.mode.to_string())
+            .detail("changed", changed)
+            .detail("config", set),
     }
-    // Reinstall and upgrade replace files one by one, each atomically, with
-    // PROTOCOL.md (the ownership marker) last: an interrupted run leaves a
-    // valid runtime that the next `install` completes. One set of verified
-    // folder handles serves every write and removal.
-    let folders = Folders::new(root);
-    // Temporary files of an install killed mid-write go first, even when
-    // nothing else is left to change.
-    folders.sweep(STANDARDS_DIR);
-    folders.sweep(CHAPTERS_DIR);
-    let mut written = 0;
-    for op in &plan.ops {
-        if op.path() == PROTOCOL_PATH && written > 0 {
-            failpoint::hit("install:before-protocol");
-        }
-        match op {
-            Op::Create { path, content } => {
-                folders.atomic_write(path, content.as_bytes(), false)?
+}
+
+/// The git settings of the audit trail: what was set on stdout, a kept
+/// different value as a warning on stderr.
+fn print_settings(
+    ctx: &mut Context,
+    settings: &[notes_config::Setting],
+    dry_run: bool,
+) -> Result<()> {
+    use notes_config::Outcome;
+    for s in settings {
+        match &s.outcome {
+            Outcome::Set => {
+                let verb = if dry_run { "would set" } else { "set" };
+                writeln!(ctx.out, "{verb:<14} git config {}", s.assignment())
+                    .map_err(Error::stdout)?;
             }
-            Op::Replace { path, content } => {
-                folders.atomic_write(path, content.as_bytes(), true)?
+            Outcome::AlreadySet => {}
+            Outcome::KeptOther(other) => {
+                let _ = writeln!(
+                    ctx.err,
+                    "warning: git config {} is `{other}`, not `{}`; it was kept, but the audit trail's notes may then not merge line by line (set it with `git config {} {}`)",
+                    s.key, s.value, s.key, s.value
+                );
             }
-            Op::Remove { path } if path == LEGACY_BIN => folders.remove_tree(path)?,
-            Op::Remove { path } => folders.remove_file(path)?,
-            Op::Keep { .. } | Op::Leave { .. } => continue,
-        }
-        written += 1;
-        if written == 1 {
-            failpoint::hit("install:first-change");
         }
     }
     Ok(())
 }
 
-/// A first install is staged in `.standards-install-<random>/` beside the
-/// project's files and moved into place with one rename, so `.standards/`
-/// appears complete or not at all. A run killed midway leaves the staging
-/// folder, which the next `install` reports as an interrupted transaction.
-fn apply_first(root: &std::path::Path, plan: &Plan) -> Result<()> {
-    let mut random = [0u8; 4];
-    getrandom::fill(&mut random)
-        .map_err(|e| Error::Internal(format!("no randomness for a staging name: {e}")))?;
-    let name = format!(
-        ".standards-install-{}",
-        random
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    );
-    let staging = root.join(&name);
-    std::fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
-    failpoint::hit("install:staging-created");
-    let folders = Folders::new(root);
-    let staged = (|| -> Result<()> {
-        for op in &plan.ops {
-            match op {
-                Op::Create { path, content } => {
-                    let inside =
-                        path.strip_prefix(&format!("{STANDARDS_DIR}/"))
-                            .ok_or_else(|| {
-                                Error::Internal(format!(
-                                    "a first install only writes under .standards/, not `{path}`"
-                                ))
-                            })?;
-                    folders.atomic_write(&format!("{name}/{inside}"), content.as_bytes(), false)?;
-                }
-                Op::Keep { .. } => {}
-                Op::Replace { path, .. } | Op::Remove { path } | Op::Leave { path } => {
-                    return Err(Error::Internal(format!(
-                        "a first install has nothing to replace or remove (`{path}`)"
-                    )))
-                }
+/// The failpoints of `install` (D22): the journal's, under `install:`.
+pub const FAILPOINTS: &[&str] = &[
+    "install:journal-staged",
+    "install:journal-begun",
+    "install:step-applied",
+    "install:step-recorded",
+    "install:journal-closing",
+];
+
+/// The plan as journal changes, in the plan's order: PROTOCOL.md (the
+/// ownership marker) is written last. Every install (first, reinstall,
+/// upgrade) writes through the journal, so a run killed midway is completed
+/// or rolled back by `git standards recover` (D22).
+fn changes(plan: &Plan) -> Vec<journal::Change> {
+    plan.ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::Create { path, content } | Op::Replace { path, content } => {
+                Some(journal::Change::write(path.clone(), content.as_bytes()))
             }
-        }
-        failpoint::hit("install:staged");
-        // An empty `.standards/` (a project in a subfolder) is replaced by the rename.
-        let target = root.join(STANDARDS_DIR);
-        std::fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))
-    })();
-    if staged.is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
-    }
-    staged
+            Op::Remove { path } => Some(journal::Change::remove(path.clone())),
+            Op::Keep { .. } | Op::Leave { .. } => None,
+        })
+        .collect()
 }
 
 fn print_plan(
@@ -893,27 +897,17 @@ mod tests {
     }
 
     #[test]
-    fn a_first_install_appears_whole_and_leaves_no_staging_folder() {
-        for pre_existing_empty in [false, true] {
-            let dir = tempfile::tempdir().unwrap();
-            if pre_existing_empty {
-                std::fs::create_dir(dir.path().join(STANDARDS_DIR)).unwrap();
-            }
-            let p = plan(
-                &MemTree::new(),
-                &RootListing::default(),
-                &Request::default(),
-            )
-            .unwrap();
-            apply(dir.path(), &p).unwrap();
-            let names: Vec<String> = std::fs::read_dir(dir.path())
-                .unwrap()
-                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect();
-            assert_eq!(names, [".standards"], "only .standards remains");
-            for op in &p.ops {
-                assert!(dir.path().join(op.path()).is_file(), "{}", op.path());
-            }
-        }
+    fn every_planned_change_goes_to_the_journal_with_the_marker_last() {
+        let p = plan(
+            &MemTree::new(),
+            &RootListing::default(),
+            &Request::default(),
+        )
+        .unwrap();
+        let changes = changes(&p);
+        assert_eq!(changes.len(), p.ops.len());
+        assert!(
+            matches!(changes.last(), Some(journal::Change::Write { path, .. }) if path == PROTOCOL_PATH)
+        );
     }
 }

@@ -415,6 +415,81 @@ impl Folders {
         }
     }
 
+    /// Writes `bytes` to `rel` through the fixed temporary name `scratch` in
+    /// the same verified folder, then renames it over the target (for the
+    /// journal, whose steps reuse one name so a recovery can find what a
+    /// killed write left). A link, folder or special file at the target is
+    /// refused; a replaced file keeps its permissions.
+    pub fn put_with_scratch(&self, rel: &str, bytes: &[u8], scratch: &str) -> Result<(), Error> {
+        super::write::validate_relative(rel)?;
+        let (dir, name) = split(rel);
+        let (parent, _) = self.create_folders(dir).map_err(|b| b.refusal(rel))?;
+        let target = self.root.join(rel);
+        self.discard(&join(dir, scratch))?;
+        let keep = match kind_and_mode(&parent, name) {
+            Ok((FileType::RegularFile, mode)) => Some(mode),
+            Ok((kind, _)) => {
+                return Err(Error::refused(
+                    format!("refusing to write `{rel}`: it is {}", describe_kind(kind)),
+                    Some(format!(
+                        "move `{rel}` out of the way, then run `git standards recover` again"
+                    )),
+                ))
+            }
+            Err(Errno::NOENT) => None,
+            Err(e) => return Err(Error::io(&target, io(e))),
+        };
+        let flags =
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let fd = rfs::openat(&*parent, scratch, flags, Mode::from_raw_mode(0o666))
+            .map_err(|e| Error::io(&target, io(e)))?;
+        let mut file = std::fs::File::from(fd);
+        file.write_all(bytes).map_err(|e| Error::io(&target, e))?;
+        if let Some(mode) = keep {
+            rfs::fchmod(&file, Mode::from_raw_mode(mode)).map_err(|e| Error::io(&target, io(e)))?;
+        }
+        file.sync_all().map_err(|e| Error::io(&target, e))?;
+        rfs::renameat(&*parent, scratch, &*parent, name).map_err(|e| Error::io(&target, io(e)))
+    }
+
+    /// Removes whatever is at `rel` (a file, a link itself, or a folder and
+    /// everything in it), never following a link; nothing there is fine. A
+    /// folder on the way that is a link is refused.
+    pub fn discard(&self, rel: &str) -> Result<(), Error> {
+        super::write::validate_relative(rel)?;
+        let (dir, name) = split(rel);
+        let parent = match self.folder(dir) {
+            Ok(fd) => fd,
+            Err(Blocked::Missing(_)) => return Ok(()),
+            Err(b) => return Err(removal_refusal(rel, b)),
+        };
+        let shown = self.root.join(rel);
+        match kind_at(&*parent, name) {
+            Err(Errno::NOENT) => Ok(()),
+            Err(e) => Err(Error::io(&shown, io(e))),
+            Ok(FileType::Directory) => {
+                let fd = open_folder_at(&*parent, name).map_err(|e| Error::io(&shown, io(e)))?;
+                remove_contents(&fd).map_err(|e| Error::io(&shown, io(e)))?;
+                self.forget(rel);
+                rfs::unlinkat(&*parent, name, AtFlags::REMOVEDIR)
+                    .map_err(|e| Error::io(&shown, io(e)))
+            }
+            Ok(_) => rfs::unlinkat(&*parent, name, AtFlags::empty())
+                .map_err(|e| Error::io(&shown, io(e))),
+        }
+    }
+
+    /// Renames `from` to `to`, both names in the verified folder `rel_dir`.
+    pub fn rename_within(&self, rel_dir: &str, from: &str, to: &str) -> Result<(), Error> {
+        let fd = self
+            .folder(rel_dir)
+            .map_err(|b| removal_refusal(&join(rel_dir, from), b))?;
+        rfs::renameat(&*fd, from, &*fd, to)
+            .map_err(|e| Error::io(self.root.join(join(rel_dir, from)), io(e)))?;
+        self.forget(&join(rel_dir, from));
+        Ok(())
+    }
+
     /// Removes the regular file `rel` (never a link's target, never a folder).
     pub fn remove_file(&self, rel: &str) -> Result<(), Error> {
         super::write::validate_relative(rel)?;

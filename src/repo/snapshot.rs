@@ -12,7 +12,7 @@ use rustix::fs::FileType;
 use super::handles::{self, Folders};
 
 use crate::error::Error;
-use crate::protocol::tree::{Node, Tree};
+use crate::protocol::tree::{Node, Stages, Tree};
 
 /// The index is the user's file: a damaged one is a refusal with a way out, not an internal error.
 fn index_err(e: impl std::fmt::Display) -> Error {
@@ -56,6 +56,25 @@ fn unmerged_standards(repo: &gix::Repository, root_in_repo: &str) -> Result<Vec<
         }
     }
     Ok(out.into_iter().collect())
+}
+
+/// The stages of the unmerged project-relative `path` in the repository's
+/// current index, `None` when it has none (git-facts §4).
+fn unmerged_stages(repo: &gix::Repository, root_in_repo: &str, path: &str) -> Option<Stages> {
+    let index = repo.index_or_empty().ok()?;
+    let full = repo_prefix(root_in_repo, path);
+    let blob = |stage| {
+        index
+            .entry_by_path_and_stage(full.as_bytes().as_bstr(), stage)
+            .and_then(|e| repo.find_blob(e.id).ok())
+            .map(|mut b| b.take_data())
+    };
+    let stages = Stages {
+        base: blob(Stage::Base),
+        ours: blob(Stage::Ours),
+        theirs: blob(Stage::Theirs),
+    };
+    (stages != Stages::default()).then_some(stages)
 }
 
 fn repo_prefix(root_in_repo: &str, rest: &str) -> String {
@@ -248,6 +267,10 @@ impl Tree for WorktreeTree {
     fn unmerged(&self) -> Vec<String> {
         unmerged_standards(&self.repo, &self.root_in_repo).unwrap_or_default()
     }
+
+    fn stages(&self, path: &str) -> Option<Stages> {
+        unmerged_stages(&self.repo, &self.root_in_repo, path)
+    }
 }
 
 impl WorktreeTree {
@@ -288,6 +311,9 @@ pub struct ObjectTree {
     description: String,
     entries: BTreeMap<String, (gix::ObjectId, Kind)>,
     unmerged: Vec<String>,
+    /// For the index snapshot, the project root in the repository: where the
+    /// stages of its unmerged paths are read.
+    index_root: Option<String>,
     /// The commit this tree comes from, if any.
     pub commit: Option<gix::ObjectId>,
 }
@@ -326,6 +352,7 @@ impl ObjectTree {
             description: "the index".into(),
             entries,
             unmerged: unmerged_standards(repo, root_in_repo)?,
+            index_root: Some(root_in_repo.to_string()),
             commit: None,
         })
     }
@@ -335,7 +362,7 @@ impl ObjectTree {
         rev: &str,
         root_in_repo: &str,
     ) -> Result<Self, Error> {
-        let id = repo.rev_parse_single(rev).map_err(|e| {
+        let id = repo.rev_parse_single(rev).map_err(|_| {
             if repo.head_id().is_err() && repo.references().is_ok_and(|r| r.all().is_ok_and(|mut all| all.next().is_none())) {
                 Error::Refused {
                     message: format!("cannot resolve `{rev}`: the repository has no commits yet"),
@@ -343,7 +370,8 @@ impl ObjectTree {
                 }
             } else {
                 Error::Refused {
-                    message: format!("cannot resolve the revision `{rev}` ({e})"),
+                    // gix's own text (`couldn't parse revision, input="..."`) names its internals.
+                    message: format!("unknown revision `{rev}`"),
                     hint: Some("name a branch, tag or commit that exists in this repository (see `git log --oneline`)".into()),
                 }
             }
@@ -352,9 +380,11 @@ impl ObjectTree {
             .object()
             .map_err(|e| object_err("cannot read the object", e))?
             .peel_to_commit()
-            .map_err(|e| Error::Refused {
-                message: format!("`{rev}` does not name a commit: {e}"),
-                hint: None,
+            .map_err(|_| Error::Refused {
+                message: format!("`{rev}` does not name a commit"),
+                hint: Some(
+                    "name a branch, tag or commit (a tree or blob has no history to check)".into(),
+                ),
             })?;
         let tree = commit
             .tree()
@@ -399,6 +429,7 @@ impl ObjectTree {
             description: format!("commit {short} (`{rev}`)"),
             entries,
             unmerged: Vec::new(),
+            index_root: None,
             commit: Some(commit.id),
         })
     }
@@ -445,6 +476,7 @@ pub fn differs(
         description: String::new(),
         entries: BTreeMap::new(),
         unmerged: Vec::new(),
+        index_root: None,
         commit: None,
     };
     let head = head.unwrap_or(&empty);
@@ -501,5 +533,14 @@ impl Tree for ObjectTree {
 
     fn unmerged(&self) -> Vec<String> {
         self.unmerged.clone()
+    }
+
+    /// Only the index snapshot has stages; a commit's tree never does.
+    fn stages(&self, path: &str) -> Option<Stages> {
+        if self.unmerged.iter().any(|p| p == path) {
+            unmerged_stages(&self.repo, self.index_root.as_deref()?, path)
+        } else {
+            None
+        }
     }
 }
