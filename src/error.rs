@@ -29,6 +29,10 @@ pub enum Error {
     #[error("exit status {code}")]
     Exit { code: u8 },
 
+    /// A file to be created exclusively already exists (exit 1; nothing was changed).
+    #[error("refusing to overwrite `{path}`: the file already exists")]
+    AlreadyExists { path: String },
+
     #[error("not inside a git repository (searched from `{path}`): {reason}")]
     NotARepository { path: PathBuf, reason: String },
 

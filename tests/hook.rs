@@ -22,6 +22,8 @@ fn stop(env: &Env, dir: &Path, payload: &str) -> Assert {
 
 fn stop_with(env: &Env, dir: &Path, args: &[&str], payload: &str) -> Assert {
     let mut cmd = env.cmd(dir);
+    // The hook never creates the temporary folder itself, only its own folder in it.
+    std::fs::create_dir_all(env.dir.path().join("tmp")).unwrap();
     cmd.args(args).env("TMPDIR", env.dir.path().join("tmp"));
     assert_cmd::Command::from_std(cmd)
         .write_stdin(payload)

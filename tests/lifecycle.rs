@@ -163,6 +163,7 @@ impl Walk {
             String::from_utf8_lossy(&out.stderr)
         );
         let mut hook = self.env.cmd(&self.repo);
+        std::fs::create_dir_all(self.env.dir.path().join("tmp")).unwrap();
         hook.args(["hook", "stop"])
             .env("TMPDIR", self.env.dir.path().join("tmp"));
         let out = assert_cmd::Command::from_std(hook)

@@ -473,6 +473,10 @@ pub struct CheckArgs {
     /// Check a commit, branch or tag (read without a checkout), compared with its first parent.
     #[arg(long = "ref", value_name = "rev", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub rev: Option<String>,
+    /// With `--ref` in a shallow clone whose commit's parent was not fetched:
+    /// check without the history rules instead of refusing.
+    #[arg(long)]
+    pub allow_shallow: bool,
     /// Name the git hook that runs this check (the scripts in `git-hooks/` pass `pre-commit` or `pre-merge-commit`): when problems are found, a `check-failed` event is recorded in the audit trail.
     #[arg(long, value_name = "name", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub hook: Option<String>,
@@ -978,6 +982,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     json: a.json,
                     quiet: a.quiet,
                     options: Default::default(),
+                    allow_shallow: a.allow_shallow,
                     hook: a.hook,
                 },
             )
@@ -1149,9 +1154,10 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 rollback: a.rollback,
             },
         ),
-        Command::Hook(HookCommand::Stop) => {
-            commands::hook::run_stop(ctx, &mut std::io::stdin().lock())
-        }
+        Command::Hook(HookCommand::Stop) => match commands::hook::read_stdin_bounded() {
+            Ok(bytes) => commands::hook::run_stop(ctx, &mut bytes.as_slice()),
+            Err(e) => commands::hook::run_stop(ctx, &mut FailingRead(Some(e))),
+        },
         Command::Resolve(a) => {
             use std::io::IsTerminal;
             let request = commands::resolve::Request {
@@ -1177,5 +1183,17 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 path: a.path,
             },
         ),
+    }
+}
+
+/// A reader that fails once with a stored error (standard input that could not be read).
+struct FailingRead(Option<std::io::Error>);
+
+impl std::io::Read for FailingRead {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        match self.0.take() {
+            Some(e) => Err(e),
+            None => Ok(0),
+        }
     }
 }

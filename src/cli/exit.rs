@@ -19,6 +19,7 @@ fn classify(error: &Error) -> (u8, Option<String>) {
         Error::Usage(_) => (EXIT_USAGE, Some("run `git standards --help` for usage".into())),
         Error::Refused { hint, .. } => (EXIT_PROBLEMS, hint.clone()),
         Error::ProblemsFound { .. } => (EXIT_PROBLEMS, None),
+        Error::AlreadyExists { .. } => (EXIT_PROBLEMS, None),
         Error::Exit { code } => (*code, None),
         Error::NotARepository { .. } => {
             (EXIT_PROBLEMS, Some("run the command inside a git repository, or pass `-C <path>`".into()))

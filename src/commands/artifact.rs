@@ -177,15 +177,44 @@ fn describe_other(found: &Provenance, wanted: &Provenance) -> String {
     }
 }
 
+/// The crash points of `artifact init`: its one write is an atomic write,
+/// whose steps are [`write::FAILPOINTS`].
+pub const FAILPOINTS: &[&str] = write::FAILPOINTS;
+
 /// Runs `artifact init`.
 pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
     // D22: never write beside an interrupted multi-file operation.
     crate::repo::journal::refuse_if_pending(&rt.project)?;
     crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;
-    let plan = plan(&rt.tree, request)?;
+    let mut plan = plan(&rt.tree, request)?;
     if let Plan::Create { path, content } = &plan {
-        write::atomic_write(&rt.root, path, content.as_bytes(), write::Existing::Refuse)?;
+        match write::atomic_write(&rt.root, path, content.as_bytes(), write::Existing::Refuse) {
+            Ok(()) => {}
+            // A concurrent `artifact init` won the race: if what it wrote is
+            // this record, that is success; otherwise the usual collision.
+            Err(Error::AlreadyExists { .. }) => {
+                let again = runtime::open(&ctx.cwd)?;
+                plan = self::plan(&again.tree, request)?;
+                if let Plan::Create { path, .. } = &plan {
+                    return Err(Error::refused(
+                        format!("`{path}` appeared and vanished again while it was being created"),
+                        Some(
+                            "another program is changing `.standards/docs/`; run the command again"
+                                .to_string(),
+                        ),
+                    ));
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if let Plan::Exists { path } = &plan {
+        // An init killed between linking the record and removing its
+        // temporary name left that name behind: the re-run removes it.
+        if let Some((dir, _)) = path.rsplit_once('/') {
+            write::sweep_stale(&rt.root, dir);
+        }
     }
     writeln!(ctx.out, "{}", plan.path()).map_err(|e| Error::io("<stdout>", e))?;
     if let Plan::Create { path, content } = &plan {

@@ -29,6 +29,9 @@ pub struct Request {
     /// Only the summary line (and the exit status).
     pub quiet: bool,
     pub options: Options,
+    /// With `--ref` in a shallow clone: check without the history rules when
+    /// the commit's parent was not fetched, instead of refusing.
+    pub allow_shallow: bool,
     /// The git hook running the check (`--hook`): a failed check then leaves
     /// a `check-failed` audit event.
     pub hook: Option<String>,
@@ -39,6 +42,47 @@ pub fn evaluate(
     project: &Project,
     source: &Source,
     options: Options,
+) -> Result<(Report, String, Option<String>)> {
+    evaluate_with(project, source, options, false)
+}
+
+/// The commit `rev`'s first parent as a snapshot: `None` for a root commit; a
+/// refusal when the parent is missing, because the clone is shallow (unless
+/// `allow_shallow`) or the object database is damaged. Skipping the history
+/// rules silently would pass a deleted acceptance ID (issue 7, item 5).
+fn first_parent(project: &Project, rev: &str, allow_shallow: bool) -> Result<Option<ObjectTree>> {
+    let commit = project
+        .repo
+        .rev_parse_single(rev)
+        .ok()
+        .and_then(|id| id.object().ok())
+        .and_then(|o| o.peel_to_commit().ok());
+    let Some(commit) = commit else {
+        return Ok(None);
+    };
+    let Some(parent) = commit.parent_ids().next() else {
+        return Ok(None);
+    };
+    match project.at_rev(&parent.to_string()) {
+        Ok(tree) => Ok(Some(tree)),
+        Err(_) if allow_shallow => Ok(None),
+        Err(_) if project.repo.is_shallow().unwrap_or(false) => Err(Error::refused(
+            format!("cannot compare `{rev}` with its parent {}: this clone is shallow and the parent was not fetched, so the history rules cannot run", parent.to_hex_with_len(7)),
+            Some("fetch more history (`git fetch --deepen=1`, or `--unshallow`), or pass `--allow-shallow` to check without the history rules".to_string()),
+        )),
+        Err(e) => Err(Error::refused(
+            format!("cannot read the parent {} of `{rev}`: {e}", parent.to_hex_with_len(7)),
+            Some("the object database is damaged; run `git fsck` to find the missing objects".to_string()),
+        )),
+    }
+}
+
+/// [`evaluate`], choosing what a missing parent commit means.
+pub fn evaluate_with(
+    project: &Project,
+    source: &Source,
+    options: Options,
+    allow_shallow: bool,
 ) -> Result<(Report, String, Option<String>)> {
     let run = |tree: &dyn Tree, head: Option<&ObjectTree>| -> Result<Report> {
         if !runtime::installed(tree) {
@@ -60,6 +104,12 @@ pub fn evaluate(
     match source {
         Source::Worktree => {
             let tree = project.worktree()?;
+            if !runtime::installed(&tree) {
+                // Committed but absent from the working tree: restore, never reinstall.
+                if let Some(source) = crate::commands::runtime::committed_runtime(project, &tree)? {
+                    return Err(crate::commands::runtime::absent_runtime(&source));
+                }
+            }
             let head = project.head()?;
             let against = head.as_ref().map(|h| h.describe());
             Ok((run(&tree, head.as_ref())?, tree.describe(), against))
@@ -72,7 +122,7 @@ pub fn evaluate(
         }
         Source::Rev(rev) => {
             let tree = project.at_rev(rev)?;
-            let parent = project.at_rev(&format!("{rev}^")).ok();
+            let parent = first_parent(project, rev, allow_shallow)?;
             let against = parent.as_ref().map(|h| h.describe());
             Ok((run(&tree, parent.as_ref())?, tree.describe(), against))
         }
@@ -81,7 +131,12 @@ pub fn evaluate(
 
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
-    let (report, source, against) = evaluate(&project, &request.source, request.options)?;
+    let (report, source, against) = evaluate_with(
+        &project,
+        &request.source,
+        request.options,
+        request.allow_shallow,
+    )?;
     let conflict = conflict_report(&project, &request.source, &report)?;
     if request.json {
         print_json(

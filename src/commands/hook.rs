@@ -33,6 +33,47 @@ pub const USAGE: &str = "Usage: git standards hook stop";
 pub const CHECK_COMMAND: &str = "git standards check";
 /// At most this many problem lines in the stop message (RT §5.3).
 pub const MAX_PROBLEM_LINES: usize = 15;
+/// The most payload bytes the hook reads: clients send a few hundred; a
+/// longer (or endless) input is cut here and then counts as `{}`.
+pub const MAX_PAYLOAD_BYTES: usize = 64 * 1024;
+/// How long the hook waits for the client to close standard input.
+pub const PAYLOAD_WAIT: Duration = Duration::from_secs(5);
+
+/// Reads the payload from standard input: at most [`MAX_PAYLOAD_BYTES`], and
+/// no longer than [`PAYLOAD_WAIT`] (a client that never closes the pipe, or a
+/// terminal, must not hang the hook): what arrived by then is the payload. A
+/// read error is kept for [`run_stop`] to report.
+pub fn read_stdin_bounded() -> std::io::Result<Vec<u8>> {
+    let (send, receive) = std::sync::mpsc::channel();
+    let sent = send.clone();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let mut stdin = std::io::stdin().lock();
+        let mut chunk = [0u8; 4096];
+        loop {
+            match stdin.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => {
+                    bytes.extend_from_slice(&chunk[..n]);
+                    if bytes.len() > MAX_PAYLOAD_BYTES {
+                        break;
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let _ = sent.send(Err(e));
+                    return;
+                }
+            }
+        }
+        let _ = sent.send(Ok(bytes));
+    });
+    drop(send);
+    receive
+        .recv_timeout(PAYLOAD_WAIT)
+        .unwrap_or_else(|_| Ok(Vec::new()))
+}
+
 /// The folder of once-per-turn markers, inside the OS temporary folder.
 pub const MARKER_DIR: &str = "standards-hooks";
 /// Markers older than this are deleted.
@@ -166,7 +207,7 @@ fn locate(cwd: &Path) -> Result<Located> {
         Ok(project) => {
             project.require_workdir()?;
             let tree = project.worktree()?;
-            runtime::require_installed(&tree, &project.root)?;
+            runtime::require_installed_in(&project, &tree)?;
             Ok(Located::Repo(Box::new(project)))
         }
         Err(Error::NotARepository { .. }) => {
@@ -193,40 +234,67 @@ pub fn marker_dir() -> PathBuf {
     std::env::temp_dir().join(MARKER_DIR)
 }
 
-/// Claims the marker `name` in `dir` (HK-002): creates the folder if needed,
+/// Claims the marker `name` in `dir` (HK-002): creates the folder if needed
+/// (only the folder itself: its parent, the temporary folder, must exist),
 /// deletes markers older than a day (ignoring races), then creates the marker
-/// exclusively. `true` when this call created it; `false` when it already
-/// existed or could not be created (then the hook lets the agent stop rather
-/// than risk a loop).
-pub fn claim_marker(dir: &Path, name: &str, now: SystemTime) -> bool {
-    if std::fs::create_dir_all(dir).is_err() {
-        return false;
+/// exclusively. `Ok(true)` when this call created it, `Ok(false)` when it
+/// already existed, and `Err(why)` when no marker can be kept there: the
+/// folder is a link or not a folder, belongs to another user, or is not
+/// writable. Everything happens through the folder's handle, so a folder
+/// swapped for a link meanwhile is never written through.
+pub fn claim_marker(dir: &Path, name: &str, now: SystemTime) -> std::result::Result<bool, String> {
+    use rustix::fs::{self as rfs, AtFlags, Mode, OFlags};
+    let shown = dir.display();
+    match rfs::mkdir(dir, Mode::from_raw_mode(0o700)) {
+        Ok(()) | Err(rustix::io::Errno::EXIST) => {}
+        Err(e) => return Err(format!("cannot create the marker folder `{shown}`: {e}")),
     }
-    // Never follow a link: a marker folder that is a symbolic link (or not a
-    // folder) is not ours to write in or clean up.
-    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
-        return false;
+    let fd = rfs::open(
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(|e| {
+        format!("`{shown}` is not a folder of its own (a symbolic link or a file?): {e}")
+    })?;
+    let st = rfs::fstat(&fd).map_err(|e| format!("cannot inspect `{shown}`: {e}"))?;
+    let me = rustix::process::geteuid().as_raw();
+    if st.st_uid != me {
+        return Err(format!(
+            "the marker folder `{shown}` belongs to another user (uid {}), so it is not used",
+            st.st_uid
+        ));
     }
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for entry in entries.flatten() {
+    if let Ok(entries) = crate::repo::handles::list(&fd) {
+        for entry in entries {
             // Only our own markers are removed: 32 hex digits, regular files.
-            let ours = entry.file_name().to_str().is_some_and(is_marker_name);
-            let old = ours
-                && std::fs::symlink_metadata(entry.path()).is_ok_and(|m| {
-                    m.is_file()
-                        && m.modified()
-                            .is_ok_and(|t| now.duration_since(t).is_ok_and(|a| a > MARKER_MAX_AGE))
-                });
+            let Ok(file) = std::str::from_utf8(&entry.name) else {
+                continue;
+            };
+            if !is_marker_name(file) || entry.kind != rfs::FileType::RegularFile {
+                continue;
+            }
+            let old = rfs::statat(&fd, file, AtFlags::SYMLINK_NOFOLLOW).is_ok_and(|m| {
+                let modified =
+                    SystemTime::UNIX_EPOCH + Duration::from_secs(m.st_mtime.max(0) as u64);
+                now.duration_since(modified)
+                    .is_ok_and(|a| a > MARKER_MAX_AGE)
+            });
             if old {
-                let _ = std::fs::remove_file(entry.path());
+                let _ = rfs::unlinkat(&fd, file, AtFlags::empty());
             }
         }
     }
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(dir.join(name))
-        .is_ok()
+    match rfs::openat(
+        &fd,
+        name,
+        OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o600),
+    ) {
+        Ok(_) => Ok(true),
+        Err(rustix::io::Errno::EXIST) => Ok(false),
+        Err(e) => Err(format!("cannot create a marker in `{shown}`: {e}")),
+    }
 }
 
 /// Whether a file name is one of the hook's markers: 32 lowercase hex digits.
@@ -289,16 +357,22 @@ fn decide(cwd: &Path, input: &[u8], markers: &Path) -> Result<(Outcome, Option<F
         }
         _ => None,
     };
-    if payload.stop_hook_active.is_none() {
-        let root = located.root().to_string_lossy();
-        if !claim_marker(markers, &marker_name(&root, &payload), SystemTime::now()) {
-            return Ok((Outcome::Allow, None));
-        }
-    }
-    let message = match conflict {
+    let mut message = match conflict {
         Some(state) if !state.conflicts.is_empty() => conflict_stop_message(&state),
         _ => stop_message(&report.problems),
     };
+    if payload.stop_hook_active.is_none() {
+        let root = located.root().to_string_lossy();
+        match claim_marker(markers, &marker_name(&root, &payload), SystemTime::now()) {
+            Ok(true) => {}
+            Ok(false) => return Ok((Outcome::Allow, None)),
+            // A gate fails closed: the check failed, so the agent goes back,
+            // told why the once-per-turn guard is not working (issue 7, item 6).
+            Err(why) => message.push_str(&format!(
+                "\nThe hook could not remember this turn ({why}), so it may send the agent back again; fix the folder or set TMPDIR to a private folder.\n"
+            )),
+        }
+    }
     let failure = match located {
         Located::Repo(project) => {
             let mut rules: Vec<&'static str> = report.problems.iter().map(|p| p.rule).collect();
@@ -339,6 +413,7 @@ pub fn conflict_stop_message(state: &repo_conflicts::ConflictState) -> String {
 pub fn run_stop(ctx: &mut Context, input: &mut dyn Read) -> Result<()> {
     let mut bytes = Vec::new();
     let outcome = input
+        .take(MAX_PAYLOAD_BYTES as u64)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io("<stdin>", e))
         .and_then(|_| decide(&ctx.cwd, &bytes, &marker_dir()));
@@ -513,17 +588,21 @@ mod tests {
             "0000000000000000000000000000000a",
             "0000000000000000000000000000000b",
         );
-        assert!(claim_marker(&dir, a, now));
-        assert!(!claim_marker(&dir, a, now));
-        assert!(claim_marker(&dir, b, now));
+        assert_eq!(claim_marker(&dir, a, now), Ok(true));
+        assert_eq!(claim_marker(&dir, a, now), Ok(false));
+        assert_eq!(claim_marker(&dir, b, now), Ok(true));
         // A day and a minute later both are gone, so the turn may block again.
         let later = now + MARKER_MAX_AGE + Duration::from_secs(60);
-        assert!(claim_marker(&dir, a, later));
+        assert_eq!(claim_marker(&dir, a, later), Ok(true));
         assert!(!dir.join(b).exists());
-        // A marker folder that cannot be created: never block.
+        // A marker folder that cannot be created is an error (the hook then
+        // fails closed), and missing ancestors are never created.
         let file = tmp.path().join("not-a-folder");
         std::fs::write(&file, "x").unwrap();
-        assert!(!claim_marker(&file.join(MARKER_DIR), a, now));
+        assert!(claim_marker(&file.join(MARKER_DIR), a, now).is_err());
+        let deep = tmp.path().join("no/such/tmp");
+        assert!(claim_marker(&deep.join(MARKER_DIR), a, now).is_err());
+        assert!(!tmp.path().join("no").exists());
     }
 
     #[test]
@@ -535,11 +614,10 @@ mod tests {
         std::fs::write(dir.join("notes.txt"), "mine").unwrap();
         let stale = "0123456789abcdef0123456789abcdef";
         std::fs::write(dir.join(stale), "").unwrap();
-        assert!(claim_marker(
-            &dir,
-            "fedcba9876543210fedcba9876543210",
-            day_after
-        ));
+        assert_eq!(
+            claim_marker(&dir, "fedcba9876543210fedcba9876543210", day_after),
+            Ok(true)
+        );
         assert!(
             dir.join("notes.txt").exists(),
             "a user file is never deleted"
@@ -551,11 +629,7 @@ mod tests {
         std::fs::write(elsewhere.join(stale), "").unwrap();
         let linked = tmp.path().join("linked");
         std::os::unix::fs::symlink(&elsewhere, &linked).unwrap();
-        assert!(!claim_marker(
-            &linked,
-            "00000000000000000000000000000000",
-            day_after
-        ));
+        assert!(claim_marker(&linked, "00000000000000000000000000000000", day_after).is_err());
         assert!(
             elsewhere.join(stale).exists(),
             "nothing is deleted through a link"

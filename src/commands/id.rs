@@ -96,6 +96,19 @@ pub fn project_path(cwd: &Path, root: &Path, user: &Path) -> Option<String> {
     None
 }
 
+/// Why `rel` can never hold a record's identifiers: git's own files, the
+/// installed runtime (everything under `.standards/` but `docs/`) (issue 7,
+/// item 5). Files that are not Markdown are refused once read.
+fn not_a_record_path(rel: &str) -> Option<&'static str> {
+    if rel.split('/').any(|c| c == ".git") {
+        return Some("it is inside git's own `.git` folder");
+    }
+    if rel.starts_with(".standards/") && !rel.starts_with(".standards/docs/") {
+        return Some("it is a file of the installed runtime, not a record");
+    }
+    None
+}
+
 /// The next identifier for `prefix` in the project file `rel`, reading the
 /// file from `tree` and its committed versions from `head`.
 pub fn next(
@@ -110,6 +123,15 @@ pub fn next(
             prefix.owning_artifact()
         )
     };
+    if let Some(why) = not_a_record_path(rel) {
+        return Err(Error::refused(
+            format!("cannot number `{prefix}` identifiers in `{rel}`: {why}"),
+            Some(format!(
+                "number identifiers in the cycle's {} record, a Markdown file under `.standards/docs/` or elsewhere in the project",
+                prefix.owning_artifact()
+            )),
+        ));
+    }
     if let Some(found) = obstacle(tree, rel) {
         let what = match found {
             Obstacle::Symlink(_) => "is a symbolic link; records are read only through real folders inside the repository",
@@ -141,6 +163,12 @@ pub fn next(
         }
         Node::Unreadable(why) => {
             return Err(Error::refused(format!("cannot read `{rel}`: {why}"), None))
+        }
+        Node::File(_) if !rel.ends_with(".md") => {
+            return Err(Error::refused(
+                format!("cannot number `{prefix}` identifiers in `{rel}`: records are Markdown files (`*.md`)"),
+                Some(create_hint()),
+            ))
         }
         Node::File(bytes) => String::from_utf8(bytes).map_err(|_| {
             Error::refused(format!("cannot read `{rel}`: it is not UTF-8 text"), None)
@@ -196,8 +224,9 @@ pub fn run_next(ctx: &mut Context, request: &NextRequest) -> Result<()> {
             Some("pass a file inside the project, relative to the current folder or to the project root".to_string()),
         ));
     };
-    // A repository without commits (or an unreadable HEAD) has no committed version (RT §1.7).
-    let head = rt.project.head().ok().flatten();
+    // A repository without commits has no committed version (RT §1.7); an
+    // unreadable HEAD is a refusal, not a reason to hand out a used ID.
+    let head = rt.project.head()?;
     let id = next(
         &rt.tree,
         head.as_ref().map(|h| h as &dyn Tree),
@@ -295,6 +324,20 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("`docs` is a symbolic link"), "{e}");
+        for (path, why) in [
+            (".git/config", "`.git` folder"),
+            (".standards/STATE.md", "installed runtime"),
+            (".standards/protocol/x.md", "installed runtime"),
+        ] {
+            let t = MemTree::new().with(path, "AC-001");
+            let e = next(&t, None, path, IdPrefix::Ac).unwrap_err().to_string();
+            assert!(e.contains(why), "{path}: {e}");
+        }
+        let t = MemTree::new().with("notes.txt", "AC-001");
+        let e = next(&t, None, "notes.txt", IdPrefix::Ac)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("Markdown"), "{e}");
         let big = MemTree::new().with("plain.md", format!("AC-{}", u64::MAX));
         assert!(next(&big, None, "plain.md", IdPrefix::Ac).is_err());
     }

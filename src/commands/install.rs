@@ -11,7 +11,7 @@ use crate::protocol::layout::{
     CHAPTERS_DIR, FRAMEWORK_NAME, INSTALLATION_PATH, MARKER, MODE_PATH, PROTOCOL_PATH,
     STANDARDS_DIR, STATE_PATH, VERSION_PATH,
 };
-use crate::protocol::tree::{Node, Text, Tree};
+use crate::protocol::tree::{obstacle, Node, Text, Tree};
 use crate::protocol::vocab::{CycleMode, ProjectMode};
 use crate::protocol::{conflicts, mode, state};
 use crate::repo::{journal, notes_config, Project};
@@ -93,6 +93,11 @@ pub enum Op {
     Keep {
         path: String,
     },
+    /// A file in the chapter folder that this version does not ship but that
+    /// git holds no unchanged copy of (untracked or edited): the user's, kept.
+    Leave {
+        path: String,
+    },
 }
 
 impl Op {
@@ -101,7 +106,8 @@ impl Op {
             Op::Create { path, .. }
             | Op::Replace { path, .. }
             | Op::Remove { path }
-            | Op::Keep { path } => path,
+            | Op::Keep { path }
+            | Op::Leave { path } => path,
         }
     }
 }
@@ -214,6 +220,21 @@ pub struct RootListing {
     /// overwrite, so it is a first install. This is how a project is put in a
     /// subfolder of a repository (D1 finds the nearest folder holding `.standards/`).
     pub empty_standards: bool,
+    /// Where a committed runtime exists although the working tree has no
+    /// `.standards/` (`"the index"` or `"HEAD"`): a sparse checkout or a
+    /// deleted folder, never a first install (issue 7, item 2).
+    pub committed_runtime: Option<String>,
+    /// Chapter-folder files whose working copy equals the index's copy: git
+    /// can give them back, so install may remove them (issue 7, item 1).
+    pub recoverable: std::collections::BTreeSet<String>,
+}
+
+/// The refusal for a runtime that is committed but absent from the working tree.
+fn refuse_absent_runtime(source: &str) -> Error {
+    Error::refused(
+        format!("refusing to install: `.standards/` is missing from the working tree, but {source} holds an installed runtime; a first install would replace the committed workflow state"),
+        Some("bring it back with `git restore .standards` (or, in a sparse checkout, `git sparse-checkout add .standards`), then run `git standards install` again".to_string()),
+    )
 }
 
 /// Computes the plan against the working tree. Pure apart from reading `tree`.
@@ -234,6 +255,14 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
         ));
     }
     let binary = Version::current();
+    let absent = match tree.node(STANDARDS_DIR) {
+        Node::Missing => true,
+        Node::Dir => root.empty_standards,
+        _ => false,
+    };
+    if let (true, Some(source)) = (absent, &root.committed_runtime) {
+        return Err(refuse_absent_runtime(source));
+    }
     let (kind, mode) = match tree.node(STANDARDS_DIR) {
         Node::Missing => {
             let inferred = infer_mode(root_names.iter().map(String::as_str));
@@ -300,10 +329,34 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
         );
     }
     // The chapter folder is framework-owned and replaced whole: drop chapters we no longer ship.
+    // Only files git holds an unchanged copy of are removed; never anything
+    // reached through a link (issue 7, item 1).
     for path in tree.markdown_files() {
         if let Some(name) = path.strip_prefix(&format!("{CHAPTERS_DIR}/")) {
             if !assets::CHAPTERS.iter().any(|(n, _)| *n == name) {
-                ops.push(Op::Remove { path });
+                if let Some(found) = obstacle(tree, &path) {
+                    return Err(Error::refused(
+                        format!(
+                            "refusing to install: `{}` is not a normal folder inside the project, so `{path}` cannot be removed safely",
+                            found.component()
+                        ),
+                        Some(format!("replace `{}` with a real folder (or remove it), then run `git standards install` again", found.component())),
+                    ));
+                }
+                match tree.node(&path) {
+                    Node::File(_) if root.recoverable.contains(&path) => {
+                        ops.push(Op::Remove { path })
+                    }
+                    Node::File(_) => ops.push(Op::Leave { path }),
+                    Node::Missing => {}
+                    Node::Symlink => {
+                        return Err(Error::refused(
+                            format!("refusing to install: `{path}` is a symbolic link in the framework's chapter folder"),
+                            Some(format!("remove the link `{path}`, then run `git standards install` again")),
+                        ))
+                    }
+                    _ => ops.push(Op::Leave { path }),
+                }
             }
         }
     }
@@ -440,11 +493,21 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             .map_err(|e| Error::io(&standards, e))?
             .next()
             .is_none();
+    let index = project.index()?;
+    let committed_runtime = crate::commands::runtime::committed_runtime(&project, &tree)?;
+    let recoverable = tree
+        .markdown_files()
+        .into_iter()
+        .filter(|p| p.starts_with(&format!("{CHAPTERS_DIR}/")))
+        .filter(|p| matches!(index.node(p), Node::File(_)) && tree.node(p) == index.node(p))
+        .collect();
     let planned = plan(
         &tree,
         &RootListing {
             names,
             empty_standards,
+            committed_runtime,
+            recoverable,
         },
         request,
     );
@@ -455,6 +518,14 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     }
     let settings = notes_config::configure(&project.repo, request.dry_run)?;
     print_plan(ctx.out, &plan, &root, request.dry_run)?;
+    for op in &plan.ops {
+        if let Op::Leave { path } = op {
+            let _ = writeln!(
+                ctx.err,
+                "Left `{path}` in place: this version no longer ships it, but git has no unchanged copy of it, so it may be yours; delete it yourself if it is not."
+            );
+        }
+    }
     print_settings(ctx, &settings, request.dry_run)?;
     if !request.dry_run {
         audit::append_after(ctx, &project, install_event(&plan, &settings));
@@ -467,7 +538,7 @@ fn install_event(plan: &Plan, settings: &[notes_config::Setting]) -> Event {
     let changed: Vec<&str> = plan
         .ops
         .iter()
-        .filter(|op| !matches!(op, Op::Keep { .. }))
+        .filter(|op| !matches!(op, Op::Keep { .. } | Op::Leave { .. }))
         .map(Op::path)
         .collect();
     let set: Vec<String> = settings
@@ -546,7 +617,7 @@ fn changes(plan: &Plan) -> Vec<journal::Change> {
                 Some(journal::Change::write(path.clone(), content.as_bytes()))
             }
             Op::Remove { path } => Some(journal::Change::remove(path.clone())),
-            Op::Keep { .. } => None,
+            Op::Keep { .. } | Op::Leave { .. } => None,
         })
         .collect()
 }
@@ -566,6 +637,7 @@ fn print_plan(
         (Op::Remove { .. }, false) => "removed",
         (Op::Remove { .. }, true) => "would remove",
         (Op::Keep { .. }, _) => "kept",
+        (Op::Leave { .. }, _) => "left (yours)",
     };
     for op in &plan.ops {
         writeln!(out, "{:<14} {}", verb(op), op.path()).map_err(w)?;
@@ -573,7 +645,7 @@ fn print_plan(
     let changed = plan
         .ops
         .iter()
-        .filter(|op| !matches!(op, Op::Keep { .. }))
+        .filter(|op| !matches!(op, Op::Keep { .. } | Op::Leave { .. }))
         .count();
     let action = match (plan.kind, changed) {
         (InstallKind::First, _) => "Installed".to_string(),
@@ -601,7 +673,7 @@ mod tests {
     fn names(v: &[&str]) -> RootListing {
         RootListing {
             names: v.iter().map(|s| s.to_string()).collect(),
-            empty_standards: false,
+            ..RootListing::default()
         }
     }
 
@@ -740,6 +812,49 @@ mod tests {
     }
 
     #[test]
+    fn a_committed_runtime_missing_from_the_working_tree_is_never_reinstalled_fresh() {
+        for source in ["the index", "HEAD"] {
+            let listing = RootListing {
+                committed_runtime: Some(source.into()),
+                ..names(&[".git"])
+            };
+            let e = plan(&MemTree::new(), &listing, &Request::default()).unwrap_err();
+            let Error::Refused { message, hint } = e else {
+                panic!("not a refusal")
+            };
+            assert!(message.contains(source), "{message}");
+            let hint = hint.unwrap();
+            assert!(hint.contains("git restore .standards"), "{hint}");
+            assert!(
+                hint.contains("git sparse-checkout add .standards"),
+                "{hint}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_unchanged_tracked_chapters_are_removed_and_never_through_links() {
+        let old = format!("{CHAPTERS_DIR}/retired.md");
+        let mine = format!("{CHAPTERS_DIR}/my-notes.md");
+        let t = installed(ProjectMode::Brownfield)
+            .with(&old, "old chapter")
+            .with(&mine, "user notes");
+        let listing = RootListing {
+            recoverable: [old.clone()].into_iter().collect(),
+            ..RootListing::default()
+        };
+        let p = plan(&t, &listing, &Request::default()).unwrap();
+        assert!(p.ops.contains(&Op::Remove { path: old.clone() }));
+        assert!(p.ops.contains(&Op::Leave { path: mine.clone() }));
+        // A chapter below a linked folder refuses the whole install.
+        let mut linked = installed(ProjectMode::Brownfield);
+        linked.insert_node(&format!("{CHAPTERS_DIR}/sub"), Node::Symlink);
+        linked.insert(&format!("{CHAPTERS_DIR}/sub/x.md"), "x");
+        let e = plan(&linked, &listing, &Request::default()).unwrap_err();
+        assert!(e.to_string().contains("not a normal folder"), "{e}");
+    }
+
+    #[test]
     fn legacy_node_tools_are_removed() {
         let mut t = installed(ProjectMode::Brownfield);
         t.insert(".standards/bin/check.mjs", "// node");
@@ -768,6 +883,7 @@ mod tests {
         let empty = RootListing {
             names: vec![".standards".into()],
             empty_standards: true,
+            ..RootListing::default()
         };
         // The tree shows the empty folder as a folder with nothing in it.
         let mut t = MemTree::new();

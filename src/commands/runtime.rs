@@ -26,12 +26,48 @@ pub fn open(cwd: &std::path::Path) -> Result<Runtime> {
     project.require_workdir()?;
     let root = project.root.clone();
     let tree = project.worktree()?;
-    require_installed(&tree, &root)?;
+    require_installed_in(&project, &tree)?;
     Ok(Runtime {
         project,
         root,
         tree,
     })
+}
+
+/// Where the runtime is committed (`"the index"` or `"HEAD"`) when the
+/// working tree lacks `.standards/PROTOCOL.md`.
+pub fn committed_runtime(project: &Project, tree: &dyn Tree) -> Result<Option<String>> {
+    if tree.exists(PROTOCOL_PATH) {
+        return Ok(None);
+    }
+    if project.index()?.exists(PROTOCOL_PATH) {
+        return Ok(Some("the index".into()));
+    }
+    if project.head()?.is_some_and(|h| h.exists(PROTOCOL_PATH)) {
+        return Ok(Some("HEAD".into()));
+    }
+    Ok(None)
+}
+
+/// [`require_installed`] in a repository: a runtime that is committed but
+/// missing from the working tree (a sparse checkout, `rm -rf .standards`) is
+/// restored with git, never installed afresh (issue 7, item 2).
+pub fn require_installed_in(project: &Project, tree: &dyn Tree) -> Result<()> {
+    let missing = require_installed(tree, &project.root);
+    if missing.is_err() {
+        if let Some(source) = committed_runtime(project, tree)? {
+            return Err(absent_runtime(&source));
+        }
+    }
+    missing
+}
+
+/// The refusal for a runtime that `source` holds but the working tree lacks.
+pub fn absent_runtime(source: &str) -> Error {
+    Error::refused(
+        format!("`{PROTOCOL_PATH}` is missing from the working tree, but {source} holds the installed runtime"),
+        Some("bring it back with `git restore .standards` (in a sparse checkout: `git sparse-checkout add .standards`); do not run `git standards install`, which would start the workflow state afresh".to_string()),
+    )
 }
 
 /// Refuses unless `.standards/PROTOCOL.md` carries the framework marker.

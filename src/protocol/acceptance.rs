@@ -49,6 +49,9 @@ pub fn inventory(text: &str) -> Inventory {
     let masked = mask_fences(text);
     let mut inv = Inventory::default();
     let mut standing = Standing::Current;
+    // Sets beside the ordered lists keep de-duplication linear (issue 7, item 4).
+    let mut seen: std::collections::HashSet<(String, u8)> = Default::default();
+    let mut duplicated: std::collections::HashSet<(String, u8)> = Default::default();
     for line in masked.lines() {
         if let Some(name) = h2_name(line) {
             if standing != Standing::Previous {
@@ -66,16 +69,14 @@ pub fn inventory(text: &str) -> Inventory {
                 Standing::Retired => &mut inv.retired,
                 Standing::Previous => &mut inv.previous,
             };
-            if list.contains(&id) {
-                if !inv
-                    .duplicates
-                    .iter()
-                    .any(|(d, s)| *d == id && *s == standing)
-                {
-                    inv.duplicates.push((id, standing));
+            let key = (id, standing as u8);
+            if seen.contains(&key) {
+                if duplicated.insert(key.clone()) {
+                    inv.duplicates.push((key.0, standing));
                 }
             } else {
-                list.push(id);
+                list.push(key.0.clone());
+                seen.insert(key);
             }
         }
     }

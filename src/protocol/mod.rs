@@ -11,6 +11,8 @@ pub mod conflicts;
 pub mod cycle_id;
 pub mod fields;
 pub mod fresh;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod layout;
 pub mod merge_guard;
 pub mod mode;

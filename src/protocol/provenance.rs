@@ -48,6 +48,21 @@ pub fn opens_block(text: &str) -> bool {
     }
 }
 
+/// Whether the start `prefix` of a longer file leaves [`opens_block`]
+/// undecided: it is `<!--` followed only by whitespace or the beginning of
+/// `STANDARDS`, so more bytes are needed to tell.
+pub fn opening_undecided(prefix: &str) -> bool {
+    let (text, _) = strip_bom(prefix);
+    if "<!--".starts_with(text) {
+        return true;
+    }
+    let Some(rest) = text.strip_prefix("<!--") else {
+        return false;
+    };
+    let rest = rest.trim_start_matches(super::fields::is_js_whitespace);
+    "STANDARDS".starts_with(rest) && rest.len() < "STANDARDS".len()
+}
+
 /// Parses the provenance block at the start of `text`.
 pub fn parse(text: &str) -> Marking {
     if !opens_block(text) {

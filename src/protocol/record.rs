@@ -318,6 +318,8 @@ pub fn bare_mentions(text: &str, prefix: IdPrefix) -> Vec<String> {
     let p = prefix.as_str().as_bytes();
     let b = text.as_bytes();
     let mut out: Vec<String> = Vec::new();
+    // A set beside the list keeps de-duplication linear (issue 7, item 4).
+    let mut seen = std::collections::HashSet::new();
     let mut i = 0;
     while i + p.len() < b.len() {
         if &b[i..i + p.len()] == p && b[i + p.len()] == b'-' {
@@ -331,7 +333,7 @@ pub fn bare_mentions(text: &str, prefix: IdPrefix) -> Vec<String> {
             }
             if before_ok && j - start >= 3 {
                 let id = text[i..j].to_string();
-                if !out.contains(&id) {
+                if seen.insert(id.clone()) {
                     out.push(id);
                 }
             }

@@ -3,7 +3,7 @@
 
 use super::layout;
 use super::provenance::{self, Marking};
-use super::tree::{Text, Tree};
+use super::tree::{Node, Text, Tree};
 
 /// A file that starts with a provenance block, valid or not.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +45,16 @@ pub fn scan(tree: &dyn Tree) -> Scan {
     candidates.sort();
     candidates.dedup();
     for path in candidates {
+        // Read only the start first: most Markdown files are not records, and
+        // one may be hundreds of megabytes (issue 7, item 4).
+        match opening(tree, &path) {
+            Opening::Record => {}
+            Opening::NotARecord => continue,
+            Opening::Unreadable(why) => {
+                out.unreadable.push((path, why));
+                continue;
+            }
+        }
         match tree.text(&path) {
             Text::Ok(text) => {
                 if provenance::opens_block(&text) {
@@ -62,6 +72,49 @@ pub fn scan(tree: &dyn Tree) -> Scan {
         }
     }
     out
+}
+
+/// How many bytes of a candidate are read to look for a provenance block.
+pub const OPENING_BYTES: usize = 4096;
+
+enum Opening {
+    Record,
+    NotARecord,
+    Unreadable(String),
+}
+
+/// Whether the file at `path` opens with a provenance block, from its first
+/// [`OPENING_BYTES`] (more only while the opener is still undecided).
+fn opening(tree: &dyn Tree, path: &str) -> Opening {
+    let mut limit = OPENING_BYTES;
+    loop {
+        let bytes = match tree.prefix(path, limit) {
+            Node::File(bytes) => bytes,
+            // The whole read reports these the usual way.
+            _ => return Opening::Record,
+        };
+        let complete = bytes.len() < limit;
+        let text = match std::str::from_utf8(&bytes) {
+            Ok(t) => t,
+            // A character cut at the end of the prefix is not an error.
+            Err(e) if e.error_len().is_none() => {
+                std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
+            }
+            Err(e) => {
+                return Opening::Unreadable(format!(
+                    "it is not valid UTF-8 (bad byte at offset {})",
+                    e.valid_up_to()
+                ))
+            }
+        };
+        if provenance::opens_block(text) {
+            return Opening::Record;
+        }
+        if complete || !provenance::opening_undecided(text) {
+            return Opening::NotARecord;
+        }
+        limit = limit.saturating_mul(4);
+    }
 }
 
 #[cfg(test)]
@@ -86,5 +139,25 @@ mod tests {
         assert!(!s.cycle_is_used("c-2"));
         assert_eq!(s.unreadable.len(), 1);
         assert_eq!(s.unreadable[0].0, "bad.md");
+    }
+
+    #[test]
+    fn only_the_start_of_a_plain_file_is_read() {
+        let big = format!("# Notes\n{}", "x".repeat(10 * OPENING_BYTES));
+        let late_bad = [big.as_bytes(), b"\xff"].concat();
+        let spaced = format!(
+            "<!--{}STANDARDS\nArtifact: SCOPE\nCycle: c-1\n-->\n",
+            " ".repeat(3 * OPENING_BYTES)
+        );
+        let t = MemTree::new()
+            .with("notes.md", late_bad)
+            .with("spaced.md", spaced);
+        let s = scan(&t);
+        assert!(s.unreadable.is_empty(), "{:?}", s.unreadable);
+        let paths: Vec<_> = s.artifacts.iter().map(|a| a.path.as_str()).collect();
+        assert_eq!(paths, ["spaced.md"]);
+        assert!(provenance::opening_undecided("<!-- STAN"));
+        assert!(provenance::opening_undecided("\u{feff}<!"));
+        assert!(!provenance::opening_undecided("<!-- x"));
     }
 }

@@ -45,6 +45,19 @@ pub trait Tree {
     /// The node at `path`.
     fn node(&self, path: &str) -> Node;
 
+    /// At most the first `limit` bytes of the file at `path` (otherwise as
+    /// [`Tree::node`]): enough to tell whether a Markdown file opens with a
+    /// provenance block without reading a large file whole (issue 7, item 4).
+    fn prefix(&self, path: &str, limit: usize) -> Node {
+        match self.node(path) {
+            Node::File(mut bytes) => {
+                bytes.truncate(limit);
+                Node::File(bytes)
+            }
+            other => other,
+        }
+    }
+
     /// Candidate Markdown files (RT §1.4): tracked plus untracked-but-not-ignored
     /// `*.md` files, sorted; for a commit, its `*.md` blobs.
     fn markdown_files(&self) -> Vec<String>;

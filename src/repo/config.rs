@@ -23,7 +23,7 @@ fn invalid(e: config::ConfigError) -> Error {
 pub fn read_file(project: &Project) -> Result<Config, Error> {
     let shown = project.repo_path(CONFIG_PATH);
     let node = match &project.workdir {
-        Some(_) => super::snapshot::read_node(&project.root, CONFIG_PATH),
+        Some(_) => super::handles::Folders::new(project.root.clone()).read(CONFIG_PATH),
         None => match project.head()? {
             Some(head) => head.node(CONFIG_PATH),
             None => Node::Missing,

@@ -4,19 +4,27 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::snapshot::read_node;
+use rustix::fs::FileType;
+
+use super::handles::Folders;
+use super::snapshot::walk_handles;
 use crate::protocol::layout::{SCAN_SKIPPED, STANDARDS_DIR};
 use crate::protocol::tree::{Node, Tree};
 
 /// The files below a project root on disk. Reads never follow a symbolic link.
 pub struct DirTree {
     root: PathBuf,
+    folders: Folders,
 }
 
 impl DirTree {
     /// The project whose root (the folder holding `.standards/`) is `root`.
     pub fn new(root: impl Into<PathBuf>) -> DirTree {
-        DirTree { root: root.into() }
+        let root = root.into();
+        DirTree {
+            folders: Folders::new(root.clone()),
+            root,
+        }
     }
 
     /// The nearest folder at or above `start` that holds a `.standards/`
@@ -35,31 +43,28 @@ impl DirTree {
     }
 }
 
-/// Adds the `.md` regular files below `dir` (project-relative `rel`) to `out`,
-/// not descending into a folder with one of the skipped names at any depth and
-/// neither following nor collecting symbolic links (RT §1.4 step 2).
-fn walk(dir: &Path, rel: &str, out: &mut BTreeSet<String>) {
-    let Ok(read) = std::fs::read_dir(dir) else {
+/// Adds the `.md` regular files below the folder `rel` to `out`, not
+/// descending into a folder with one of the skipped names at any depth nor
+/// into a nested repository, and neither following nor collecting symbolic
+/// links (RT §1.4 step 2).
+fn walk(folders: &Folders, rel: &str, out: &mut BTreeSet<String>) {
+    let Ok(fd) = folders.folder(rel) else {
         return;
     };
-    for entry in read.flatten() {
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let path = if rel.is_empty() {
-            name.clone()
-        } else {
-            format!("{rel}/{name}")
-        };
-        if kind.is_dir() {
-            if !SCAN_SKIPPED.contains(&name.as_str()) {
-                walk(&entry.path(), &path, out);
+    walk_handles(
+        &fd,
+        rel,
+        0,
+        &mut |dir| {
+            let name = dir.rsplit('/').next().unwrap_or(dir);
+            !SCAN_SKIPPED.contains(&name)
+        },
+        &mut |path, kind| {
+            if kind == FileType::RegularFile && path.ends_with(".md") {
+                out.insert(path.to_string());
             }
-        } else if kind.is_file() && name.ends_with(".md") {
-            out.insert(path);
-        }
-    }
+        },
+    );
 }
 
 impl Tree for DirTree {
@@ -68,7 +73,11 @@ impl Tree for DirTree {
     }
 
     fn node(&self, path: &str) -> Node {
-        read_node(&self.root, path)
+        self.folders.read(path)
+    }
+
+    fn prefix(&self, path: &str, limit: usize) -> Node {
+        self.folders.read_prefix(path, limit)
     }
 
     /// The walk of RT §1.4 step 2 from the root, then the same walk of all of
@@ -77,9 +86,9 @@ impl Tree for DirTree {
     /// rest, as it does in a repository).
     fn markdown_files(&self) -> Vec<String> {
         let mut out = BTreeSet::new();
-        walk(&self.root, "", &mut out);
+        walk(&self.folders, "", &mut out);
         if matches!(self.node(STANDARDS_DIR), Node::Dir) {
-            walk(&self.root.join(STANDARDS_DIR), STANDARDS_DIR, &mut out);
+            walk(&self.folders, STANDARDS_DIR, &mut out);
         }
         out.into_iter().collect()
     }

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::repo::{failpoint, write, Project};
+use crate::repo::{failpoint, handles, write, Project};
 
 /// The folder name inside `<git-dir>/standards/`.
 const JOURNAL: &str = "journal";
@@ -754,60 +754,45 @@ fn restore(backup: &Path, base: &Path, rel: &str, scratch: &str) -> Result<()> {
 /// Writes `bytes` to `base/rel` atomically through the temporary sibling
 /// `<scratch>-writing` and a rename. Unlike `write::atomic_write`'s unique
 /// temporary names, this name is the same in every run of the step, so a
-/// recovery deletes what a killed write left behind. Parents are created
-/// without following links; a link or folder at the target is refused; a
-/// replaced file keeps its permissions.
+/// recovery deletes what a killed write left behind. Everything happens
+/// through verified folder handles (`handles::Folders`, issue 7): parents are
+/// created and opened without following links, a link or folder at the target
+/// is refused, and a replaced file keeps its permissions.
 fn put_file(base: &Path, rel: &str, bytes: &[u8], scratch: &str) -> Result<()> {
-    use std::io::Write as _;
-    write::prepare_parents(base, rel)?;
-    let target = base.join(rel);
-    let parent = target.parent().expect("a relative path has a parent");
-    let temp = parent.join(format!("{scratch}-writing"));
-    discard(&temp)?;
-    let keep = match std::fs::symlink_metadata(&target) {
-        Ok(m) if m.file_type().is_symlink() || m.is_dir() => {
-            return Err(Error::refused(
-                format!("refusing to write `{rel}`: it is a symbolic link or a folder"),
-                Some(format!(
-                    "move `{rel}` out of the way, then run `git standards recover` again"
-                )),
-            ))
-        }
-        Ok(m) => Some(m.permissions()),
-        Err(_) => None,
-    };
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&temp)
-        .map_err(|e| Error::io(&temp, e))?;
-    f.write_all(bytes).map_err(|e| Error::io(&temp, e))?;
-    if let Some(perms) = keep {
-        f.set_permissions(perms).map_err(|e| Error::io(&temp, e))?;
-    }
-    sync(&f).map_err(|e| Error::io(&temp, e))?;
-    std::fs::rename(&temp, &target).map_err(|e| Error::io(&target, e))
+    handles::Folders::new(base).put_with_scratch(rel, bytes, &format!("{scratch}-writing"))
 }
 
 /// Deletes the file or folder `base/rel` if present, never following links
 /// (a link is removed itself, not its target). A folder is first renamed to
 /// the sibling `<scratch>-removing`, so a kill leaves the path whole or absent;
-/// a rerun deletes what such a kill left there.
+/// a rerun deletes what such a kill left there. All through folder handles.
 fn remove_any(base: &Path, rel: &str, scratch: &str) -> Result<()> {
-    let target = base.join(rel);
-    let parent = target.parent().expect("a relative path has a parent");
-    let doomed = parent.join(format!("{scratch}-removing"));
-    discard(&doomed)?;
-    discard(&parent.join(format!("{scratch}-restoring")))?;
-    discard(&parent.join(format!("{scratch}-writing")))?;
-    match std::fs::symlink_metadata(&target) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(Error::io(&target, e)),
-        Ok(m) if m.is_dir() => {
-            std::fs::rename(&target, &doomed).map_err(|e| Error::io(&target, e))?;
-            discard(&doomed)
+    let folders = handles::Folders::new(base);
+    let (dir, name) = handles::split(rel);
+    let sibling = |suffix: &str| {
+        if dir.is_empty() {
+            format!("{scratch}-{suffix}")
+        } else {
+            format!("{dir}/{scratch}-{suffix}")
         }
-        Ok(_) => std::fs::remove_file(&target).map_err(|e| Error::io(&target, e)),
+    };
+    folders.discard(&sibling("removing"))?;
+    folders.discard(&sibling("restoring"))?;
+    folders.discard(&sibling("writing"))?;
+    let parent = match folders.folder(dir) {
+        Ok(fd) => fd,
+        Err(handles::Blocked::Missing(_)) => return Ok(()),
+        Err(b) => return Err(b.refusal(rel)),
+    };
+    match handles::kind_at(&*parent, name) {
+        Err(rustix::io::Errno::NOENT) => Ok(()),
+        Err(e) => Err(Error::io(base.join(rel), std::io::Error::from(e))),
+        Ok(rustix::fs::FileType::Directory) => {
+            let doomed = format!("{scratch}-removing");
+            folders.rename_within(dir, name, &doomed)?;
+            folders.discard(&sibling("removing"))
+        }
+        Ok(_) => folders.discard(rel),
     }
 }
 

@@ -6,6 +6,7 @@ pub mod config;
 pub mod conflicts;
 mod dirtree;
 pub mod failpoint;
+pub mod handles;
 pub mod hooks;
 pub mod journal;
 pub mod merge_tree;
@@ -68,6 +69,22 @@ impl Project {
             }
         })?;
         repo.object_cache_size_if_unset(4 * 1024 * 1024);
+        // With `GIT_DIR` but neither `GIT_WORK_TREE` nor `core.worktree`, git
+        // takes the current folder as the top of the working tree, where gix
+        // takes the parent of the git folder: follow git (issue 7, item 5).
+        if std::env::var_os("GIT_DIR").is_some() && std::env::var_os("GIT_WORK_TREE").is_none() {
+            let (configured, bare) = {
+                let config = repo.config_snapshot();
+                (
+                    config.string("core.worktree").is_some(),
+                    config.boolean("core.bare") == Some(true),
+                )
+            };
+            if !configured && !bare {
+                repo.set_workdir(Some(start.clone()))
+                    .map_err(|e| Error::io(&start, std::io::Error::other(e.to_string())))?;
+            }
+        }
         let workdir = match repo.workdir() {
             Some(w) => Some(std::path::absolute(w).map_err(|e| Error::io(w, e))?),
             None => None,
@@ -154,10 +171,25 @@ impl Project {
     }
 
     /// HEAD as a snapshot, or `None` in a repository without commits.
+    /// A HEAD that names a commit which cannot be read is a refusal naming
+    /// `git fsck`, not "no history" (issue 7, item 5).
     pub fn head(&self) -> Result<Option<ObjectTree>, Error> {
+        let head = self.repo.head().map_err(|e| Error::Refused {
+            message: format!("cannot read HEAD: {e}"),
+            hint: Some("the repository is damaged; run `git fsck`".into()),
+        })?;
+        if head.is_unborn() {
+            return Ok(None);
+        }
         match self.repo.head_commit() {
             Ok(_) => self.at_rev("HEAD").map(Some),
-            Err(_) => Ok(None),
+            Err(e) => Err(Error::Refused {
+                message: format!("cannot read the commit HEAD names: {e}"),
+                hint: Some(
+                    "the repository is damaged (a missing or corrupt object); run `git fsck` to find it"
+                        .into(),
+                ),
+            }),
         }
     }
 }

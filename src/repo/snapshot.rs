@@ -3,8 +3,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use std::os::fd::OwnedFd;
+
 use gix::bstr::ByteSlice;
 use gix::index::entry::Stage;
+use rustix::fs::FileType;
+
+use super::handles::{self, Folders};
 
 use crate::error::Error;
 use crate::protocol::tree::{Node, Stages, Tree};
@@ -15,6 +20,18 @@ fn index_err(e: impl std::fmt::Display) -> Error {
         message: format!("cannot read the git index: {e}"),
         hint: Some(
             "the index file is damaged (`git status` fails too); `git reset` rebuilds it from HEAD and keeps your working tree"
+                .into(),
+        ),
+    }
+}
+
+/// A missing or corrupt object: the repository is damaged, which is a
+/// refusal naming `git fsck`, not an internal error (issue 7, item 6).
+fn object_err(context: &str, e: impl std::fmt::Display) -> Error {
+    Error::Refused {
+        message: format!("{context}: {e}"),
+        hint: Some(
+            "the repository is damaged (a missing or corrupt object); run `git fsck` to find it"
                 .into(),
         ),
     }
@@ -78,70 +95,77 @@ fn strip_root<'a>(path: &'a str, root_in_repo: &str) -> &'a str {
     }
 }
 
-/// What sits at the project-relative `path` below `root` on disk, never
-/// following a symbolic link (shared by the working tree and [`super::DirTree`]).
-pub(super) fn read_node(root: &Path, path: &str) -> Node {
-    if path.is_empty()
-        || path
-            .split('/')
-            .any(|c| c.is_empty() || c == "." || c == "..")
-    {
-        return Node::Missing;
+/// Walks the folder `fd` (project-relative `rel`) depth-first through
+/// handles, never following a link: `found` sees every entry that is not a
+/// folder, `enter` decides for each folder whether to descend. Like git, it
+/// never descends into `.git` nor into a nested repository or submodule (a
+/// folder holding `.git`). Names that are not UTF-8 are passed lossily; the
+/// readers then report such a file as unreadable rather than skip it.
+pub(super) fn walk_handles(
+    fd: &OwnedFd,
+    rel: &str,
+    depth: usize,
+    enter: &mut dyn FnMut(&str) -> bool,
+    found: &mut dyn FnMut(&str, FileType),
+) {
+    // Deeper than any real project; also bounds the open handles.
+    if depth > 256 {
+        return;
     }
-    let mut current = root.to_path_buf();
-    let parts: Vec<&str> = path.split('/').collect();
-    for (i, part) in parts.iter().enumerate() {
-        current.push(part);
-        let meta = match std::fs::symlink_metadata(&current) {
-            Ok(m) => m,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Node::Missing,
-            Err(e) if e.raw_os_error() == Some(20) => return Node::Missing, // ENOTDIR
-            Err(e) => return Node::Unreadable(e.to_string()),
+    let Ok(entries) = handles::list(fd) else {
+        return;
+    };
+    for e in entries {
+        let name = String::from_utf8_lossy(&e.name);
+        let path = if rel.is_empty() {
+            name.to_string()
+        } else {
+            format!("{rel}/{name}")
         };
-        let last = i + 1 == parts.len();
-        if meta.file_type().is_symlink() {
-            return Node::Symlink;
-        }
-        if !last && !meta.is_dir() {
-            return Node::Missing;
-        }
-        if last {
-            if meta.is_dir() {
-                return Node::Dir;
+        if e.kind == FileType::Directory {
+            if name == ".git" {
+                continue;
             }
-            if !meta.is_file() {
-                return Node::Unreadable("it is not a regular file".into());
-            }
-            return match std::fs::read(&current) {
-                Ok(bytes) => Node::File(bytes),
-                Err(e) => Node::Unreadable(e.to_string()),
+            let Ok(sub) = handles::open_folder_at(fd, name.as_ref()) else {
+                continue;
             };
+            if handles::kind_at(&sub, ".git").is_ok() {
+                continue;
+            }
+            if enter(&path) {
+                walk_handles(&sub, &path, depth + 1, enter, found);
+            }
+        } else {
+            found(&path, e.kind);
         }
     }
-    Node::Missing
 }
 
-/// The files on disk. Reads never follow a symbolic link.
+/// The files on disk, read through verified folder handles ([`Folders`]):
+/// reads never follow a symbolic link and never block on a FIFO or device.
 pub struct WorktreeTree {
     repo: gix::Repository,
-    top: PathBuf,
     root: PathBuf,
     root_in_repo: String,
+    folders: Folders,
     /// The Markdown listing: a walk of the whole tree with the ignore rules,
     /// done once per snapshot however many readers ask.
     markdown: std::cell::OnceCell<Vec<String>>,
 }
 
 impl WorktreeTree {
+    /// The working tree below `root`. A damaged index is a refusal here, so
+    /// no reader silently sees an empty listing (issue 7, item 5).
     pub(super) fn open(
         repo: &gix::Repository,
-        top: PathBuf,
+        _top: PathBuf,
         root: PathBuf,
         root_in_repo: String,
     ) -> Result<Self, Error> {
+        repo.index_or_empty().map_err(index_err)?;
         Ok(WorktreeTree {
             repo: repo.clone(),
-            top,
+            folders: Folders::new(root.clone()),
             root,
             root_in_repo,
             markdown: std::cell::OnceCell::new(),
@@ -176,53 +200,49 @@ impl WorktreeTree {
         links: bool,
     ) -> Result<(), Error> {
         let index = self.repo.index_or_empty().map_err(index_err)?;
-        let mut excludes = self
-            .repo
-            .excludes(
-                &index,
-                None,
-                gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
-            )
-            .map_err(|e| git_err("cannot read the ignore rules", e))?;
-        let mut stack = vec![self.root.clone()];
-        while let Some(dir) = stack.pop() {
-            let Ok(read) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in read.flatten() {
-                let path = entry.path();
-                let Ok(kind) = entry.file_type() else {
-                    continue;
-                };
-                let Ok(rel_top) = path.strip_prefix(&self.top) else {
-                    continue;
-                };
-                let rel_top = rel_top.to_string_lossy().replace('\\', "/");
-                if kind.is_dir() {
-                    if entry.file_name() == ".git" {
-                        continue;
-                    }
-                    let ignored = excludes
-                        .at_path(Path::new(&rel_top), Some(gix::index::entry::Mode::DIR))
-                        .map(|p| p.is_excluded())
-                        .unwrap_or(false);
-                    if !ignored {
-                        stack.push(path);
-                    }
-                } else if (kind.is_file() || (links && kind.is_symlink()))
-                    && !tracked.contains(&rel_top)
-                    && want(strip_root(&rel_top, &self.root_in_repo))
-                {
-                    let ignored = excludes
-                        .at_path(Path::new(&rel_top), Some(gix::index::entry::Mode::FILE))
-                        .map(|p| p.is_excluded())
-                        .unwrap_or(false);
-                    if !ignored {
-                        out.insert(strip_root(&rel_top, &self.root_in_repo).to_string());
-                    }
-                }
+        let excludes = std::cell::RefCell::new(
+            self.repo
+                .excludes(
+                    &index,
+                    None,
+                    gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
+                )
+                .map_err(|e| git_err("cannot read the ignore rules", e))?,
+        );
+        let root_in_repo = self.root_in_repo.clone();
+        let in_repo = |rel: &str| {
+            if root_in_repo.is_empty() {
+                rel.to_string()
+            } else {
+                format!("{root_in_repo}/{rel}")
             }
-        }
+        };
+        let ignored = |rel_top: &str, mode| {
+            excludes
+                .borrow_mut()
+                .at_path(Path::new(rel_top), Some(mode))
+                .map(|p| p.is_excluded())
+                .unwrap_or(false)
+        };
+        let Ok(root) = self.folders.folder("") else {
+            return Ok(());
+        };
+        walk_handles(
+            &root,
+            "",
+            0,
+            &mut |dir| !ignored(&in_repo(dir), gix::index::entry::Mode::DIR),
+            &mut |rel, kind| {
+                let rel_top = in_repo(rel);
+                if (kind == FileType::RegularFile || (links && kind == FileType::Symlink))
+                    && !tracked.contains(&rel_top)
+                    && want(rel)
+                    && !ignored(&rel_top, gix::index::entry::Mode::FILE)
+                {
+                    out.insert(rel.to_string());
+                }
+            },
+        );
         Ok(())
     }
 }
@@ -233,7 +253,11 @@ impl Tree for WorktreeTree {
     }
 
     fn node(&self, path: &str) -> Node {
-        read_node(&self.root, path)
+        self.folders.read(path)
+    }
+
+    fn prefix(&self, path: &str, limit: usize) -> Node {
+        self.folders.read_prefix(path, limit)
     }
 
     fn markdown_files(&self) -> Vec<String> {
@@ -258,6 +282,9 @@ impl WorktreeTree {
             for e in index.entries() {
                 let p = e.path(&index).to_str_lossy().into_owned();
                 tracked.insert(p.clone());
+                if e.mode.is_submodule() {
+                    continue;
+                }
                 let in_root = self.root_in_repo.is_empty()
                     || p.starts_with(&format!("{}/", self.root_in_repo));
                 if in_root && p.ends_with(".md") {
@@ -351,7 +378,7 @@ impl ObjectTree {
         })?;
         let commit = id
             .object()
-            .map_err(|e| git_err("cannot read the object", e))?
+            .map_err(|e| object_err("cannot read the object", e))?
             .peel_to_commit()
             .map_err(|_| Error::Refused {
                 message: format!("`{rev}` does not name a commit"),
@@ -361,7 +388,7 @@ impl ObjectTree {
             })?;
         let tree = commit
             .tree()
-            .map_err(|e| git_err("cannot read the commit's tree", e))?;
+            .map_err(|e| object_err("cannot read the commit's tree", e))?;
         let short = commit.id.to_hex_with_len(7).to_string();
         Self::from_tree(
             repo,
@@ -387,11 +414,11 @@ impl ObjectTree {
         } else {
             match tree
                 .lookup_entry_by_path(root_in_repo)
-                .map_err(|e| git_err("cannot read the tree", e))?
+                .map_err(|e| object_err("cannot read the tree", e))?
             {
                 Some(e) if e.mode().is_tree() => Some(
                     e.object()
-                        .map_err(|e| git_err("cannot read the tree", e))?
+                        .map_err(|e| object_err("cannot read the tree", e))?
                         .into_tree(),
                 ),
                 _ => None,
@@ -401,7 +428,7 @@ impl ObjectTree {
             let mut rec = gix::traverse::tree::Recorder::default();
             tree.traverse()
                 .breadthfirst(&mut rec)
-                .map_err(|e| git_err("cannot walk the tree", e))?;
+                .map_err(|e| object_err("cannot walk the tree", e))?;
             for r in rec.records {
                 let kind = if r.mode.is_blob() {
                     Kind::Blob
@@ -488,9 +515,18 @@ impl Tree for ObjectTree {
 
     fn node(&self, path: &str) -> Node {
         match self.entries.get(path) {
-            Some((id, Kind::Blob)) => match self.repo.find_blob(*id) {
-                Ok(mut blob) => Node::File(blob.take_data()),
-                Err(e) => Node::Unreadable(format!("cannot read blob {id}: {e}")),
+            Some((id, Kind::Blob)) => match self.repo.find_header(*id) {
+                Ok(h) if h.size() > handles::MAX_FILE_BYTES => Node::Unreadable(format!(
+                    "it is {} MiB, larger than the {} MiB git standards reads from one file",
+                    h.size() / (1024 * 1024),
+                    handles::MAX_FILE_BYTES / (1024 * 1024)
+                )),
+                _ => match self.repo.find_blob(*id) {
+                    Ok(mut blob) => Node::File(blob.take_data()),
+                    Err(e) => Node::Unreadable(format!(
+                        "cannot read blob {id}: {e} (the repository is damaged; run `git fsck`)"
+                    )),
+                },
             },
             Some((_, Kind::Symlink)) => Node::Symlink,
             Some((_, Kind::Other)) => Node::Unreadable("it is a submodule, not a file".into()),

@@ -1,9 +1,15 @@
-//! Atomic, symlink-safe writes inside the project.
+//! Atomic, symlink-safe writes inside the project (through verified folder
+//! handles, [`super::handles`]).
 
-use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
 
+use super::handles::{self, Folders};
 use crate::error::Error;
+
+/// The crash points inside every atomic write (`GIT_STANDARDS_FAILPOINT`):
+/// after creating missing folders, and with the temporary file written and
+/// synced but not yet in place.
+pub const FAILPOINTS: &[&str] = &["write:folders-created", "write:temp-synced"];
 
 /// What to do when the target already exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,142 +35,34 @@ pub fn validate_relative(rel: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Walks `rel`'s parent folders from `root`, creating missing ones one level at a
-/// time and refusing a symbolic link or a non-folder on the way. Returns the
-/// folders it created, outermost first.
+/// Walks `rel`'s parent folders from `root` through handles, creating missing
+/// ones one level at a time and refusing a symbolic link or a non-folder on
+/// the way. Returns the folders it created, outermost first.
 pub fn prepare_parents(root: &Path, rel: &str) -> Result<Vec<PathBuf>, Error> {
     validate_relative(rel)?;
-    let mut created = Vec::new();
-    let mut current = root.to_path_buf();
-    let parts: Vec<&str> = rel.split('/').collect();
-    let mut shown = String::new();
-    for part in &parts[..parts.len() - 1] {
-        current.push(part);
-        if !shown.is_empty() {
-            shown.push('/');
-        }
-        shown.push_str(part);
-        match std::fs::symlink_metadata(&current) {
-            Ok(m) if m.file_type().is_symlink() => {
-                return Err(Error::Refused {
-                    message: format!(
-                    "refusing to write `{rel}`: `{shown}` is a symbolic link, not a normal folder"
-                ),
-                    hint: Some("replace the link with a real folder inside the repository".into()),
-                })
-            }
-            Ok(m) if !m.is_dir() => {
-                return Err(Error::Refused {
-                    message: format!("refusing to write `{rel}`: `{shown}` is not a normal folder"),
-                    hint: Some(format!("move `{shown}` out of the way")),
-                })
-            }
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                std::fs::create_dir(&current).map_err(|e| Error::io(&current, e))?;
-                created.push(current.clone());
-            }
-            Err(e) => return Err(Error::io(&current, e)),
-        }
-    }
-    Ok(created)
-}
-
-/// A temporary file beside the target, removed when dropped. Created with the
-/// default mode, so the user's umask applies (unlike `tempfile`'s 0600).
-struct TempFile {
-    path: PathBuf,
-    file: std::fs::File,
-}
-
-impl TempFile {
-    fn create(dir: &Path) -> Result<TempFile, Error> {
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default();
-        let mut last = None;
-        for attempt in 0..16u32 {
-            let path = dir.join(format!(
-                ".git-standards-{}-{stamp}-{attempt}.tmp",
-                std::process::id()
-            ));
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-            {
-                Ok(file) => return Ok(TempFile { path, file }),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-                Err(e) => return Err(Error::io(dir, e)),
-            }
-        }
-        Err(Error::io(
-            dir,
-            last.unwrap_or_else(|| std::io::Error::other("no free temporary name")),
-        ))
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        // After a rename this path is gone; after a hard link the target keeps the data.
-        let _ = std::fs::remove_file(&self.path);
-    }
+    let (dir, _) = handles::split(rel);
+    let (_, created) = Folders::new(root)
+        .create_folders(dir)
+        .map_err(|b| b.refusal(rel))?;
+    Ok(created.into_iter().map(|c| root.join(c)).collect())
 }
 
 /// Writes `bytes` to `root/rel` through a temporary file in the same folder and a
-/// rename, so readers see the old or the new content, never a mix.
+/// rename, so readers see the old or the new content, never a mix. Every
+/// folder on the way is opened without following links and the temporary
+/// file is created and renamed relative to the verified folder handle
+/// ([`Folders::atomic_write`]; use a shared [`Folders`] to write many files).
+/// A create (`Existing::Refuse`) that finds a file fails with
+/// [`Error::AlreadyExists`]; folders a failed write created are removed.
 pub fn atomic_write(root: &Path, rel: &str, bytes: &[u8], existing: Existing) -> Result<(), Error> {
-    prepare_parents(root, rel)?;
-    let target = root.join(rel);
-    match std::fs::symlink_metadata(&target) {
-        Ok(m) if m.file_type().is_symlink() => {
-            return Err(Error::Refused {
-                message: format!("refusing to write `{rel}`: it is a symbolic link"),
-                hint: Some("replace the link with a regular file".into()),
-            })
-        }
-        Ok(m) if m.is_dir() => {
-            return Err(Error::Refused {
-                message: format!("refusing to write `{rel}`: it is a folder"),
-                hint: None,
-            })
-        }
-        Ok(_) if existing == Existing::Refuse => {
-            return Err(Error::Refused {
-                message: format!("refusing to overwrite `{rel}`: the file already exists"),
-                hint: None,
-            })
-        }
-        _ => {}
-    }
-    let dir = target.parent().expect("a relative path has a parent");
-    let keep_mode = match existing {
-        Existing::Replace => std::fs::metadata(&target).ok().map(|m| m.permissions()),
-        Existing::Refuse => None,
-    };
-    let mut tmp = TempFile::create(dir)?;
-    tmp.file
-        .write_all(bytes)
-        .map_err(|e| Error::io(&target, e))?;
-    if let Some(mode) = keep_mode {
-        // A replaced file keeps its permissions; a new one gets the umask's.
-        tmp.file
-            .set_permissions(mode)
-            .map_err(|e| Error::io(&target, e))?;
-    }
-    tmp.file.sync_all().map_err(|e| Error::io(&target, e))?;
-    match existing {
-        // A hard link fails if anything appeared at the target meanwhile: no clobbering.
-        Existing::Refuse => {
-            std::fs::hard_link(&tmp.path, &target).map_err(|e| Error::io(&target, e))?
-        }
-        Existing::Replace => {
-            std::fs::rename(&tmp.path, &target).map_err(|e| Error::io(&target, e))?
-        }
-    }
-    Ok(())
+    Folders::new(root).atomic_write(rel, bytes, existing == Existing::Replace)
+}
+
+/// Removes the temporary files that killed writers left in the folder
+/// `rel_dir` below `root` (a command that finds its work already done calls
+/// this, so no debris outlives the next run). Returns how many it removed.
+pub fn sweep_stale(root: &Path, rel_dir: &str) -> usize {
+    Folders::new(root).sweep(rel_dir)
 }
 
 #[cfg(test)]

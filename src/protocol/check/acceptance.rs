@@ -6,6 +6,8 @@
 //! ID the scope does not define. EXPEDITED cycles have no acceptance IDs at all
 //! (AC-012). Protocol: Acceptance Traceability.
 
+use std::collections::HashSet;
+
 use std::cmp::Ordering;
 
 use crate::protocol::acceptance::{
@@ -91,12 +93,11 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
 /// AC-001 Defined twice: an ID defined more than once within one section kind;
 /// one problem per ID.
 fn defined_twice(scope: &Scope, sink: &mut Sink) {
-    let mut reported: Vec<&str> = Vec::new();
+    let mut reported: HashSet<&str> = HashSet::new();
     for (id, standing) in &scope.inventory.duplicates {
-        if reported.contains(&id.as_str()) {
+        if !reported.insert(id.as_str()) {
             continue;
         }
-        reported.push(id);
         let where_ = match standing {
             Standing::Current => "among the current conditions",
             Standing::Retired => "under Retired Acceptance Identifiers",
@@ -256,9 +257,9 @@ fn only_history(cx: &Cx, scope: &Scope, sink: &mut Sink) {
 /// AC-007 Mentioned but not defined: an AC ID the scope mentions (outside
 /// fences, before Previous Cycles) in a form that does not define it.
 fn mentioned_not_defined(scope: &Scope, sink: &mut Sink) {
-    let known: Vec<&String> = scope.inventory.known().collect();
+    let known: HashSet<&String> = scope.inventory.known().collect();
     for id in scope_mentions(scope.text) {
-        if known.contains(&&id) {
+        if known.contains(&id) {
             continue;
         }
         sink.push_hinted(
@@ -273,8 +274,8 @@ fn mentioned_not_defined(scope: &Scope, sink: &mut Sink) {
 /// AC-008 Undefined acceptance ID elsewhere: an own record other than the
 /// scope, or the design document, cites an AC ID the scope does not know.
 fn undefined_elsewhere(cx: &Cx, scope: &Scope, sink: &mut Sink) {
-    let known: Vec<&String> = scope.inventory.known().collect();
-    let in_scope = scope_mentions(scope.text);
+    let known: HashSet<&String> = scope.inventory.known().collect();
+    let in_scope: HashSet<String> = scope_mentions(scope.text).into_iter().collect();
     let design = cx.design();
     let design_path = design.map(|(p, _)| p);
     // Every own record (the catalogue's "own record" includes PV-007 duplicates).
@@ -304,7 +305,7 @@ fn undefined_elsewhere(cx: &Cx, scope: &Scope, sink: &mut Sink) {
             bare_mentions(text, IdPrefix::Ac)
         };
         for id in cited {
-            if known.contains(&&id) {
+            if known.contains(&id) {
                 continue;
             }
             let (message, hint) = if in_scope.contains(&id) {
@@ -343,12 +344,14 @@ fn design_coverage(cx: &Cx, scope: &Scope, sink: &mut Sink) {
     if !design_done {
         return;
     }
-    let covered = bare_mentions(&without_previous_cycles(design), IdPrefix::Ac);
+    let covered: HashSet<String> = bare_mentions(&without_previous_cycles(design), IdPrefix::Ac)
+        .into_iter()
+        .collect();
     for id in scope
         .inventory
         .current
         .iter()
-        .filter(|id| !covered.contains(id))
+        .filter(|id| !covered.contains(*id))
     {
         sink.push_hinted(
             "AC-009",
@@ -433,7 +436,8 @@ fn record_coverage(cx: &Cx, scope: &Scope, sink: &mut Sink) {
         } else {
             record.text.clone()
         };
-        let mentioned = bare_mentions(&coverage, IdPrefix::Ac);
+        let mentioned: HashSet<String> =
+            bare_mentions(&coverage, IdPrefix::Ac).into_iter().collect();
         let owner = record.artifact().role();
         let place = if phase == WorkflowState::Testing {
             "its Acceptance Evidence section"
@@ -444,7 +448,7 @@ fn record_coverage(cx: &Cx, scope: &Scope, sink: &mut Sink) {
             .inventory
             .current
             .iter()
-            .filter(|id| !mentioned.contains(id))
+            .filter(|id| !mentioned.contains(*id))
         {
             if partial {
                 sink.push_hinted(

@@ -338,7 +338,15 @@ impl<'a> Cx<'a> {
             if raw == "NONE" {
                 continue;
             }
-            let Some(path) = layout::normalize(&raw) else {
+            // An absolute path names a file outside the project (the spec's
+            // POSIX normalisation keeps the leading `/`): never re-root it
+            // inside (issue 7, item 5).
+            let normalized = if raw.starts_with('/') || raw.starts_with('\\') {
+                None
+            } else {
+                layout::normalize(&raw)
+            };
+            let Some(path) = normalized else {
                 self.active_paths.push(ActivePath {
                     field,
                     raw,

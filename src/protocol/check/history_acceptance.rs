@@ -28,12 +28,15 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
     };
     let before = inventory(&committed);
     let now = &scope.inventory;
+    // Sets keep both comparisons linear in the number of IDs (issue 7, item 4).
+    let known_now: std::collections::HashSet<&String> = now.known().collect();
+    let current_now: std::collections::HashSet<&String> = now.current.iter().collect();
 
     // GT-003 Acceptance ID deleted: in the committed inventory (current, then
     // retired, then previous), and in none of the current inventory's lists.
     for standing in [Standing::Current, Standing::Retired, Standing::Previous] {
         for id in before.of(standing) {
-            if now.known().any(|k| k == id) {
+            if known_now.contains(id) {
                 continue;
             }
             sink.push_hinted(
@@ -54,7 +57,11 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
             Standing::Retired => "retired",
             _ => "an earlier cycle's condition under Previous Cycles",
         };
-        for id in before.of(standing).iter().filter(|id| now.is_current(id)) {
+        for id in before
+            .of(standing)
+            .iter()
+            .filter(|id| current_now.contains(id))
+        {
             sink.push_hinted(
                 "GT-004",
                 scope.path,

@@ -1,0 +1,115 @@
+//! Benchmark: growth factors of `check` in the size of its inputs (issue 7):
+//! acceptance identifiers in the scope, headings in a record, the size of
+//! STATE.md. Each scenario runs at n, 2n and 4n; a factor near 2 per doubling
+//! is linear, near 4 quadratic.
+//!
+//! Run with `cargo bench --bench scaling` (optionally `-- <scenario>`, or
+//! `SCALING_BASE=<n>` to move the base size). Prints one line per size and the
+//! growth factor of each doubling.
+
+use std::time::{Duration, Instant};
+
+use git_standards::protocol::check::{self, testing::installed_tree, Options};
+use git_standards::protocol::tree::MemTree;
+use git_standards::protocol::vocab::ProjectMode;
+
+const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
+
+fn scope_path() -> String {
+    format!(".standards/docs/scope/{ID}.md")
+}
+
+/// An active STANDARD cycle in SCOPING whose scope holds `body`.
+fn project(body: &str) -> MemTree {
+    let mut t = installed_tree(ProjectMode::Brownfield);
+    let state = git_standards::protocol::state::fresh_template(ProjectMode::Brownfield)
+        .replace("`Id`: `UNSET`", &format!("`Id`: `{ID}`"))
+        .replace("`Request`: `UNSET`", "`Request`: `Add user search`")
+        .replace("`CycleMode`: `UNSET`", "`CycleMode`: `STANDARD`")
+        .replace("`WorkflowState`: `AUDITING`", "`WorkflowState`: `SCOPING`")
+        .replace(
+            "`CompletionPolicy`: `NONE`",
+            "`CompletionPolicy`: `FULL_DELIVERABLE`",
+        )
+        .replace("`Scope`: `NONE`", &format!("`Scope`: `{}`", scope_path()));
+    t.insert(".standards/STATE.md", state);
+    let text =
+        format!("<!-- STANDARDS\nArtifact: SCOPE\nCycle: {ID}\n-->\n# Search\n\n## Work\n\n{body}");
+    t.insert(&scope_path(), text);
+    t
+}
+
+fn identifiers(n: usize) -> MemTree {
+    let mut body = String::with_capacity(n * 32);
+    for i in 1..=n {
+        body.push_str(&format!("- `AC-{i:03}`: condition {i}.\n"));
+    }
+    project(&body)
+}
+
+fn headings(n: usize) -> MemTree {
+    let mut body = String::with_capacity(n * 40);
+    for i in 0..n {
+        body.push_str(&format!("## Section {i}\n\n### F-{i:06}\n\ntext\n\n"));
+    }
+    project(&body)
+}
+
+fn state_size(n: usize) -> MemTree {
+    let mut t = project("- `AC-001`: one.\n");
+    let mut state = git_standards::protocol::tree::Tree::text(&t, ".standards/STATE.md");
+    let git_standards::protocol::tree::Text::Ok(text) = &mut state else {
+        unreachable!()
+    };
+    for i in 0..n {
+        text.push_str(&format!("Note line {i} with some words in it.\n"));
+    }
+    let text = text.clone();
+    t.insert(".standards/STATE.md", text);
+    t
+}
+
+/// A scenario: its name, how to build an input of size n, and its base n.
+type Scenario = (&'static str, fn(usize) -> MemTree, usize);
+
+fn time(tree: &MemTree) -> Duration {
+    let start = Instant::now();
+    let report = check::run(tree, None, Options::default());
+    std::hint::black_box(report);
+    start.elapsed()
+}
+
+fn main() {
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let base: usize = std::env::var("SCALING_BASE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(25_000);
+    let scenarios: [Scenario; 3] = [
+        ("acceptance identifiers", identifiers, base),
+        ("headings", headings, base / 2),
+        ("STATE.md lines", state_size, base * 4),
+    ];
+    for (name, make, n) in scenarios {
+        if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
+            continue;
+        }
+        let mut last: Option<Duration> = None;
+        for k in [1, 2, 4, 8] {
+            let tree = make(n * k);
+            let took = time(&tree);
+            let factor = last
+                .map(|l| format!("x{:.2} per doubling", took.as_secs_f64() / l.as_secs_f64()))
+                .unwrap_or_default();
+            println!(
+                "{name:<24} n {:>9}  {:>9.1} ms  {factor}",
+                n * k,
+                took.as_secs_f64() * 1e3
+            );
+            last = Some(took);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! The proptest twins of the fuzz targets in `fuzz/` (issue 7): the same
+//! entry points (`git_standards::protocol::fuzzing`) on arbitrary text and on
+//! text assembled from the Markdown the parsers look for, plus every input a
+//! fuzzer ever found, kept in `fuzz/regressions/<target>/`.
+
+use git_standards::protocol::fuzzing;
+use proptest::prelude::*;
+
+/// Fragments that reach deep into the parsers: provenance blocks, STATE.md
+/// fields, headings, fences, lists, tables, identifiers, odd whitespace.
+const PIECES: &[&str] = &[
+    "<!-- STANDARDS\n",
+    "<!--",
+    " STANDARDS",
+    "-->\n",
+    "\u{feff}",
+    "Artifact: SCOPE\n",
+    "Artifact: REVIEW\n",
+    "ReviewKind: IMPLEMENTATION\n",
+    "Cycle: c-1\n",
+    "# STATE\n",
+    "## Active Work\n",
+    "## Previous Cycles\n",
+    "## Retired Acceptance Identifiers\n",
+    "## Acceptance Evidence\n",
+    "## Closure\n",
+    "### F-001\n",
+    "### Increment 1\n",
+    "`WorkflowState`: `SCOPING`\n",
+    "`CycleMode`: `STANDARD`\n",
+    "`Id`: `UNSET`\n",
+    "`ProjectMode`: `GREENFIELD`\n",
+    "`Scope`: `NONE`\n",
+    "- `AC-001`: One.\n",
+    "- [x] AC-002, AC-003 and AC-004 - x\n",
+    "1. DEV-001: step\n",
+    "| AC-001 | t | passed |\n",
+    "|---|---|\n",
+    "```\n",
+    "~~~\n",
+    "    indented\n",
+    "> quote\n",
+    "\n",
+    "\r\n",
+    " ",
+    "\t",
+    "`",
+    "**",
+    "_",
+    "[F-001](../reviews/x/implementation.md#F-001)",
+    "AC-",
+    "999999999999999999999",
+    "é",
+    "\u{2014}",
+    "<",
+    ">",
+    "&",
+    "\\",
+    "NONE",
+    "UNSET",
+    "Increment 2",
+    "Steps:",
+];
+
+fn structured() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(PIECES), 0..40).prop_map(|v| v.concat())
+}
+
+fn any_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        structured(),
+        any::<String>(),
+        prop::collection::vec(any::<u8>(), 0..256)
+            .prop_map(|b| String::from_utf8_lossy(&b).into_owned())
+    ]
+}
+
+macro_rules! twin {
+    ($name:ident, $target:literal) => {
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+            #[test]
+            fn $name(text in any_text()) {
+                fuzzing::run($target, text.as_bytes());
+            }
+        }
+    };
+}
+
+twin!(state_md_never_panics, "state");
+twin!(mode_md_round_trips, "mode");
+twin!(
+    provenance_blocks_round_trip_and_bounded_reads_agree,
+    "provenance"
+);
+twin!(record_headers_and_sections_stay_in_bounds, "record");
+twin!(plan_parser_never_panics, "plan");
+twin!(closure_parser_keeps_offsets, "closure");
+
+/// Every input a fuzzer found (and the seed corpus kept with them) is replayed.
+#[test]
+fn found_inputs_stay_fixed() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");
+    let mut replayed = 0;
+    for (name, _) in fuzzing::TARGETS {
+        let Ok(entries) = std::fs::read_dir(root.join(name)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let bytes = std::fs::read(entry.path()).unwrap();
+            fuzzing::run(name, &bytes);
+            replayed += 1;
+        }
+    }
+    eprintln!("replayed {replayed} kept fuzz inputs");
+}
