@@ -20,6 +20,7 @@ mod id;
 mod install;
 mod lifecycle;
 mod man;
+mod notes_sync;
 mod registration;
 mod scenario_coverage;
 mod status;
