@@ -389,3 +389,29 @@ fn an_unknown_remote_is_a_usage_error() {
         stderr(&a)
     );
 }
+
+/// A sync killed after its fetch or its merge leaves a consistent trail, and
+/// the next sync completes it.
+#[test]
+fn a_sync_killed_midway_is_completed_by_the_next_one() {
+    for point in git_standards::commands::notes::FAILPOINTS {
+        let t = team();
+        t.sync(&t.a);
+        t.cycle(&t.a, "A");
+        t.sync(&t.a);
+        t.cycle(&t.b, "B");
+        let out = t
+            .env
+            .cmd(&t.b)
+            .args(["notes", "sync"])
+            .env(git_standards::repo::failpoint::VARIABLE, point)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{point}: the failpoint fires");
+        t.env.git(&t.b, &["fsck", "--strict"]);
+        t.sync(&t.b);
+        t.sync(&t.a);
+        assert_eq!(t.log(&t.a), t.log(&t.b), "{point}");
+        assert_eq!(t.log(&t.a).len(), 3, "{point}");
+    }
+}

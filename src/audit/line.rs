@@ -57,16 +57,21 @@ pub fn parse_line(line: &str) -> Result<Recorded, String> {
         },
         Some(_) => return Err("`state` is not an object".into()),
     };
+    let id = text("id")?;
+    let event = text("event")?;
+    let actor = optional("actor")?.unwrap_or_else(|| "unknown".into());
+    let cycle = optional("cycle")?;
+    let commit = optional("commit")?;
     Ok(Recorded {
         line: line.to_string(),
         time,
-        id: text("id")?,
-        event: text("event")?,
-        actor: optional("actor")?.unwrap_or_else(|| "unknown".into()),
-        cycle: optional("cycle")?,
-        commit: optional("commit")?,
+        id,
+        event,
+        actor,
+        cycle,
+        commit,
         state,
-        fields: fields.clone(),
+        fields,
         ts,
     })
 }
@@ -84,6 +89,20 @@ impl Recorded {
             }
             let shown = match value {
                 Value::String(s) => s.clone(),
+                Value::Array(items) => {
+                    let mut shown: Vec<String> = items
+                        .iter()
+                        .take(3)
+                        .map(|v| match v {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        })
+                        .collect();
+                    if items.len() > 3 {
+                        shown.push(format!("(+{} more)", items.len() - 3));
+                    }
+                    shown.join(",")
+                }
                 other => other.to_string(),
             };
             parts.push(format!("{key}={}", one_line(&shown)));
@@ -140,6 +159,8 @@ mod tests {
         assert_eq!(r.event, "reset");
         assert_eq!(r.commit, None);
         assert_eq!(r.summary(), "archive=refs/standards/archive/x");
+        let r = parse_line(r#"{"ts":"2026-12-01T09:04:53.123456Z","id":"1","event":"installed","created":["a","b","c","d","e"],"config":[],"n":2}"#).unwrap();
+        assert_eq!(r.summary(), "created=a,b,c,(+2 more) config= n=2");
         assert!(parse_line("{oops")
             .unwrap_err()
             .starts_with("not valid JSON"));
