@@ -415,3 +415,29 @@ fn a_sync_killed_midway_is_completed_by_the_next_one() {
         assert_eq!(t.log(&t.a).len(), 3, "{point}");
     }
 }
+
+#[test]
+fn a_rewritten_remote_trail_is_refused_not_forced() {
+    let t = team();
+    t.sync(&t.a);
+    t.cycle(&t.a, "A");
+    t.sync(&t.a);
+    // B replaces the remote's trail with an unrelated one, by force.
+    t.env
+        .git(&t.b, &["update-ref", "-d", "refs/notes/standards"]);
+    t.cycle(&t.b, "B rewrites");
+    t.env.git(
+        &t.b,
+        &["push", "-q", "--force", "origin", "refs/notes/standards"],
+    );
+    t.cycle(&t.a, "A again");
+    let before = t.env.git(&t.a, &["rev-parse", "refs/notes/standards"]);
+    let a = t.env.run(&t.a, &["notes", "sync"]).code(1);
+    let err = stderr(&a);
+    assert!(err.contains("the remote's trail was rewritten"), "{err}");
+    assert_eq!(
+        t.env.git(&t.a, &["rev-parse", "refs/notes/standards"]),
+        before
+    );
+    assert_eq!(t.log(&t.a).len(), 3, "nothing local was lost");
+}

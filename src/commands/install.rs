@@ -450,7 +450,19 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     if !request.dry_run {
         apply(&root, &plan)?;
     }
-    let settings = notes_config::configure(&project.repo, request.dry_run)?;
+    // The files are in place: a config that cannot be written is a warning
+    // with the commands to run, never a failed install.
+    let settings = match notes_config::configure(&project.repo, request.dry_run) {
+        Ok(settings) => settings,
+        Err(e) => {
+            let _ = writeln!(
+                ctx.err,
+                "warning: the audit trail's git settings were not set: {e}\nwarning: set them with: {}",
+                notes_config::commands().join(" && ")
+            );
+            Vec::new()
+        }
+    };
     print_plan(ctx.out, &plan, &root, request.dry_run)?;
     print_settings(ctx, &settings, request.dry_run)?;
     if !request.dry_run {
