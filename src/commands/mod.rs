@@ -1,18 +1,27 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
+pub mod archive;
 pub mod artifact;
 pub mod audit;
 pub mod check;
+pub mod conflicts;
 pub mod cycle;
 pub mod demo;
 pub mod hook;
+pub mod hooks;
 pub mod id;
 pub mod install;
 pub mod log;
 pub mod manpages;
+pub mod merge_driver;
+pub mod merge_guard;
 pub mod notes;
+pub mod recover;
+pub mod reset;
+pub mod resolve;
 pub mod runtime;
 pub mod status;
+pub mod verify;
 
 use std::io::Write;
 use std::path::PathBuf;

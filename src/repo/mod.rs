@@ -1,11 +1,18 @@
 //! Everything that touches git or the filesystem: discovery, snapshots of the
 //! working tree, the index and commits, and atomic writes.
 
+pub mod archive;
+pub mod config;
+pub mod conflicts;
 mod dirtree;
 pub mod failpoint;
+pub mod hooks;
+pub mod journal;
+pub mod merge_tree;
 pub mod notes;
 pub mod notes_config;
 pub mod notes_sync;
+pub mod projects;
 mod snapshot;
 pub mod write;
 
