@@ -523,3 +523,34 @@ fn without_an_identity_the_actor_is_unknown_and_the_notes_commit_still_lands() {
     let events = anchor_events(&env, &repo, &project_anchor(&env, &repo));
     assert_eq!(events[0]["actor"], "unknown");
 }
+
+#[test]
+fn a_locked_git_config_leaves_the_install_standing_with_a_warning() {
+    let (env, repo) = Env::repo();
+    std::fs::write(repo.join(".git/config.lock"), "").unwrap();
+    let a = env.run(&repo, &["install"]).success();
+    let err = stderr(&a);
+    assert!(err.contains("another git process is changing it"), "{err}");
+    assert!(
+        err.contains("git config notes.standards.mergeStrategy cat_sort_uniq && git config --add notes.rewriteRef refs/notes/standards && git config notes.rewriteMode cat_sort_uniq"),
+        "{err}"
+    );
+    assert!(repo.join(".standards/STATE.md").is_file());
+    std::fs::remove_file(repo.join(".git/config.lock")).unwrap();
+    assert_eq!(
+        kinds(&anchor_events(&env, &repo, &project_anchor(&env, &repo))),
+        ["installed"]
+    );
+}
+
+#[test]
+fn log_json_errors_are_json_too() {
+    let env = Env::new();
+    let a = env.run(env.dir.path(), &["log", "--json"]).code(1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(v["ok"], false);
+    assert!(v["error"]
+        .as_str()
+        .unwrap()
+        .contains("not inside a git repository"));
+}

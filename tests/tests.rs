@@ -28,6 +28,7 @@ mod man;
 mod merge_guard;
 mod named_commands;
 mod newcomer;
+mod notes_sync;
 mod parsers_fuzz;
 mod protocol_commands;
 mod recover;

@@ -57,16 +57,21 @@ pub fn parse_line(line: &str) -> Result<Recorded, String> {
         },
         Some(_) => return Err("`state` is not an object".into()),
     };
+    let id = text("id")?;
+    let event = text("event")?;
+    let actor = optional("actor")?.unwrap_or_else(|| "unknown".into());
+    let cycle = optional("cycle")?;
+    let commit = optional("commit")?;
     Ok(Recorded {
         line: line.to_string(),
         time,
-        id: text("id")?,
-        event: text("event")?,
-        actor: optional("actor")?.unwrap_or_else(|| "unknown".into()),
-        cycle: optional("cycle")?,
-        commit: optional("commit")?,
+        id,
+        event,
+        actor,
+        cycle,
+        commit,
         state,
-        fields: fields.clone(),
+        fields,
         ts,
     })
 }
@@ -84,6 +89,20 @@ impl Recorded {
             }
             let shown = match value {
                 Value::String(s) => s.clone(),
+                Value::Array(items) => {
+                    let mut shown: Vec<String> = items
+                        .iter()
+                        .take(3)
+                        .map(|v| match v {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        })
+                        .collect();
+                    if items.len() > 3 {
+                        shown.push(format!("(+{} more)", items.len() - 3));
+                    }
+                    shown.join(",")
+                }
                 other => other.to_string(),
             };
             parts.push(format!("{key}={}", one_line(&shown)));
@@ -126,6 +145,52 @@ pub fn merge_note_text(a: &[u8], b: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn lines() -> impl Strategy<Value = Vec<u8>> {
+        proptest::collection::vec("[a-c\\n]{0,4}", 0..6).prop_map(|v| v.join("\n").into_bytes())
+    }
+
+    proptest! {
+        /// `cat_sort_uniq` is a valid merge: order and repetition of merges do not matter.
+        #[test]
+        fn merge_is_commutative_associative_and_idempotent(a in lines(), b in lines(), c in lines()) {
+            prop_assert_eq!(merge_note_text(&a, &b), merge_note_text(&b, &a));
+            prop_assert_eq!(
+                merge_note_text(&merge_note_text(&a, &b), &c),
+                merge_note_text(&a, &merge_note_text(&b, &c))
+            );
+            let ab = merge_note_text(&a, &b);
+            prop_assert_eq!(merge_note_text(&ab, &ab), ab.clone());
+            prop_assert_eq!(merge_note_text(&ab, b""), ab);
+        }
+
+        /// Any values give one line that reads back to the same event.
+        #[test]
+        fn any_event_is_one_line_that_parses_back(
+            cycle in "\\PC{0,12}|[\\n\\r\\t\"\\\\]{1,3}",
+            key in "[a-z_]{1,8}",
+            value in any::<String>(),
+        ) {
+            prop_assume!(!crate::audit::COMMON_KEYS.contains(&key.as_str()));
+            let stamp = crate::audit::Stamp {
+                ts: "2026-12-01T09:04:53.123456Z".into(),
+                id: "0123456789abcdef".into(),
+                actor: "unknown".into(),
+                tool: "t".into(),
+                commit: None,
+                argv: vec![value.clone()],
+            };
+            let line = crate::audit::Event::new(crate::audit::EventKind::Reset)
+                .cycle(cycle.as_str())
+                .detail(key.as_str(), value.as_str())
+                .to_line(&stamp);
+            prop_assert!(!line.contains('\n') && !line.contains('\r'));
+            let r = parse_line(&line).unwrap();
+            prop_assert_eq!(r.cycle.as_deref(), Some(cycle.as_str()));
+            prop_assert_eq!(r.fields.get(&key), Some(&Value::from(value)));
+        }
+    }
 
     #[test]
     fn merge_is_sorted_unique_and_newline_terminated() {
@@ -140,6 +205,8 @@ mod tests {
         assert_eq!(r.event, "reset");
         assert_eq!(r.commit, None);
         assert_eq!(r.summary(), "archive=refs/standards/archive/x");
+        let r = parse_line(r#"{"ts":"2026-12-01T09:04:53.123456Z","id":"1","event":"installed","created":["a","b","c","d","e"],"config":[],"n":2}"#).unwrap();
+        assert_eq!(r.summary(), "created=a,b,c,(+2 more) config= n=2");
         assert!(parse_line("{oops")
             .unwrap_err()
             .starts_with("not valid JSON"));

@@ -105,6 +105,8 @@ Start here:
 Every day:
    git standards status      the workflow state, its owner and the cycle
    git standards check       check the state and the active cycle's records
+   git standards log         the audit trail: who did what, when
+   git standards notes sync  share the audit trail with the remote (git does not push notes)
 
 `git standards help` lists every subcommand; `git standards --help` opens the manual.
 ";

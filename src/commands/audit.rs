@@ -113,3 +113,87 @@ pub fn active_cycle(tree: &dyn Tree) -> Option<String> {
         _ => None,
     }
 }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::EventKind;
+
+    fn project() -> (tempfile::TempDir, Project) {
+        let dir = tempfile::tempdir().unwrap();
+        gix::init(dir.path()).unwrap();
+        let project = Project::discover(dir.path()).unwrap();
+        (dir, project)
+    }
+
+    fn run<T>(dir: &std::path::Path, f: impl FnOnce(&mut Context) -> T) -> (T, String) {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let mut ctx = Context {
+            cwd: dir.to_path_buf(),
+            out: &mut out,
+            err: &mut err,
+            color: false,
+        };
+        let value = f(&mut ctx);
+        (value, String::from_utf8(err).unwrap())
+    }
+
+    /// Points the notes ref at a blob: every append then fails.
+    fn break_the_trail(project: &Project) {
+        let blob = project.repo.write_blob(b"not a commit").unwrap().detach();
+        project
+            .repo
+            .reference(
+                notes::NOTES_REF,
+                blob,
+                gix::refs::transaction::PreviousValue::Any,
+                "break",
+            )
+            .unwrap();
+    }
+
+    #[test]
+    fn append_before_records_first_and_refuses_when_it_cannot() {
+        let (dir, project) = project();
+        let event = Event::new(EventKind::SignedOff).cycle("c-1");
+        let (result, err) = run(dir.path(), |ctx| {
+            append_before(ctx, &project, event.clone())
+        });
+        result.unwrap();
+        assert_eq!(err, "");
+        let note = notes::read_anchor(&project.repo, &Anchor::Cycle("c-1".into()))
+            .unwrap()
+            .unwrap();
+        assert!(String::from_utf8(note.text)
+            .unwrap()
+            .contains("\"event\":\"signed-off\""));
+
+        break_the_trail(&project);
+        let (result, _) = run(dir.path(), |ctx| {
+            append_before(ctx, &project, event.clone())
+        });
+        let e = result.unwrap_err();
+        assert!(matches!(e, Error::Refused { .. }), "{e:?}");
+        assert!(e.to_string().contains("so nothing was changed"), "{e}");
+    }
+
+    #[test]
+    fn append_after_reports_a_failure_with_the_event_and_never_fails() {
+        let (dir, project) = project();
+        break_the_trail(&project);
+        let ((), err) = run(dir.path(), |ctx| {
+            append_after(
+                ctx,
+                &project,
+                Event::new(EventKind::Reset).detail("archive", "refs/standards/archive/x"),
+            )
+        });
+        let json = err
+            .lines()
+            .find_map(|l| l.strip_prefix("warning: the event, so that it is not lost: "))
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(v["event"], "reset");
+        assert_eq!(v["archive"], "refs/standards/archive/x");
+        assert_eq!(v["commit"], serde_json::Value::Null);
+    }
+}

@@ -516,7 +516,19 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     if !request.dry_run {
         journal::write_all(&project, "install", changes(&plan), serde_json::Value::Null)?;
     }
-    let settings = notes_config::configure(&project.repo, request.dry_run)?;
+    // The files are in place: a config that cannot be written is a warning
+    // with the commands to run, never a failed install.
+    let settings = match notes_config::configure(&project.repo, request.dry_run) {
+        Ok(settings) => settings,
+        Err(e) => {
+            let _ = writeln!(
+                ctx.err,
+                "warning: the audit trail's git settings were not set: {e}\nwarning: set them with: {}",
+                notes_config::commands().join(" && ")
+            );
+            Vec::new()
+        }
+    };
     print_plan(ctx.out, &plan, &root, request.dry_run)?;
     for op in &plan.ops {
         if let Op::Leave { path } = op {

@@ -9,7 +9,10 @@ use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::notes::{self, NOTES_REF};
 use crate::repo::notes_sync::{self, Git, MergePlan, Merged, ARCHIVE_PREFIX};
-use crate::repo::Project;
+use crate::repo::{failpoint, Project};
+
+/// The crash points of a sync (D22 tests): after the fetch, after the merge.
+pub const FAILPOINTS: &[&str] = &["notes-sync:fetched", "notes-sync:merged"];
 
 /// How many fetch-merge-push rounds a sync tries when pushes keep being rejected.
 pub const MAX_ROUNDS: usize = 5;
@@ -101,6 +104,7 @@ pub fn run_sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
                 }
             }
         }
+        failpoint::hit("notes-sync:fetched");
         let fetched = notes::tip(repo, &tracking)?;
         if fetched != before {
             if let Some(id) = fetched {
@@ -127,6 +131,7 @@ pub fn run_sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
                 )?,
             }
         }
+        failpoint::hit("notes-sync:merged");
         // Push, never forced.
         let mut specs = Vec::new();
         if notes::tip(repo, NOTES_REF)?.is_some() {

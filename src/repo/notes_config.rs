@@ -62,6 +62,17 @@ fn covers(pattern: &str, name: &str) -> bool {
     }
 }
 
+/// The `git config` commands that set every wanted value by hand.
+pub fn commands() -> Vec<String> {
+    WANTED
+        .iter()
+        .map(|&(section, sub, name, value, multi)| {
+            let add = if multi { "--add " } else { "" };
+            format!("git config {add}{} {value}", key_of(section, sub, name))
+        })
+        .collect()
+}
+
 /// Compares the effective configuration with the wanted settings and, unless
 /// `dry_run`, writes the missing ones to the repository's config file.
 pub fn configure(repo: &gix::Repository, dry_run: bool) -> Result<Vec<Setting>> {

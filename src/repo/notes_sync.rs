@@ -341,13 +341,20 @@ impl PushedRef {
         self.flag == '!'
     }
 
-    /// Rejected because the remote moved on (fetch, merge and retry).
+    /// Rejected because the remote moved on (fetch, merge and retry): the
+    /// client saw it (`fetch first`, `non-fast-forward`), or the server's
+    /// compare-and-swap of the ref lost against a concurrent push.
     pub fn needs_fetch(&self) -> bool {
-        self.rejected()
-            && !self.summary.contains("remote rejected")
-            && (self.summary.contains("fetch first")
-                || self.summary.contains("non-fast-forward")
-                || self.summary.contains("stale info"))
+        const MOVED_ON: &[&str] = &[
+            "fetch first",
+            "non-fast-forward",
+            "stale info",
+            "failed to update ref",
+            "failed to lock",
+            "cannot lock ref",
+            "incorrect old value",
+        ];
+        self.rejected() && MOVED_ON.iter().any(|m| self.summary.contains(m))
     }
 }
 
@@ -397,6 +404,8 @@ mod tests {
         assert!(refs[0].needs_fetch());
         assert!(!refs[1].rejected());
         assert!(refs[2].rejected() && !refs[2].needs_fetch());
+        let lost = parse_push("!\trefs/notes/standards:refs/notes/standards\t[remote rejected] (failed to update ref)\n");
+        assert!(lost[0].needs_fetch());
     }
 
     #[test]
