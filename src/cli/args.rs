@@ -95,10 +95,16 @@ pub enum Command {
     /// as `file: message [RULE-ID]` grouped by file, then a summary. Exit status
     /// 0 when there is no problem, 1 when there is any.
     ///
+    /// By default every rule of the installed protocol is checked: the
+    /// reference checker's catalogue and the further protocol rules (the PR
+    /// family, listed in docs/rules.md). With --compat only the reference
+    /// catalogue is checked, as the Node runtime did.
+    ///
     /// With --json, prints one object: `ok` (bool), `problems` (array of
-    /// objects with `rule`, `file`, `message` and, when known, `hint`), `notes`
-    /// (array of strings) and `checked` (`source`, `comparedWith`, `rules`: the
-    /// number of rules evaluated).
+    /// objects with `rule`, `file`, `message`, `source` (`reference` for the
+    /// reference catalogue, `protocol` for the PR family) and, when known,
+    /// `hint`), `notes` (array of strings) and `checked` (`source`,
+    /// `comparedWith`, `rules`: the number of rules evaluated, `compat`).
     Check(CheckArgs),
     /// Cycle IDs: `git standards cycle new --request "<request text>"`.
     #[command(subcommand)]
@@ -137,6 +143,9 @@ pub struct CheckArgs {
     /// Check a commit, branch or tag (read without a checkout), compared with its first parent.
     #[arg(long = "ref", value_name = "rev", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub rev: Option<String>,
+    /// Report only the reference checker's rules (as the Node runtime did), leaving out the protocol rules it never enforced (the PR family).
+    #[arg(long)]
+    pub compat: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -377,7 +386,10 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 &commands::check::Request {
                     source,
                     json: a.json,
-                    options: Default::default(),
+                    options: crate::protocol::check::Options {
+                        compat: a.compat,
+                        ..Default::default()
+                    },
                 },
             )
         }

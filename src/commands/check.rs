@@ -77,7 +77,13 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let (report, source, against) = evaluate(&project, &request.source, request.options)?;
     if request.json {
-        print_json(ctx.out, &report, &source, against.as_deref())?;
+        print_json(
+            ctx.out,
+            &report,
+            &source,
+            against.as_deref(),
+            request.options,
+        )?;
     } else {
         print_text(ctx.out, &report, &source, ctx.color)?;
     }
@@ -133,12 +139,13 @@ pub fn print_text(out: &mut dyn Write, report: &Report, source: &str, color: boo
     Ok(())
 }
 
-/// JSON: `{ "ok", "problems": [{rule, file, message, hint}], "notes", "checked": {...} }`.
+/// JSON: `{ "ok", "problems": [{rule, file, message, source, hint}], "notes", "checked": {...} }`.
 pub fn print_json(
     out: &mut dyn Write,
     report: &Report,
     source: &str,
     against: Option<&str>,
+    options: Options,
 ) -> Result<()> {
     let value = serde_json::json!({
         "ok": report.ok(),
@@ -147,7 +154,8 @@ pub fn print_json(
         "checked": {
             "source": source,
             "comparedWith": against,
-            "rules": check::registry().len(),
+            "rules": check::registry_for(options).len(),
+            "compat": options.compat,
         },
     });
     let text = serde_json::to_string_pretty(&value).map_err(|e| Error::Internal(e.to_string()))?;

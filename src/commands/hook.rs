@@ -242,7 +242,10 @@ pub fn stop(cwd: &Path, input: &[u8], markers: &Path) -> Result<Outcome> {
     if payload.stop_hook_active == Some(true) {
         return Ok(Outcome::Allow);
     }
-    let options = Options { at_turn_end: true };
+    let options = Options {
+        at_turn_end: true,
+        ..Default::default()
+    };
     let report: Report = match &located {
         Located::Repo(project) => {
             // When git cannot answer, check anyway (HK-001).
@@ -298,6 +301,7 @@ mod tests {
             file: file.into(),
             message: message.into(),
             hint: None,
+            source: crate::protocol::check::RuleSource::Reference,
         }
     }
 
