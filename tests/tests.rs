@@ -10,6 +10,7 @@ mod check_robustness;
 mod check_scenarios_documentation;
 mod check_scenarios_policy;
 mod check_scenarios_state;
+mod completions;
 mod cycle;
 mod demo;
 mod fixture;

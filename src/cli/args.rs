@@ -55,6 +55,18 @@ use crate::protocol::vocab::{ArtifactType, IdPrefix, ReviewKind};
 /// baselineReconciliation: the cancelled cycles awaiting baseline reconciliation: [{sourceCycle, request}].
 ///
 /// problems: what is wrong but did not stop the report, as "file:line: message" strings.
+///
+/// EXAMPLES
+///
+/// `git standards demo`: try the workflow in a throwaway repository.
+///
+/// `git standards install`: install the runtime into this repository's `.standards/`.
+///
+/// `git standards status`: the workflow state, its owner and the cycle.
+///
+/// `git standards check --staged`: check what the next commit will hold, as the pre-commit hook does.
+///
+/// `git standards check --ref main --json`: check a branch tip without a checkout, for CI.
 #[derive(Debug, Parser)]
 #[command(
     name = "git-standards",
@@ -130,6 +142,44 @@ pub enum Command {
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
     #[command(verbatim_doc_comment)]
     Demo(DemoArgs),
+    /// Install the manual pages where `man` finds them.
+    ///
+    /// `git standards --help` makes git open `man git-standards`; after `cargo install`, run `git standards manpages --install` once so that works. Without `--install`, lists the pages.
+    ///
+    /// EXAMPLES
+    ///
+    /// `git standards manpages --install`: writes the pages into `share/man/man1/` beside the binary's folder (for `~/.cargo/bin/git-standards`, `~/.cargo/share/man/man1/`), where `man` looks for the programs on `PATH`.
+    ///
+    /// `git standards manpages --install ~/.local/share/man`: writes them into `~/.local/share/man/man1/`.
+    #[command(verbatim_doc_comment)]
+    Manpages(ManpagesArgs),
+    /// Print a shell completion script.
+    ///
+    /// The script completes both `git-standards <TAB>` and `git standards <TAB>` (inside git's own completion for bash, zsh and fish).
+    ///
+    /// EXAMPLES
+    ///
+    /// bash: `git standards completions bash > ~/.local/share/bash-completion/completions/git-standards`, and source it from `~/.bashrc` after git's completion (`source ~/.local/share/bash-completion/completions/git-standards`).
+    ///
+    /// zsh: `git standards completions zsh > ~/.zfunc/_git-standards` with `fpath=(~/.zfunc $fpath)` before `compinit`.
+    ///
+    /// fish: `git standards completions fish > ~/.config/fish/completions/git-standards.fish`.
+    #[command(verbatim_doc_comment)]
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ManpagesArgs {
+    /// Write the pages into <DIR>/man1/ (default: the `share/man` beside the binary's folder).
+    #[arg(long, value_name = "DIR", num_args = 0..=1)]
+    pub install: Option<Option<PathBuf>>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: super::manual::Shell,
 }
 
 #[derive(Debug, clap::Args)]
@@ -429,6 +479,17 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             },
         ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
+        Command::Manpages(a) => commands::manpages::run(
+            ctx,
+            &commands::manpages::Request {
+                install: a.install,
+                pages: super::manual::pages().into_iter().collect(),
+            },
+        ),
+        Command::Completions(a) => ctx
+            .out
+            .write_all(super::manual::completions(a.shell).as_bytes())
+            .map_err(Error::stdout),
         Command::Hook(HookCommand::Stop) => {
             commands::hook::run_stop(ctx, &mut std::io::stdin().lock())
         }

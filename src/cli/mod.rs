@@ -3,6 +3,7 @@
 
 mod args;
 mod exit;
+pub mod manual;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
