@@ -277,7 +277,7 @@ pub mod testing {
 
     /// A fresh install of the given mode, as `git standards install` lays it out.
     pub fn installed_tree(mode: ProjectMode) -> MemTree {
-        MemTree::new()
+        let mut tree = MemTree::new()
             .with(
                 crate::protocol::layout::PROTOCOL_PATH,
                 crate::assets::PROTOCOL,
@@ -298,7 +298,14 @@ pub mod testing {
             .with(
                 crate::protocol::layout::STATE_PATH,
                 crate::protocol::state::fresh_template(mode),
-            )
+            );
+        for (name, text) in crate::assets::CHAPTERS {
+            tree.insert(
+                &format!("{}/{name}", crate::protocol::layout::CHAPTERS_DIR),
+                text,
+            );
+        }
+        tree
     }
 
     pub fn rules_of(tree: &MemTree) -> Vec<&'static str> {

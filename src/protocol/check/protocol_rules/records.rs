@@ -1,16 +1,19 @@
 //! PR rules on the active cycle's records and on the project context.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
+use crate::protocol::acceptance::inventory;
 use crate::protocol::fields::{self, Field};
-use crate::protocol::layout::{CONTEXT_PATH, USER_STYLES_DIR};
-use crate::protocol::record::{header_fields, is_unfilled};
+use crate::protocol::layout::{CHAPTERS_DIR, CONTEXT_PATH, USER_STYLES_DIR};
+use crate::protocol::plan::increments;
+use crate::protocol::record::{entry_headings, header_fields, identifier_numbers, is_unfilled};
 use crate::protocol::tree::{Node, Text};
 use crate::protocol::vocab::{ArtifactType, CycleMode, FailureType, IdPrefix, WorkflowState};
 
 use super::super::{Cx, OwnRecord, Sink};
 
 pub fn check(cx: &Cx, sink: &mut Sink) {
+    pr_038_chapters_installed(cx, sink);
     let Some(doc) = cx.doc() else { return };
     if doc.has_active_cycle() {
         let ready = doc.workflow_state.value == WorkflowState::AwaitingUserSignoff;
@@ -36,7 +39,9 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
             pr_031_style_locked_after_approval(path, &header, sink);
             pr_032_style_lock_kept(cx, path, &header, sink);
             pr_033_collaboration_mode(path, &header, sink);
+            pr_041_increments_kept(cx, path, text, sink);
         }
+        pr_042_new_identifiers_continue_numbering(cx, sink);
         if let Some(record) = cx.own_record(ArtifactType::Documentation, None) {
             pr_034_documentation_choices(record, sink);
         }
@@ -535,5 +540,123 @@ fn pr_037_no_stale_non_baseline_entries(cx: &Cx, sink: &mut Sink) {
             ),
             Some("Auditor removes or reclassifies the entry against current repository evidence (Project context lifecycle)".into()),
         );
+    }
+}
+
+/// PR-038: "If a chapter is missing, stop and report an incomplete runtime":
+/// the three chapters under `.standards/protocol/` are part of the runtime.
+fn pr_038_chapters_installed(cx: &Cx, sink: &mut Sink) {
+    for (name, _) in crate::assets::CHAPTERS {
+        let path = format!("{CHAPTERS_DIR}/{name}");
+        let why = match cx.tree.node(&path) {
+            Node::File(_) => continue,
+            Node::Missing => "is missing".to_string(),
+            Node::Dir => "is a folder, not a file".to_string(),
+            Node::Symlink => "is a symbolic link, not a file".to_string(),
+            Node::Unreadable(why) => format!("cannot be read ({why})"),
+        };
+        sink.push_hinted(
+            "PR-038",
+            path.clone(),
+            format!("the protocol chapter `{path}` {why}; without it the installed runtime is incomplete"),
+            Some("run `git standards install` to restore the framework files".into()),
+        );
+    }
+}
+
+/// PR-041: "Preserve existing numbers; append new entries rather than
+/// renumbering assessed increments": every `### Increment N` of the last
+/// commit's plan is still defined.
+fn pr_041_increments_kept(cx: &Cx, path: &str, text: &str, sink: &mut Sink) {
+    let Some(committed) = cx.committed_text(path) else {
+        return;
+    };
+    let now: HashSet<String> = increments(text).into_iter().map(|i| i.label).collect();
+    let mut reported = HashSet::new();
+    for inc in increments(&committed) {
+        if !now.contains(&inc.label) && reported.insert(inc.label.clone()) {
+            sink.push_hinted(
+                "PR-041",
+                path.to_string(),
+                format!(
+                    "`### Increment {}` was in the plan at the last commit and is gone now; increment numbers are preserved and new increments are appended",
+                    inc.label
+                ),
+                Some("Developer restores the increment; earlier increment definitions and their evidence are kept after a cadence switch too".into()),
+            );
+        }
+    }
+}
+
+/// PR-042: a new identifier continues the record's numbering: "numbering
+/// continues from the highest identifier ever used in that document", and
+/// `git standards id next` hands out the next number after the highest one.
+/// An acceptance condition, development step, finding, documentation entry or
+/// discrepancy that is new since the last commit is numbered above every
+/// identifier of its prefix the committed record held.
+fn pr_042_new_identifiers_continue_numbering(cx: &Cx, sink: &mut Sink) {
+    if cx.head.is_none() {
+        return;
+    }
+    let mut records: Vec<(&str, &str, IdPrefix)> = Vec::new();
+    if let Some((path, text)) = cx.scope() {
+        if cx.standard() || cx.documentation() {
+            records.push((path, text, IdPrefix::Ac));
+        }
+    }
+    for record in cx.own_records() {
+        if record.duplicate_of.is_some() {
+            continue;
+        }
+        let prefix = match record.artifact() {
+            ArtifactType::Development => IdPrefix::Dev,
+            other => match entry_prefix(other) {
+                Some(p) => p,
+                None => continue,
+            },
+        };
+        records.push((record.path.as_str(), record.text.as_str(), prefix));
+    }
+    for (path, text, prefix) in records {
+        let Some(committed) = cx.committed_text(path) else {
+            continue;
+        };
+        let defined = |t: &str| -> Vec<String> {
+            if prefix == IdPrefix::Ac {
+                inventory(t).known().cloned().collect()
+            } else {
+                entry_headings(t, prefix)
+            }
+        };
+        let before: HashSet<String> = defined(&committed).into_iter().collect();
+        let Some(highest) = identifier_numbers(&committed, prefix).into_iter().max() else {
+            continue;
+        };
+        let mut seen = HashSet::new();
+        for id in defined(text) {
+            if before.contains(&id) || !seen.insert(id.clone()) {
+                continue;
+            }
+            let number = id
+                .rsplit('-')
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap_or(u64::MAX);
+            if number <= highest {
+                sink.push_hinted(
+                    "PR-042",
+                    path.to_string(),
+                    format!(
+                        "{id} is new since the last commit but not numbered after {}-{highest:03}, the highest {} identifier the record held; new identifiers continue the numbering",
+                        prefix.as_str(),
+                        prefix.as_str()
+                    ),
+                    Some(format!(
+                        "take the number from `git standards id next {} {path}`",
+                        prefix.as_str()
+                    )),
+                );
+            }
+        }
     }
 }

@@ -35,6 +35,8 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
     pr_017_signed_off_without_blocker(doc, sink);
     pr_018_signed_off_without_baseline(doc, sink);
     pr_019_audit_target_only_while_auditing(doc, sink);
+    pr_039_no_shorter_policy_with_obligations(doc, sink);
+    pr_040_promotion_invents_no_scope_or_design(doc, sink);
 }
 
 fn active(doc: &StateDoc) -> bool {
@@ -633,4 +635,52 @@ fn pr_019_audit_target_only_while_auditing(doc: &StateDoc, sink: &mut Sink) {
         ),
         Some("set `AuditTarget` to `NONE`: the audit it named has ended".into()),
     );
+}
+
+/// PR-039: promotion sets `FULL_DELIVERABLE`, and a later choice of
+/// `IMPLEMENTATION_REVIEWED` "needs ... outstanding obligations inactive with
+/// no entries" (user-decisions.md, Change completion policy, step 2), so the
+/// shorter policy never coexists with an obligation.
+fn pr_039_no_shorter_policy_with_obligations(doc: &StateDoc, sink: &mut Sink) {
+    if !active(doc)
+        || doc.active_work.completion_policy.value != CompletionPolicy::ImplementationReviewed
+        || doc.obligations.entries.is_empty()
+    {
+        return;
+    }
+    sink.push_hinted(
+        "PR-039",
+        STATE_PATH,
+        format!(
+            "line {}: the cycle is under `IMPLEMENTATION_REVIEWED` while {} outstanding obligation(s) remain; promotion selects `FULL_DELIVERABLE`, and the shorter policy can be chosen only once no obligation is left",
+            doc.active_work.completion_policy.line,
+            doc.obligations.entries.len()
+        ),
+        Some("restore `CompletionPolicy: FULL_DELIVERABLE`; the user may choose the shorter policy after the obligations are discharged".into()),
+    );
+}
+
+/// PR-040: promotion keeps every record but "Do not invent a `Scope` or an
+/// `Architecture`": an expedited cycle has neither, so while the handoff is
+/// still the `PROMOTE`, both are `NONE`.
+fn pr_040_promotion_invents_no_scope_or_design(doc: &StateDoc, sink: &mut Sink) {
+    if doc.handoff.kind() != Some(K::Promote) {
+        return;
+    }
+    for (name, field) in [
+        ("Scope", &doc.active_work.scope),
+        ("Architecture", &doc.active_work.architecture),
+    ] {
+        if field.value != "NONE" {
+            sink.push_hinted(
+                "PR-040",
+                STATE_PATH,
+                format!(
+                    "line {}: the promoted cycle names `{name}` `{}` although the handoff is still the `PROMOTE` in `AUDITING`; promotion invents no scope or design, their owners produce them later on the standard route",
+                    field.line, field.value
+                ),
+                Some(format!("set `Active Work.{name}` to `NONE`; {} records the path when its work begins", if name == "Scope" { "Scoper" } else { "Architect" })),
+            );
+        }
+    }
 }
