@@ -4,7 +4,7 @@ use super::record::{h2_name, mask_fences};
 use super::vocab::IdPrefix;
 
 /// Where a definition stands in the scope.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Standing {
     Current,
     Retired,
@@ -48,6 +48,9 @@ impl Inventory {
 pub fn inventory(text: &str) -> Inventory {
     let masked = mask_fences(text);
     let mut inv = Inventory::default();
+    // Membership per standing, so duplicates are found in linear time.
+    let mut listed: std::collections::HashSet<(String, Standing)> = Default::default();
+    let mut duplicated: std::collections::HashSet<(String, Standing)> = Default::default();
     let mut standing = Standing::Current;
     for line in masked.lines() {
         if let Some(name) = h2_name(line) {
@@ -66,12 +69,8 @@ pub fn inventory(text: &str) -> Inventory {
                 Standing::Retired => &mut inv.retired,
                 Standing::Previous => &mut inv.previous,
             };
-            if list.contains(&id) {
-                if !inv
-                    .duplicates
-                    .iter()
-                    .any(|(d, s)| *d == id && *s == standing)
-                {
+            if !listed.insert((id.clone(), standing)) {
+                if duplicated.insert((id.clone(), standing)) {
                     inv.duplicates.push((id, standing));
                 }
             } else {

@@ -9,6 +9,8 @@
 //! The committed text is read through `Cx::committed_text`, which follows a
 //! rename since the last commit (§1.16), as GT-005 does.
 
+use std::collections::HashSet;
+
 use crate::protocol::acceptance::{inventory, Standing};
 
 use super::acceptance::established_scope;
@@ -28,12 +30,14 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
     };
     let before = inventory(&committed);
     let now = &scope.inventory;
+    let known_now: HashSet<&str> = now.known().map(String::as_str).collect();
+    let current_now: HashSet<&str> = now.current.iter().map(String::as_str).collect();
 
     // GT-003 Acceptance ID deleted: in the committed inventory (current, then
     // retired, then previous), and in none of the current inventory's lists.
     for standing in [Standing::Current, Standing::Retired, Standing::Previous] {
         for id in before.of(standing) {
-            if now.known().any(|k| k == id) {
+            if known_now.contains(id.as_str()) {
                 continue;
             }
             sink.push_hinted(
@@ -54,7 +58,11 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
             Standing::Retired => "retired",
             _ => "an earlier cycle's condition under Previous Cycles",
         };
-        for id in before.of(standing).iter().filter(|id| now.is_current(id)) {
+        for id in before
+            .of(standing)
+            .iter()
+            .filter(|id| current_now.contains(id.as_str()))
+        {
             sink.push_hinted(
                 "GT-004",
                 scope.path,

@@ -264,6 +264,9 @@ fn pr_030_entry_failure_type(record: &OwnRecord, found: &[RecordEntry], sink: &m
 fn pr_031_style_locked_after_approval(path: &str, header: &[Field], sink: &mut Sink) {
     let locked = fields::first(header, "User Style Locked").map(|f| f.value.as_str());
     let status = fields::first(header, "Status").map(|f| f.value.as_str());
+    if status.is_some_and(is_unfilled) {
+        return; // RH-002: the plan has not recorded its status yet
+    }
     let problem = match locked {
         Some("true") => None,
         Some("false") if matches!(status, Some("PROPOSED") | None) => None,
