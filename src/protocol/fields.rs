@@ -211,6 +211,16 @@ pub fn line_of(text: &str, at: usize) -> usize {
 mod tests {
     use super::*;
 
+    #[test]
+    fn line_index_agrees_with_line_of() {
+        for text in ["", "a", "\n", "a\nb", "a\n\nb\n", "\r\nx\r\n"] {
+            let index = LineIndex::new(text);
+            for at in 0..=text.len() + 1 {
+                assert_eq!(index.line(at), line_of(text, at), "{text:?} at {at}");
+            }
+        }
+    }
+
     fn pairs(text: &str) -> Vec<(String, String)> {
         scan(text).into_iter().map(|f| (f.name, f.value)).collect()
     }

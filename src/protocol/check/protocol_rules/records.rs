@@ -663,3 +663,45 @@ fn pr_042_new_identifiers_continue_numbering(cx: &Cx, sink: &mut Sink) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_end_at_the_next_heading_and_skip_fences() {
+        let text = "# Review\n\n## Findings\n\n### F-001 — a\n\n`Status`: `OPEN`\n\n```\n### F-009 — fenced\n`Status`: `BAD`\n```\n\n#### Detail\n\n`Severity`: `P1`\n\n### F-002 — b\n\n`Status`: `RESOLVED`\n\n## Progress\n\n`Status`: `COMPLETE`\n";
+        let found = entries(text, IdPrefix::F);
+        let ids: Vec<&str> = found.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["F-001", "F-002"]);
+        assert_eq!(found[0].get("Status"), Some("OPEN"));
+        // A level-4 heading stays inside the entry; the fenced one is no entry.
+        assert_eq!(found[0].get("Severity"), Some("P1"));
+        assert_eq!(found[0].line, 5);
+        // The H2 after F-002 ends it, so the record's own Status is not its.
+        assert_eq!(found[1].get("Status"), Some("RESOLVED"));
+        assert_eq!(
+            found[1]
+                .fields
+                .iter()
+                .filter(|f| f.name == "Status")
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn entry_ids_need_three_digits_and_a_boundary() {
+        assert_eq!(
+            entry_id("### F-001 — x", IdPrefix::F).as_deref(),
+            Some("F-001")
+        );
+        assert_eq!(entry_id("### F-01", IdPrefix::F), None);
+        assert_eq!(entry_id("### F-001a", IdPrefix::F), None);
+        assert_eq!(entry_id("###F-001", IdPrefix::F), None);
+        assert_eq!(
+            entry_id("### DOC-010", IdPrefix::Doc).as_deref(),
+            Some("DOC-010")
+        );
+    }
+}

@@ -684,3 +684,47 @@ fn pr_040_promotion_invents_no_scope_or_design(doc: &StateDoc, sink: &mut Sink) 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_brownfield_project_accepts_both_standard_prefixes() {
+        // A cycle that started GREENFIELD keeps its route after MODE.md
+        // becomes BROWNFIELD: AUDITING -> DEVELOPING stays a forward step.
+        let step = |project, from, to| {
+            standard_routes(project)
+                .iter()
+                .any(|r| topology::successor(r, from) == Some(to))
+        };
+        assert!(step(ProjectMode::Brownfield, W::Auditing, W::Developing));
+        assert!(step(
+            ProjectMode::Brownfield,
+            W::Architecting,
+            W::Developing
+        ));
+        assert!(!step(
+            ProjectMode::Greenfield,
+            W::Architecting,
+            W::Developing
+        ));
+        assert!(step(ProjectMode::Greenfield, W::Architecting, W::Auditing));
+        // Either policy's successor of the implementation review.
+        assert!(step(
+            ProjectMode::Brownfield,
+            W::ReviewingImplementation,
+            W::Documenting
+        ));
+        assert!(step(
+            ProjectMode::Brownfield,
+            W::ReviewingImplementation,
+            W::AwaitingUserSignoff
+        ));
+        assert!(!step(
+            ProjectMode::Brownfield,
+            W::Scoping,
+            W::ReviewingImplementation
+        ));
+    }
+}
