@@ -81,12 +81,28 @@ pub struct Cli {
     pub directory: Option<PathBuf>,
 
     /// When to use colours.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = ColorChoice::Auto, global = true)]
     pub color: ColorChoice,
 
+    /// Without a subcommand, a short overview is printed.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
+
+/// What `git standards` alone prints: where to start, not the whole manual.
+pub const OVERVIEW: &str = "\
+usage: git standards <subcommand> [<options>]
+
+Start here:
+   git standards demo        try the workflow in a throwaway repository
+   git standards install     install the runtime into this repository's .standards/
+
+Every day:
+   git standards status      the workflow state, its owner and the cycle
+   git standards check       check the state and the active cycle's records
+
+`git standards help` lists every subcommand; `git standards --help` opens the manual.
+";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
@@ -137,11 +153,68 @@ pub enum Command {
     /// The agents' stop hook: `git standards hook stop`.
     #[command(subcommand)]
     Hook(HookCommand),
+    /// Show the audit trail: every recorded event, oldest first.
+    ///
+    /// Reads the events from git notes under `refs/notes/standards` and prints one line per event: time (UTC), actor, cycle (`-` outside any cycle), event type and its own keys. Sorted by time, then event ID. Every filter given must hold. With --json, prints each event's stored JSON line unchanged (JSON Lines).
+    ///
+    /// A stored line that is not a valid event is reported on stderr with its note (anchor) and line number; every valid event is still printed, and the exit status is then 1.
+    #[command(verbatim_doc_comment, after_long_help = crate::audit::schema_help())]
+    Log(LogArgs),
+    /// Share the audit trail with a remote: `git standards notes sync [<remote>]`.
+    #[command(subcommand)]
+    Notes(NotesCommand),
     /// Try git standards in a throwaway repository.
     ///
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
     #[command(verbatim_doc_comment)]
     Demo(DemoArgs),
+    /// Git's merge driver for `.standards/STATE.md`: `git standards merge-driver %O %A %B %P`.
+    ///
+    /// Git's line merge would combine two branches' STATE.md edits when they touch different lines, producing a state neither branch had. This driver treats STATE.md as one value: when only one side changed it, it takes that side; when both changed it, it writes both whole versions between conflict markers, labelled with each side's cycle ID and workflow state, and exits 1 so the user decides (`git standards resolve --keep ours|theirs`).
+    ///
+    /// Configure it with `.gitattributes` (`.standards/STATE.md merge=standards`) and `git config merge.standards.driver 'git standards merge-driver %O %A %B %P'` (`git standards hooks install` does both).
+    ///
+    /// Exit status: 0 merged cleanly; 1 conflict, or an input it could not read (the file is then left as your branch had it, marked as conflicted, with the reason on stderr).
+    #[command(verbatim_doc_comment)]
+    MergeDriver(MergeDriverArgs),
+    /// Resolve a STATE.md merge conflict by the user's decision: `git standards resolve --keep ours|theirs`.
+    ///
+    /// Writes the kept side's whole `.standards/STATE.md` (git's "ours" is stage 2, "theirs" stage 3; during a rebase "ours" is the branch being rebased onto), stages it, and leaves every record of both cycles in place; it prints which cycle stopped being tracked and where its records are. The decision is recorded as a `conflict-resolved` audit event before anything is written.
+    ///
+    /// Refused while other `.standards/` files still hold conflicts (it lists them), when STATE.md has no conflict, and when the kept version is not a valid STATE.md. It asks for confirmation on a terminal; elsewhere it needs --yes.
+    #[command(verbatim_doc_comment)]
+    Resolve(ResolveArgs),
+    /// Refuse to merge a branch that still holds cycle state into the main branch.
+    ///
+    /// A branch may merge into the main branch (or a protected branch) only when its committed `.standards/` is a fresh installation: no CONTEXT.md, no `.standards/docs/`, STATE.md in the installed state of its MODE.md's mode, no cycle. Reset the branch first (`git standards reset --commit`); when the target has no `.standards/` at all, `git standards uninstall` is the other way out. Every project of the repository is checked.
+    ///
+    /// The main branch is git config `standards.mainBranch`, else `main-branch` in `.standards/config.toml`, else the remote's HEAD branch, else `init.defaultBranch`, else `main`; protected branches are the glob patterns `protected-branches` (or git config `standards.protectedBranches`).
+    ///
+    /// Without <branch> it judges the merge in progress (MERGE_HEAD, or the branch git names to the pre-merge-commit hook), else the staged merge result. Exit status 0 when the merge may go ahead (also when the target is not guarded), 1 when it is refused.
+    #[command(verbatim_doc_comment)]
+    MergeGuard(MergeGuardArgs),
+    /// Check every commit of a range against its first parent, and optionally the merge into a branch.
+    ///
+    /// For CI and the pre-push hook. The default range runs from the merge-base with the main branch to HEAD, along first parents; `A..B` runs from A (excluded) to B, `A...B` from their merge-base, and a single revision B from its merge-base with the main branch. Each commit is checked as `git standards check --ref <commit>` would; a commit whose `.standards/` and Markdown files, and whose parent's, equal those of a commit already checked reuses that verdict, and a blob is read once per run. Commits without a STANDARDS runtime are skipped.
+    ///
+    /// With --into <branch>, the tip's merge into <branch> is computed in memory (`git merge-tree --write-tree`) and checked against <branch>, the merge guard judges the tip (see `git standards merge-guard`), and STATE.md counts as conflicting when both sides changed it since their merge-base (D24), because forges run no merge driver.
+    ///
+    /// A shallow clone whose range reaches the shallow boundary is refused (fetch with `fetch-depth: 0`, or `git fetch --deepen`); it is never reported as clean.
+    ///
+    /// Prints one verdict line per commit (short ID, subject, pass or the problems) and a summary. Exit status 0 when everything passes, 1 when any commit or the merge fails.
+    ///
+    /// FORMATS
+    ///
+    /// text: the lines above. github (the default when GITHUB_ACTIONS=true): the text, then `::error` workflow commands, at most 10, most important first (the merge, then the commits oldest first), a `::notice` counting the rest, and the full table appended to $GITHUB_STEP_SUMMARY (at most 1 MiB). gitlab: a Code Quality report (a JSON array of {description, check_name, fingerprint, severity, location: {path, lines: {begin}}}); the fingerprint hashes rule, path and cycle ID, never a line number.
+    ///
+    /// JSON
+    ///
+    /// {ok, mainBranch, projects (the project folders checked, "" for the top: the project -C names, else every project of the tip), base (commit ID or null), tip, commits: [{id, subject, ok, skipped (reason or null), reusedFrom (commit ID or null), cycle (ID or null), problems: [{rule, file, message, hint}]}], into: null or {branch, target, ok, guarded, guard: [{project, message, hint}], stateConflict (text or null), conflicts: [path], problems: [...]}, summary: {commits, failed, reused}}. Refusals print {ok: false, error, hint}.
+    #[command(verbatim_doc_comment)]
+    Verify(VerifyArgs),
+    /// Install, remove or show the git hooks and the STATE.md merge driver.
+    #[command(subcommand)]
+    Hooks(HooksCommand),
     /// Install the manual pages where `man` finds them.
     ///
     /// `git standards --help` makes git open `man git-standards`; after `cargo install`, run `git standards manpages --install` once so that works. Without `--install`, lists the pages.
@@ -166,6 +239,27 @@ pub enum Command {
     /// fish: `git standards completions fish > ~/.config/fish/completions/git-standards.fish`.
     #[command(verbatim_doc_comment)]
     Completions(CompletionsArgs),
+    /// Return the workflow to a fresh installation (Project Reset), archiving everything it deletes.
+    ///
+    /// Deletes `.standards/CONTEXT.md` and `.standards/docs/` (every cycle record) and rewrites `.standards/STATE.md` and `.standards/MODE.md` from this binary's templates; the mode is --mode, else inferred from the project's files as a first install infers it. Keeps everything else: PROTOCOL.md, the chapters, VERSION.json, INSTALLATION.json, user styles, config.toml, any other file, client integration, and all project files outside `.standards/`. Run it on a branch once its cycle is signed off or cancelled, before merging, so the main branch keeps a fresh installation.
+    ///
+    /// Before deleting anything it stores the whole current `.standards/` (uncommitted and untracked files included) as a commit under `refs/standards/archive/<cycle-id>` (`reset-<UTC time>` when no cycle was started; a later reset of the same cycle adds a commit on top) and prints the ref; `git standards archive show` reads it back. Push archives with `git push origin 'refs/standards/*:refs/standards/*'`.
+    ///
+    /// Refuses a `.standards/` without the framework marker, a VERSION.json other than this binary's version (upgrade with `git standards install` first), unmerged or conflict-marked files under `.standards/`, and symbolic links in what it deletes. An active cycle (not SIGNED_OFF or CANCELLED) is named in a warning. Without --yes it asks on a terminal and refuses elsewhere, printing the exact command to run. --dry-run prints every planned change, the cycle-record count, the cycle and its state, and a diff of STATE.md and MODE.md, and changes nothing.
+    ///
+    /// --commit commits the reset on the current branch, with only the `.standards/` paths it changed and the trailers `Standards-Reset: <cycle-id or none>` and `Standards-Archive: <ref>@<commit>`; it refuses when anything else is staged. Git's commit hooks do not run for it.
+    #[command(verbatim_doc_comment)]
+    Reset(ResetArgs),
+    /// Read back the archives that reset and uninstall store under `refs/standards/archive/`.
+    ///
+    /// Each archive is a commit (one per reset or uninstall of that cycle, the newest on top) holding the whole `.standards/` as it was, uncommitted and untracked files included. Name an older version as `<name>~1`, `<name>~2`. Archives are ordinary git refs: share them with `git push origin 'refs/standards/*:refs/standards/*'` and fetch them with `git fetch origin 'refs/standards/*:refs/standards/*'`. git standards never deletes one.
+    #[command(subcommand, verbatim_doc_comment)]
+    Archive(ArchiveCommand),
+    /// Finish an operation that was interrupted while it wrote files.
+    ///
+    /// `install`, `reset`, `uninstall` and the other commands that change several files write through a journal in the git directory (`.git/standards/journal/`, one per worktree): the plan, backups of everything they replace or delete, then the changes. A command killed midway leaves the journal, and every writing command refuses until `git standards recover` completes the operation (the default) or, with --rollback, undoes it and puts every file back as it was. It says which it did. Nothing to recover is not an error.
+    #[command(verbatim_doc_comment)]
+    Recover(RecoverArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -178,15 +272,129 @@ pub struct ManpagesArgs {
 #[derive(Debug, clap::Args)]
 pub struct CompletionsArgs {
     /// The shell.
-    #[arg(value_enum)]
+    #[arg(value_enum, ignore_case = true)]
     pub shell: super::manual::Shell,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ArchiveCommand {
+    /// List the archives: name, commit, time, files, versions, operation and branch.
+    List {
+        /// Print one JSON object: {"ok": true, "archives": [{name, ref, commit, time, versions, files, operation, branch}]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List an archive's files, or print one archived file byte for byte.
+    Show {
+        /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>` for an older version).
+        name: String,
+        /// A file (or folder) in the archive; `.standards/` may be left out.
+        path: Option<String>,
+    },
+    /// Write archived files back into the working tree; refuses to overwrite anything.
+    Restore {
+        /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>`).
+        name: String,
+        /// Files or folders to restore; `.standards/` may be left out.
+        #[arg(required = true)]
+        paths: Vec<String>,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ResetArgs {
+    /// Project mode after the reset; inferred from the project's files when absent.
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Print the planned changes and diffs without changing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask for confirmation (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
+    /// Commit the reset (only the paths it changed) with Standards-Reset and Standards-Archive trailers.
+    #[arg(long)]
+    pub commit: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RecoverArgs {
+    /// Undo the interrupted operation instead of completing it.
+    #[arg(long)]
+    pub rollback: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// Install the git hooks and the STATE.md merge driver.
+    ///
+    /// Without options: pre-commit (`check --staged` for every project), pre-merge-commit (the merge guard, then the same check) and the merge driver (a `.standards/STATE.md merge=standards` line in each project's `.gitattributes`, plus `merge.standards.driver = git standards merge-driver %O %A %B %P` in the repository's config). Name options to choose; --pre-push runs `verify` and the merge guard on what is pushed, --reference-transaction refuses to move the main branch (or a protected one) to a commit that fails the merge guard, fast-forwards included.
+    ///
+    /// Hooks go where git runs them: `core.hooksPath`, else the common git directory's `hooks/` (shared by linked worktrees). Each is a shim marked with its fingerprint. A hook you already have is kept as `<hook>.local` and runs first; its exit status stops the hook as before. When pre-commit, lefthook or husky manages the hooks, nothing is written: the snippet for that manager is printed instead. Running it again changes nothing.
+    #[command(verbatim_doc_comment)]
+    Install(HooksInstallArgs),
+    /// Remove what `hooks install` added and put back the hooks that were there, byte for byte.
+    Uninstall,
+    /// Show each hook, the merge driver, the `.gitattributes` lines and any hook manager.
+    Status,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HooksInstallArgs {
+    #[arg(long)]
+    pub pre_commit: bool,
+    #[arg(long)]
+    pub pre_merge_commit: bool,
+    #[arg(long)]
+    pub pre_push: bool,
+    #[arg(long)]
+    pub reference_transaction: bool,
+    #[arg(long)]
+    pub merge_driver: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The commits to check: `A..B`, `A...B`, or one revision (default: HEAD), from the merge-base with the main branch.
+    #[arg(value_name = "range")]
+    pub range: Option<String>,
+    /// Also check the merge of the range's tip into this branch.
+    #[arg(long, value_name = "branch")]
+    pub into: Option<String>,
+    /// Output format (default: github when GITHUB_ACTIONS=true, else text).
+    #[arg(long, value_enum)]
+    pub format: Option<VerifyFormat>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VerifyFormat {
+    Text,
+    Json,
+    Github,
+    Gitlab,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeGuardArgs {
+    /// The branch (or commit) to be merged.
+    #[arg(value_name = "branch")]
+    pub branch: Option<String>,
+    /// The branch merged into (default: the current branch).
+    #[arg(long, value_name = "branch")]
+    pub into: Option<String>,
+    /// Print nothing when the merge may go ahead.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// Print the result as JSON.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "quiet")]
     pub json: bool,
+    /// Print only the summary line; the exit status tells the result.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Check the index (what the next commit will hold) instead of the working tree.
     #[arg(long, conflicts_with = "rev")]
     pub staged: bool,
@@ -196,6 +404,9 @@ pub struct CheckArgs {
     /// Report only the reference checker's rules (as the Node runtime did), leaving out the protocol rules it never enforced (the PR family).
     #[arg(long)]
     pub compat: bool,
+    /// Name the git hook that runs this check (the scripts in `git-hooks/` pass `pre-commit` or `pre-merge-commit`): when problems are found, a `check-failed` event is recorded in the audit trail.
+    #[arg(long, value_name = "name", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub hook: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -211,6 +422,56 @@ pub enum HookCommand {
     /// Exit status: 0 the agent may stop; 2 the agent is sent back; 1 the hook's own error or wrong arguments (never 2, so a broken hook never traps the agent).
     #[command(verbatim_doc_comment)]
     Stop,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LogArgs {
+    /// Only this cycle's events (one lookup of the cycle's anchor).
+    #[arg(long, value_name = "id", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub cycle: Option<String>,
+    /// Only events of this type; repeat for several.
+    #[arg(long = "event", value_name = "type", value_parser = event_names())]
+    pub events: Vec<String>,
+    /// Only events at or after this time: YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS (UTC) or RFC 3339.
+    #[arg(long, value_name = "date")]
+    pub since: Option<String>,
+    /// Only events before this time; a date alone includes that whole day.
+    #[arg(long, value_name = "date")]
+    pub until: Option<String>,
+    /// Only events whose actor matches: a case-insensitive substring, or a glob with `*` and `?`.
+    #[arg(long, value_name = "pattern")]
+    pub actor: Option<String>,
+    /// Only the newest N matching events (still printed oldest first).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Print each event's JSON line (JSON Lines) instead of readable lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn event_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::audit::EventKind::ALL.iter().map(|k| k.name()))
+}
+
+#[derive(Debug, Subcommand)]
+pub enum NotesCommand {
+    /// Fetch, merge and push the audit trail (`refs/notes/standards`) and the archive refs (`refs/standards/*`).
+    ///
+    /// Git neither fetches nor pushes notes by default; this is the one command a team needs. It fetches the remote's trail into `refs/notes/remotes/<remote>/standards` (never with a forced refspec), merges it into `refs/notes/standards` line by line (`cat_sort_uniq`: the union of both clones' events) with a two-parent notes commit, and pushes without force. When the push is rejected because someone pushed in between, it fetches, merges and pushes again, a few times at most. Archive refs under `refs/standards/` travel both ways too, never forced: an archive that diverged is reported, not overwritten.
+    ///
+    /// Exit status: 0 when both sides hold the union; 1 when the remote refused (for example a host that does not accept `refs/notes/*`) or a ref diverged.
+    #[command(verbatim_doc_comment)]
+    Sync(NotesSyncArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NotesSyncArgs {
+    /// The remote to sync with.
+    #[arg(value_name = "remote", default_value = "origin")]
+    pub remote: String,
+    /// Show what would move without fetching, merging or pushing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -247,7 +508,7 @@ pub enum ArtifactCommand {
 #[derive(Debug, clap::Args)]
 pub struct ArtifactInitArgs {
     /// The record type.
-    #[arg(value_enum, value_name = "TYPE")]
+    #[arg(value_enum, ignore_case = true, value_name = "TYPE")]
     pub artifact: ArtifactArg,
     /// The review kind; required for REVIEW and only for REVIEW
     /// (IMPLEMENTATION or FINAL_DELIVERABLE).
@@ -300,7 +561,7 @@ pub enum IdCommand {
 #[derive(Debug, clap::Args)]
 pub struct IdNextArgs {
     /// The identifier prefix.
-    #[arg(value_enum, value_name = "AC|DEV|F|D|DOC")]
+    #[arg(value_enum, ignore_case = true, value_name = "AC|DEV|F|D|DOC")]
     pub prefix: PrefixArg,
     /// The record: relative to the current folder or the project root, or absolute.
     #[arg(value_name = "file")]
@@ -353,10 +614,10 @@ fn artifact_init_request(a: ArtifactInitArgs) -> Result<commands::artifact::Init
     let kind = match (artifact, a.kind) {
         (ArtifactType::Review, None) => {
             return Err(Error::usage(
-                "REVIEW needs `--kind IMPLEMENTATION` or `--kind FINAL_DELIVERABLE`",
+                "REVIEW needs `--kind IMPLEMENTATION` or `--kind FINAL_DELIVERABLE` (see `git standards artifact init --help`)",
             ))
         }
-        (ArtifactType::Review, Some(kind)) => Some(kind.parse::<ReviewKind>().map_err(|_| {
+        (ArtifactType::Review, Some(kind)) => Some(kind.to_ascii_uppercase().parse::<ReviewKind>().map_err(|_| {
             Error::usage(format!(
                 "`{kind}` is not a review kind: use `--kind IMPLEMENTATION` or `--kind FINAL_DELIVERABLE`"
             ))
@@ -372,10 +633,40 @@ fn artifact_init_request(a: ArtifactInitArgs) -> Result<commands::artifact::Init
 }
 
 impl Command {
-    /// Whether errors must also be reported as JSON on stdout (`status --json`).
+    /// Whether errors must also be reported as JSON on stdout (`--json`).
     pub fn json_output(&self) -> bool {
-        matches!(self, Command::Status(a) if a.json)
+        match self {
+            Command::Status(a) => a.json,
+            Command::Check(a) => a.json,
+            Command::Log(a) => a.json,
+            Command::Archive(ArchiveCommand::List { json }) => *json,
+            Command::Verify(a) => a.format == Some(VerifyFormat::Json),
+            _ => false,
+        }
     }
+}
+
+/// `log` arguments as a validated request: dates parse, the limit is positive.
+fn log_request(a: LogArgs) -> Result<commands::log::Request> {
+    use crate::audit::filter::{parse_time, Bound};
+    let time = |text: Option<String>, bound, flag: &str| -> Result<_> {
+        text.map(|t| parse_time(&t, bound).map_err(|e| Error::usage(format!("{flag}: {e}"))))
+            .transpose()
+    };
+    if a.limit == Some(0) {
+        return Err(Error::usage("--limit must be at least 1"));
+    }
+    Ok(commands::log::Request {
+        filter: crate::audit::Filter {
+            cycle: a.cycle,
+            events: a.events,
+            since: time(a.since, Bound::Start, "--since")?,
+            until: time(a.until, Bound::End, "--until")?,
+            actor: a.actor,
+            limit: a.limit,
+        },
+        json: a.json,
+    })
 }
 
 #[derive(Debug, clap::Args)]
@@ -387,8 +678,43 @@ pub struct StatusArgs {
     #[arg(long = "ref", value_name = "rev", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub rev: Option<String>,
     /// Print one JSON object (keys: see `git standards --help`) instead of the dashboard.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "quiet")]
     pub json: bool,
+    /// Print one line (the workflow state, its owner and the cycle) instead of the dashboard.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ResolveArgs {
+    /// The side whose STATE.md is kept.
+    #[arg(long, value_enum, value_name = "ours|theirs")]
+    pub keep: KeepArg,
+    /// Confirm the decision without asking (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KeepArg {
+    Ours,
+    Theirs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeDriverArgs {
+    /// `%O`: the file holding the merge base's version.
+    #[arg(value_name = "base")]
+    pub base: PathBuf,
+    /// `%A`: the file holding your branch's version; the result is written here.
+    #[arg(value_name = "ours")]
+    pub ours: PathBuf,
+    /// `%B`: the file holding the other branch's version.
+    #[arg(value_name = "theirs")]
+    pub theirs: PathBuf,
+    /// `%P`: the path being merged, named in messages.
+    #[arg(value_name = "path")]
+    pub path: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -401,7 +727,7 @@ pub struct DemoArgs {
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
     /// Project mode for a first install; inferred from the project's files when absent.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub mode: Option<ModeArg>,
     /// Show what would change without writing anything.
     #[arg(long)]
@@ -436,10 +762,12 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 &commands::check::Request {
                     source,
                     json: a.json,
+                    quiet: a.quiet,
                     options: crate::protocol::check::Options {
                         compat: a.compat,
                         ..Default::default()
                     },
+                    hook: a.hook,
                 },
             )
         }
@@ -471,14 +799,87 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     (true, None) => commands::status::Source::Index,
                     (false, None) => commands::status::Source::Worktree,
                 },
-                format: if a.json {
-                    commands::status::Format::Json
-                } else {
-                    commands::status::Format::Text
+                format: match (a.json, a.quiet) {
+                    (true, _) => commands::status::Format::Json,
+                    (false, true) => commands::status::Format::Line,
+                    (false, false) => commands::status::Format::Text,
                 },
             },
         ),
+        Command::Log(a) => commands::log::run(ctx, &log_request(a)?),
+        Command::Notes(NotesCommand::Sync(a)) => commands::notes::run_sync(
+            ctx,
+            &commands::notes::SyncRequest {
+                remote: a.remote,
+                dry_run: a.dry_run,
+            },
+        ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
+        Command::Verify(a) => {
+            use commands::verify::Format;
+            let format = match a.format {
+                Some(VerifyFormat::Text) => Format::Text,
+                Some(VerifyFormat::Json) => Format::Json,
+                Some(VerifyFormat::Github) => Format::Github,
+                Some(VerifyFormat::Gitlab) => Format::Gitlab,
+                None if std::env::var("GITHUB_ACTIONS").as_deref() == Ok("true") => Format::Github,
+                None => Format::Text,
+            };
+            commands::verify::run(
+                ctx,
+                &commands::verify::Request {
+                    range: a.range,
+                    into: a.into,
+                    format,
+                    progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+                    step_summary: std::env::var_os("GITHUB_STEP_SUMMARY")
+                        .filter(|v| !v.is_empty())
+                        .map(PathBuf::from),
+                },
+            )
+        }
+        Command::Hooks(c) => {
+            use commands::hooks::{Action, Selection};
+            let action = match c {
+                HooksCommand::Install(a) => {
+                    let any = a.pre_commit
+                        || a.pre_merge_commit
+                        || a.pre_push
+                        || a.reference_transaction
+                        || a.merge_driver;
+                    Action::Install(if any {
+                        let mut hooks = Vec::new();
+                        for (on, name) in [
+                            (a.pre_commit, "pre-commit"),
+                            (a.pre_merge_commit, "pre-merge-commit"),
+                            (a.pre_push, "pre-push"),
+                            (a.reference_transaction, "reference-transaction"),
+                        ] {
+                            if on {
+                                hooks.push(name);
+                            }
+                        }
+                        Selection {
+                            hooks,
+                            merge_driver: a.merge_driver,
+                        }
+                    } else {
+                        Selection::default_set()
+                    })
+                }
+                HooksCommand::Uninstall => Action::Uninstall,
+                HooksCommand::Status => Action::Status,
+            };
+            commands::hooks::run(ctx, &action)
+        }
+        Command::MergeGuard(a) => commands::merge_guard::run(
+            ctx,
+            &commands::merge_guard::Request {
+                incoming: a.branch,
+                into: a.into,
+                quiet: a.quiet,
+            },
+        ),
         Command::Manpages(a) => commands::manpages::run(
             ctx,
             &commands::manpages::Request {
@@ -490,8 +891,55 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             .out
             .write_all(super::manual::completions(a.shell).as_bytes())
             .map_err(Error::stdout),
+        Command::Reset(a) => commands::reset::run(
+            ctx,
+            &commands::reset::Request {
+                mode: a.mode.map(Into::into),
+                dry_run: a.dry_run,
+                yes: a.yes,
+                commit: a.commit,
+            },
+        ),
+        Command::Archive(ArchiveCommand::List { json }) => commands::archive::run_list(ctx, json),
+        Command::Archive(ArchiveCommand::Show { name, path }) => {
+            commands::archive::run_show(ctx, &name, path.as_deref())
+        }
+        Command::Archive(ArchiveCommand::Restore { name, paths }) => {
+            commands::archive::run_restore(ctx, &name, &paths)
+        }
+        Command::Recover(a) => commands::recover::run(
+            ctx,
+            &commands::recover::Request {
+                rollback: a.rollback,
+            },
+        ),
         Command::Hook(HookCommand::Stop) => {
             commands::hook::run_stop(ctx, &mut std::io::stdin().lock())
         }
+        Command::Resolve(a) => {
+            use std::io::IsTerminal;
+            let request = commands::resolve::Request {
+                keep: match a.keep {
+                    KeepArg::Ours => commands::resolve::Keep::Ours,
+                    KeepArg::Theirs => commands::resolve::Keep::Theirs,
+                },
+                yes: a.yes,
+            };
+            let stdin = std::io::stdin();
+            if stdin.is_terminal() && std::io::stderr().is_terminal() {
+                commands::resolve::run(ctx, &request, Some(&mut stdin.lock()))
+            } else {
+                commands::resolve::run(ctx, &request, None)
+            }
+        }
+        Command::MergeDriver(a) => commands::merge_driver::run(
+            ctx,
+            &commands::merge_driver::Request {
+                base: a.base,
+                ours: a.ours,
+                theirs: a.theirs,
+                path: a.path,
+            },
+        ),
     }
 }

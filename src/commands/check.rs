@@ -4,11 +4,12 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use crate::commands::Context;
+use crate::audit::{Event, EventKind};
+use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::protocol::check::{self, runtime, Options, Report};
 use crate::protocol::tree::Tree;
-use crate::repo::{ObjectTree, Project};
+use crate::repo::{conflicts, ObjectTree, Project};
 
 /// Which snapshot to check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,7 +26,12 @@ pub enum Source {
 pub struct Request {
     pub source: Source,
     pub json: bool,
+    /// Only the summary line (and the exit status).
+    pub quiet: bool,
     pub options: Options,
+    /// The git hook running the check (`--hook`): a failed check then leaves
+    /// a `check-failed` audit event.
+    pub hook: Option<String>,
 }
 
 /// Runs the checker on the chosen snapshot and returns its report and a description.
@@ -76,79 +82,180 @@ pub fn evaluate(
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let (report, source, against) = evaluate(&project, &request.source, request.options)?;
+    let conflict = conflict_report(&project, &request.source, &report)?;
     if request.json {
         print_json(
             ctx.out,
             &report,
             &source,
             against.as_deref(),
+            conflict.as_ref(),
             request.options,
         )?;
+    } else if request.quiet {
+        print_summary(ctx.out, &report, &source, ctx.color)?;
     } else {
+        // An operation in progress without a conflict is only in the JSON: the
+        // pre-commit hook that concludes a merge runs this very check.
+        if let Some(conflict) = conflict.as_ref().filter(|c| !c.conflicts.is_empty()) {
+            for line in conflict.report_lines() {
+                writeln!(ctx.out, "{line}").map_err(out_err)?;
+            }
+        }
         print_text(ctx.out, &report, &source, ctx.color)?;
     }
     if report.ok() {
         Ok(())
     } else {
+        if let Some(hook) = &request.hook {
+            record_failure(ctx, &project, request, hook, &report, &source);
+        }
         Err(Error::ProblemsFound {
             count: report.problems.len(),
         })
     }
 }
 
+/// The conflict report printed before the problems (issue 10): both sides'
+/// cycles and the operation in progress. Only read when the report names a
+/// conflict or git has an operation in progress, so a clean check pays nothing.
+fn conflict_report(
+    project: &Project,
+    source: &Source,
+    report: &Report,
+) -> Result<Option<conflicts::ConflictState>> {
+    let flagged = report
+        .problems
+        .iter()
+        .any(|p| p.rule == "RT-003" || p.rule == "RT-004");
+    if !flagged && project.repo.state().is_none() {
+        return Ok(None);
+    }
+    let state = match source {
+        Source::Worktree => conflicts::state_of(project, &project.worktree()?)?,
+        Source::Staged => conflicts::state_of(project, &project.index()?)?,
+        Source::Rev(_) => return Ok(None),
+    };
+    Ok((!state.is_empty()).then_some(state))
+}
+
+/// The `check-failed` event of a git hook's check (D20: after the report).
+fn record_failure(
+    ctx: &mut Context,
+    project: &Project,
+    request: &Request,
+    hook: &str,
+    report: &Report,
+    source: &str,
+) {
+    let mut rules: Vec<&str> = report.problems.iter().map(|p| p.rule).collect();
+    rules.sort_unstable();
+    rules.dedup();
+    let cycle = match &request.source {
+        Source::Worktree => project
+            .worktree()
+            .ok()
+            .and_then(|t| audit::active_cycle(&t)),
+        Source::Staged => project.index().ok().and_then(|t| audit::active_cycle(&t)),
+        Source::Rev(rev) => project
+            .at_rev(rev)
+            .ok()
+            .and_then(|t| audit::active_cycle(&t)),
+    };
+    let mut event = Event::new(EventKind::CheckFailed)
+        .detail("hook", hook)
+        .detail("source", source)
+        .detail("problems", report.problems.len())
+        .detail("rules", rules);
+    if let Some(cycle) = cycle {
+        event = event.cycle(cycle);
+    }
+    audit::append_after(ctx, project, event);
+}
+
 fn out_err(e: std::io::Error) -> Error {
     Error::io("<stdout>", e)
 }
 
-/// Text: problems grouped by file as `file: message` (with an indented hint),
-/// then notes, then one summary line.
+/// Text: problems grouped by file as `file: message` (with an indented hint,
+/// given once per file and rule when the same hint repeats), then notes, then
+/// one summary line.
 pub fn print_text(out: &mut dyn Write, report: &Report, source: &str, color: bool) -> Result<()> {
-    let mut by_file: BTreeMap<&str, Vec<&check::Problem>> = BTreeMap::new();
-    for p in &report.problems {
-        by_file.entry(p.file.as_str()).or_default().push(p);
-    }
+    let by_file = by_file(report);
     let (bold, reset) = if color {
         ("\u{1b}[1m", "\u{1b}[0m")
     } else {
         ("", "")
     };
     for (file, problems) in &by_file {
-        for p in problems {
+        let mut hinted: Vec<(&str, &str)> = Vec::new();
+        for (i, p) in problems.iter().enumerate() {
             writeln!(out, "{bold}{file}{reset}: {} [{}]", p.message, p.rule).map_err(out_err)?;
-            if let Some(hint) = &p.hint {
-                writeln!(out, "    hint: {hint}").map_err(out_err)?;
+            let Some(hint) = &p.hint else { continue };
+            // The same rule's same hint is printed once, after its last problem in the file.
+            let repeats_later = problems[i + 1..]
+                .iter()
+                .any(|q| q.rule == p.rule && q.hint.as_deref() == Some(hint.as_str()));
+            if repeats_later || hinted.contains(&(p.rule, hint.as_str())) {
+                continue;
             }
+            hinted.push((p.rule, hint.as_str()));
+            writeln!(out, "    hint: {hint}").map_err(out_err)?;
         }
     }
     for note in &report.notes {
         writeln!(out, "note: {note}").map_err(out_err)?;
     }
-    let n = report.problems.len();
-    if n == 0 {
-        writeln!(out, "check passed: no problems in {source}").map_err(out_err)?;
-    } else {
-        let files = by_file.len();
-        writeln!(
-            out,
-            "check failed: {n} problem{} in {files} file{} ({source})",
-            if n == 1 { "" } else { "s" },
-            if files == 1 { "" } else { "s" }
-        )
-        .map_err(out_err)?;
-    }
-    Ok(())
+    print_summary(out, report, source, color)
 }
 
-/// JSON: `{ "ok", "problems": [{rule, file, message, source, hint}], "notes", "checked": {...} }`.
+fn by_file(report: &Report) -> BTreeMap<&str, Vec<&check::Problem>> {
+    let mut by_file: BTreeMap<&str, Vec<&check::Problem>> = BTreeMap::new();
+    for p in &report.problems {
+        by_file.entry(p.file.as_str()).or_default().push(p);
+    }
+    by_file
+}
+
+/// The one summary line: `check passed: ...` or, in red on a terminal,
+/// `check failed: N problems in M files (...)`.
+pub fn print_summary(
+    out: &mut dyn Write,
+    report: &Report,
+    source: &str,
+    color: bool,
+) -> Result<()> {
+    let n = report.problems.len();
+    if n == 0 {
+        return writeln!(out, "check passed: no problems in {source}").map_err(out_err);
+    }
+    let files = by_file(report).len();
+    let (red, reset) = if color {
+        ("\u{1b}[31m", "\u{1b}[0m")
+    } else {
+        ("", "")
+    };
+    writeln!(
+        out,
+        "{red}check failed{reset}: {n} problem{} in {files} file{} ({source})",
+        if n == 1 { "" } else { "s" },
+        if files == 1 { "" } else { "s" }
+    )
+    .map_err(out_err)
+}
+
+/// JSON: `{ "ok", "conflict", "problems": [{rule, file, message, source, hint}], "notes", "checked": {...} }`.
 pub fn print_json(
     out: &mut dyn Write,
     report: &Report,
     source: &str,
     against: Option<&str>,
+    conflict: Option<&conflicts::ConflictState>,
     options: Options,
 ) -> Result<()> {
     let value = serde_json::json!({
         "ok": report.ok(),
+        "conflict": conflict.map(|c| c.to_json()),
         "problems": report.problems,
         "notes": report.notes,
         "checked": {

@@ -18,11 +18,13 @@ use std::time::{Duration, SystemTime};
 
 use sha2::{Digest, Sha256};
 
+use crate::audit::{Event, EventKind};
 use crate::commands::check::{self, Source};
-use crate::commands::{runtime, Context};
+use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::check::{Options, Problem, Report};
 use crate::protocol::layout::STANDARDS_DIR;
+use crate::repo::conflicts as repo_conflicts;
 use crate::repo::{DirTree, Project};
 
 /// The usage line (RT §5.1, decision D4).
@@ -237,36 +239,101 @@ fn is_marker_name(name: &str) -> bool {
 
 /// The hook's procedure (RT §5.2) on the payload `input`, from `cwd`.
 pub fn stop(cwd: &Path, input: &[u8], markers: &Path) -> Result<Outcome> {
+    decide(cwd, input, markers).map(|(outcome, _)| outcome)
+}
+
+/// A blocking check in a repository, for its `check-failed` audit event.
+struct Failure {
+    project: Box<Project>,
+    problems: usize,
+    rules: Vec<&'static str>,
+    cycle: Option<String>,
+}
+
+/// [`stop`], also returning what the audit event of a block needs.
+fn decide(cwd: &Path, input: &[u8], markers: &Path) -> Result<(Outcome, Option<Failure>)> {
     let payload = Payload::parse(input);
     let located = locate(cwd)?;
     if payload.stop_hook_active == Some(true) {
-        return Ok(Outcome::Allow);
+        return Ok((Outcome::Allow, None));
     }
     let options = Options {
         at_turn_end: true,
         ..Default::default()
     };
+    let mut cycle = None;
     let report: Report = match &located {
         Located::Repo(project) => {
             // When git cannot answer, check anyway (HK-001).
             if !project.has_changes(&is_workflow_path).unwrap_or(true) {
-                return Ok(Outcome::Allow);
+                return Ok((Outcome::Allow, None));
             }
+            cycle = project
+                .worktree()
+                .ok()
+                .and_then(|t| audit::active_cycle(&t));
             check::evaluate(project, &Source::Worktree, options)?.0
         }
         // Outside git the check always runs, with nothing to compare with.
         Located::Folder(tree) => crate::protocol::check::run(tree, None, options),
     };
     if report.ok() {
-        return Ok(Outcome::Allow);
+        return Ok((Outcome::Allow, None));
     }
+    // Issue 10: a conflict is the user's to decide; the agent only reports it.
+    let conflict = match &located {
+        Located::Repo(project)
+            if report
+                .problems
+                .iter()
+                .any(|p| p.rule == "RT-003" || p.rule == "RT-004") =>
+        {
+            Some(repo_conflicts::state_of(project, &project.worktree()?)?)
+        }
+        _ => None,
+    };
     if payload.stop_hook_active.is_none() {
         let root = located.root().to_string_lossy();
         if !claim_marker(markers, &marker_name(&root, &payload), SystemTime::now()) {
-            return Ok(Outcome::Allow);
+            return Ok((Outcome::Allow, None));
         }
     }
-    Ok(Outcome::Block(stop_message(&report.problems)))
+    let message = match conflict {
+        Some(state) if !state.conflicts.is_empty() => conflict_stop_message(&state),
+        _ => stop_message(&report.problems),
+    };
+    let failure = match located {
+        Located::Repo(project) => {
+            let mut rules: Vec<&'static str> = report.problems.iter().map(|p| p.rule).collect();
+            rules.sort_unstable();
+            rules.dedup();
+            Some(Failure {
+                project,
+                problems: report.problems.len(),
+                rules,
+                cycle,
+            })
+        }
+        Located::Folder(_) => None,
+    };
+    Ok((Outcome::Block(message), failure))
+}
+
+/// The guidance of the stop message during a merge conflict.
+pub const CONFLICT_GUIDANCE: &str = "Stop working on the cycle now. Tell the user which cycles are involved (above) and wait for the user's decision. Never choose a side yourself: do not edit the conflicted files, do not run `git add` or `git standards resolve`; the user decides with `git standards resolve --keep ours` or `git standards resolve --keep theirs`.";
+
+/// The stop message while `.standards/` is in conflict: both sides' cycles,
+/// then [`CONFLICT_GUIDANCE`].
+pub fn conflict_stop_message(state: &repo_conflicts::ConflictState) -> String {
+    let mut text = String::from("STANDARDS: the workflow files are in a merge conflict.\n");
+    for line in state.report_lines() {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text.push('\n');
+    text.push_str(CONFLICT_GUIDANCE);
+    text.push('\n');
+    text
 }
 
 /// `git standards hook stop`: reads the payload from `input`, decides, writes
@@ -277,11 +344,22 @@ pub fn run_stop(ctx: &mut Context, input: &mut dyn Read) -> Result<()> {
     let outcome = input
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io("<stdin>", e))
-        .and_then(|_| stop(&ctx.cwd, &bytes, &marker_dir()));
+        .and_then(|_| decide(&ctx.cwd, &bytes, &marker_dir()));
     match outcome {
-        Ok(Outcome::Allow) => Ok(()),
-        Ok(Outcome::Block(message)) => {
+        Ok((Outcome::Allow, _)) => Ok(()),
+        Ok((Outcome::Block(message), failure)) => {
             let _ = ctx.err.write_all(message.as_bytes());
+            if let Some(f) = failure {
+                let mut event = Event::new(EventKind::CheckFailed)
+                    .detail("hook", "stop")
+                    .detail("source", "the working tree")
+                    .detail("problems", f.problems)
+                    .detail("rules", f.rules);
+                if let Some(cycle) = f.cycle {
+                    event = event.cycle(cycle);
+                }
+                audit::append_after(ctx, &f.project, event);
+            }
             Err(Error::Exit { code: 2 })
         }
         Err(e) => {

@@ -4,7 +4,8 @@
 use std::io::Write;
 
 use crate::assets;
-use crate::commands::Context;
+use crate::audit::{Event, EventKind};
+use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::protocol::layout::{
     CHAPTERS_DIR, FRAMEWORK_NAME, INSTALLATION_PATH, MARKER, MODE_PATH, PROTOCOL_PATH,
@@ -13,7 +14,7 @@ use crate::protocol::layout::{
 use crate::protocol::tree::{Node, Text, Tree};
 use crate::protocol::vocab::{CycleMode, ProjectMode};
 use crate::protocol::{conflicts, mode, state};
-use crate::repo::{write, Project};
+use crate::repo::{journal, notes_config, Project};
 
 /// A validated install request.
 #[derive(Debug, Clone, Default)]
@@ -164,7 +165,7 @@ pub fn installation_json() -> String {
     )
 }
 
-fn read_installed_version(tree: &dyn Tree) -> Result<Version> {
+pub(crate) fn read_installed_version(tree: &dyn Tree) -> Result<Version> {
     let invalid = |message: String| Error::Invalid {
         path: VERSION_PATH.into(),
         message,
@@ -218,6 +219,8 @@ pub struct RootListing {
 /// Computes the plan against the working tree. Pure apart from reading `tree`.
 pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Plan> {
     let root_names = &root.names;
+    // The Node.js installer (and git-standards before the journal) staged its
+    // work in these folders; our own interrupted runs leave a journal instead.
     if let Some(name) = root_names.iter().find(|n| {
         n.starts_with(".standards-install-")
             || n.starts_with(".standards-reset-")
@@ -226,7 +229,7 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
         return Err(Error::refused(
             format!("an interrupted STANDARDS installer transaction was left at `{name}`"),
             Some(format!(
-                "inspect the backups in `{name}`, restore what you need, then delete it and retry"
+                "an older installer (the Node.js runtime, or git-standards before 0.1) left it; if it holds `operations.json`, each `backup-<n>` there is a file that run replaced: restore what you need, then delete `{name}` and retry"
             )),
         ));
     }
@@ -416,6 +419,8 @@ fn inspect_installed(
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let root = project.require_workdir()?.to_path_buf();
+    journal::refuse_if_pending(&project)?;
+    crate::commands::conflicts::refuse_during_conflict(ctx, &project, "install")?;
     // Install always targets the project root found by D1.
     let root = if project.root.starts_with(&root) {
         project.root.clone()
@@ -435,133 +440,115 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             .map_err(|e| Error::io(&standards, e))?
             .next()
             .is_none();
-    let plan = plan(
+    let planned = plan(
         &tree,
         &RootListing {
             names,
             empty_standards,
         },
         request,
-    )?;
+    );
+    let plan = planned?;
 
     if !request.dry_run {
-        apply(&root, &plan)?;
+        journal::write_all(&project, "install", changes(&plan), serde_json::Value::Null)?;
     }
-    print_plan(ctx.out, &plan, &root, request.dry_run)
+    let settings = notes_config::configure(&project.repo, request.dry_run)?;
+    print_plan(ctx.out, &plan, &root, request.dry_run)?;
+    print_settings(ctx, &settings, request.dry_run)?;
+    if !request.dry_run {
+        audit::append_after(ctx, &project, install_event(&plan, &settings));
+    }
+    Ok(())
 }
 
-fn apply(root: &std::path::Path, plan: &Plan) -> Result<()> {
-    if plan.kind == InstallKind::First {
-        return apply_first(root, plan);
+/// `installed` for a first install, `upgraded` for an upgrade or a reinstall.
+fn install_event(plan: &Plan, settings: &[notes_config::Setting]) -> Event {
+    let changed: Vec<&str> = plan
+        .ops
+        .iter()
+        .filter(|op| !matches!(op, Op::Keep { .. }))
+        .map(Op::path)
+        .collect();
+    let set: Vec<String> = settings
+        .iter()
+        .filter(|s| s.outcome == notes_config::Outcome::Set)
+        .map(notes_config::Setting::assignment)
+        .collect();
+    let version = Version::current().to_string();
+    match plan.kind {
+        InstallKind::First => Event::new(EventKind::Installed)
+            .detail("version", version)
+            .detail("mode", plan.mode.to_string())
+            .detail("created", changed)
+            .detail("config", set),
+        InstallKind::Upgrade { from } => Event::new(EventKind::Upgraded)
+            .detail("from", from.to_string())
+            .detail("version", version)
+            .detail("mode", plan.mode.to_string())
+            .detail("changed", changed)
+            .detail("config", set),
+        InstallKind::Reinstall => Event::new(EventKind::Upgraded)
+            .detail("from", version.clone())
+            .detail("version", version)
+            .detail("mode", plan.mode.to_string())
+            .detail("changed", changed)
+            .detail("config", set),
     }
-    // Reinstall and upgrade replace files one by one, each atomically, with
-    // PROTOCOL.md (the ownership marker) last: an interrupted run leaves a
-    // valid runtime that the next `install` completes.
-    for op in &plan.ops {
-        match op {
-            Op::Create { path, content } => {
-                write::atomic_write(root, path, content.as_bytes(), write::Existing::Refuse)?
+}
+
+/// The git settings of the audit trail: what was set on stdout, a kept
+/// different value as a warning on stderr.
+fn print_settings(
+    ctx: &mut Context,
+    settings: &[notes_config::Setting],
+    dry_run: bool,
+) -> Result<()> {
+    use notes_config::Outcome;
+    for s in settings {
+        match &s.outcome {
+            Outcome::Set => {
+                let verb = if dry_run { "would set" } else { "set" };
+                writeln!(ctx.out, "{verb:<14} git config {}", s.assignment())
+                    .map_err(Error::stdout)?;
             }
-            Op::Replace { path, content } => {
-                write::atomic_write(root, path, content.as_bytes(), write::Existing::Replace)?
+            Outcome::AlreadySet => {}
+            Outcome::KeptOther(other) => {
+                let _ = writeln!(
+                    ctx.err,
+                    "warning: git config {} is `{other}`, not `{}`; it was kept, but the audit trail's notes may then not merge line by line (set it with `git config {} {}`)",
+                    s.key, s.value, s.key, s.value
+                );
             }
-            Op::Remove { path } => remove_framework_path(root, path)?,
-            Op::Keep { .. } => {}
         }
     }
     Ok(())
 }
 
-/// A first install is staged in `.standards-install-<random>/` beside the
-/// project's files and moved into place with one rename, so `.standards/`
-/// appears complete or not at all. A run killed midway leaves the staging
-/// folder, which the next `install` reports as an interrupted transaction.
-fn apply_first(root: &std::path::Path, plan: &Plan) -> Result<()> {
-    let mut random = [0u8; 4];
-    getrandom::fill(&mut random)
-        .map_err(|e| Error::Internal(format!("no randomness for a staging name: {e}")))?;
-    let name = format!(
-        ".standards-install-{}",
-        random
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    );
-    let staging = root.join(&name);
-    std::fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
-    let staged = (|| -> Result<()> {
-        for op in &plan.ops {
-            match op {
-                Op::Create { path, content } => {
-                    let inside =
-                        path.strip_prefix(&format!("{STANDARDS_DIR}/"))
-                            .ok_or_else(|| {
-                                Error::Internal(format!(
-                                    "a first install only writes under .standards/, not `{path}`"
-                                ))
-                            })?;
-                    write::atomic_write(
-                        &staging,
-                        inside,
-                        content.as_bytes(),
-                        write::Existing::Refuse,
-                    )?;
-                }
-                Op::Keep { .. } => {}
-                Op::Replace { path, .. } | Op::Remove { path } => {
-                    return Err(Error::Internal(format!(
-                        "a first install has nothing to replace or remove (`{path}`)"
-                    )))
-                }
-            }
-        }
-        // An empty `.standards/` (a project in a subfolder) is replaced by the rename.
-        let target = root.join(STANDARDS_DIR);
-        std::fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))
-    })();
-    if staged.is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
-    }
-    staged
-}
+/// The failpoints of `install` (D22): the journal's, under `install:`.
+pub const FAILPOINTS: &[&str] = &[
+    "install:journal-staged",
+    "install:journal-begun",
+    "install:step-applied",
+    "install:step-recorded",
+    "install:journal-closing",
+];
 
-/// Removes a framework-owned file or folder, refusing symbolic links inside it.
-fn remove_framework_path(root: &std::path::Path, rel: &str) -> Result<()> {
-    write::validate_relative(rel)?;
-    let target = root.join(rel);
-    let meta = std::fs::symlink_metadata(&target).map_err(|e| Error::io(&target, e))?;
-    if meta.file_type().is_symlink() {
-        return Err(Error::refused(
-            format!("refusing to remove `{rel}`: it is a symbolic link"),
-            None,
-        ));
-    }
-    if meta.is_dir() {
-        let mut stack = vec![target.clone()];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir)
-                .map_err(|e| Error::io(&dir, e))?
-                .flatten()
-            {
-                let kind = entry.file_type().map_err(|e| Error::io(entry.path(), e))?;
-                if kind.is_symlink() {
-                    return Err(Error::refused(
-                        format!(
-                            "refusing to remove `{rel}`: it holds the symbolic link `{}`",
-                            entry.path().display()
-                        ),
-                        None,
-                    ));
-                }
-                if kind.is_dir() {
-                    stack.push(entry.path());
-                }
+/// The plan as journal changes, in the plan's order: PROTOCOL.md (the
+/// ownership marker) is written last. Every install (first, reinstall,
+/// upgrade) writes through the journal, so a run killed midway is completed
+/// or rolled back by `git standards recover` (D22).
+fn changes(plan: &Plan) -> Vec<journal::Change> {
+    plan.ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::Create { path, content } | Op::Replace { path, content } => {
+                Some(journal::Change::write(path.clone(), content.as_bytes()))
             }
-        }
-        std::fs::remove_dir_all(&target).map_err(|e| Error::io(&target, e))
-    } else {
-        std::fs::remove_file(&target).map_err(|e| Error::io(&target, e))
-    }
+            Op::Remove { path } => Some(journal::Change::remove(path.clone())),
+            Op::Keep { .. } => None,
+        })
+        .collect()
 }
 
 fn print_plan(
@@ -794,27 +781,17 @@ mod tests {
     }
 
     #[test]
-    fn a_first_install_appears_whole_and_leaves_no_staging_folder() {
-        for pre_existing_empty in [false, true] {
-            let dir = tempfile::tempdir().unwrap();
-            if pre_existing_empty {
-                std::fs::create_dir(dir.path().join(STANDARDS_DIR)).unwrap();
-            }
-            let p = plan(
-                &MemTree::new(),
-                &RootListing::default(),
-                &Request::default(),
-            )
-            .unwrap();
-            apply(dir.path(), &p).unwrap();
-            let names: Vec<String> = std::fs::read_dir(dir.path())
-                .unwrap()
-                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect();
-            assert_eq!(names, [".standards"], "only .standards remains");
-            for op in &p.ops {
-                assert!(dir.path().join(op.path()).is_file(), "{}", op.path());
-            }
-        }
+    fn every_planned_change_goes_to_the_journal_with_the_marker_last() {
+        let p = plan(
+            &MemTree::new(),
+            &RootListing::default(),
+            &Request::default(),
+        )
+        .unwrap();
+        let changes = changes(&p);
+        assert_eq!(changes.len(), p.ops.len());
+        assert!(
+            matches!(changes.last(), Some(journal::Change::Write { path, .. }) if path == PROTOCOL_PATH)
+        );
     }
 }

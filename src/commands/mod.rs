@@ -1,15 +1,27 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
+pub mod archive;
 pub mod artifact;
+pub mod audit;
 pub mod check;
+pub mod conflicts;
 pub mod cycle;
 pub mod demo;
 pub mod hook;
+pub mod hooks;
 pub mod id;
 pub mod install;
+pub mod log;
 pub mod manpages;
+pub mod merge_driver;
+pub mod merge_guard;
+pub mod notes;
+pub mod recover;
+pub mod reset;
+pub mod resolve;
 pub mod runtime;
 pub mod status;
+pub mod verify;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,4 +36,11 @@ pub struct Context<'a> {
     pub err: &'a mut dyn Write,
     /// Whether colours may be used on stdout.
     pub color: bool,
+}
+
+/// git's colour setting for this tool: `color.standards`, else `color.ui`, from
+/// the repository at `start` (or the user's and system configuration outside
+/// one). `None` when neither is set.
+pub fn git_color_setting(start: &std::path::Path) -> Option<String> {
+    crate::repo::color_setting(start)
 }

@@ -1,8 +1,18 @@
 //! Everything that touches git or the filesystem: discovery, snapshots of the
 //! working tree, the index and commits, and atomic writes.
 
+pub mod archive;
+pub mod config;
+pub mod conflicts;
 mod dirtree;
 pub mod failpoint;
+pub mod hooks;
+pub mod journal;
+pub mod merge_tree;
+pub mod notes;
+pub mod notes_config;
+pub mod notes_sync;
+pub mod projects;
 mod snapshot;
 pub mod write;
 
@@ -12,6 +22,16 @@ pub use dirtree::DirTree;
 pub use snapshot::{ObjectTree, WorktreeTree};
 
 use crate::error::Error;
+
+/// git's `color.standards`, else `color.ui`, as configured for the repository
+/// at `start`; `None` when unset or outside a repository.
+pub fn color_setting(start: &Path) -> Option<String> {
+    let repo = gix::discover_with_environment_overrides(start).ok()?;
+    let config = repo.config_snapshot();
+    ["color.standards", "color.ui"]
+        .iter()
+        .find_map(|key| config.string(*key).map(|v| v.to_string()))
+}
 
 /// A discovered repository and the STANDARDS project root inside it (D1).
 pub struct Project {

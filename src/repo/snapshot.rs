@@ -7,7 +7,7 @@ use gix::bstr::ByteSlice;
 use gix::index::entry::Stage;
 
 use crate::error::Error;
-use crate::protocol::tree::{Node, Tree};
+use crate::protocol::tree::{Node, Stages, Tree};
 
 /// The index is the user's file: a damaged one is a refusal with a way out, not an internal error.
 fn index_err(e: impl std::fmt::Display) -> Error {
@@ -39,6 +39,25 @@ fn unmerged_standards(repo: &gix::Repository, root_in_repo: &str) -> Result<Vec<
         }
     }
     Ok(out.into_iter().collect())
+}
+
+/// The stages of the unmerged project-relative `path` in the repository's
+/// current index, `None` when it has none (git-facts §4).
+fn unmerged_stages(repo: &gix::Repository, root_in_repo: &str, path: &str) -> Option<Stages> {
+    let index = repo.index_or_empty().ok()?;
+    let full = repo_prefix(root_in_repo, path);
+    let blob = |stage| {
+        index
+            .entry_by_path_and_stage(full.as_bytes().as_bstr(), stage)
+            .and_then(|e| repo.find_blob(e.id).ok())
+            .map(|mut b| b.take_data())
+    };
+    let stages = Stages {
+        base: blob(Stage::Base),
+        ours: blob(Stage::Ours),
+        theirs: blob(Stage::Theirs),
+    };
+    (stages != Stages::default()).then_some(stages)
 }
 
 fn repo_prefix(root_in_repo: &str, rest: &str) -> String {
@@ -224,6 +243,10 @@ impl Tree for WorktreeTree {
     fn unmerged(&self) -> Vec<String> {
         unmerged_standards(&self.repo, &self.root_in_repo).unwrap_or_default()
     }
+
+    fn stages(&self, path: &str) -> Option<Stages> {
+        unmerged_stages(&self.repo, &self.root_in_repo, path)
+    }
 }
 
 impl WorktreeTree {
@@ -261,6 +284,9 @@ pub struct ObjectTree {
     description: String,
     entries: BTreeMap<String, (gix::ObjectId, Kind)>,
     unmerged: Vec<String>,
+    /// For the index snapshot, the project root in the repository: where the
+    /// stages of its unmerged paths are read.
+    index_root: Option<String>,
     /// The commit this tree comes from, if any.
     pub commit: Option<gix::ObjectId>,
 }
@@ -299,6 +325,7 @@ impl ObjectTree {
             description: "the index".into(),
             entries,
             unmerged: unmerged_standards(repo, root_in_repo)?,
+            index_root: Some(root_in_repo.to_string()),
             commit: None,
         })
     }
@@ -308,7 +335,7 @@ impl ObjectTree {
         rev: &str,
         root_in_repo: &str,
     ) -> Result<Self, Error> {
-        let id = repo.rev_parse_single(rev).map_err(|e| {
+        let id = repo.rev_parse_single(rev).map_err(|_| {
             if repo.head_id().is_err() && repo.references().is_ok_and(|r| r.all().is_ok_and(|mut all| all.next().is_none())) {
                 Error::Refused {
                     message: format!("cannot resolve `{rev}`: the repository has no commits yet"),
@@ -316,7 +343,8 @@ impl ObjectTree {
                 }
             } else {
                 Error::Refused {
-                    message: format!("cannot resolve the revision `{rev}` ({e})"),
+                    // gix's own text (`couldn't parse revision, input="..."`) names its internals.
+                    message: format!("unknown revision `{rev}`"),
                     hint: Some("name a branch, tag or commit that exists in this repository (see `git log --oneline`)".into()),
                 }
             }
@@ -325,13 +353,34 @@ impl ObjectTree {
             .object()
             .map_err(|e| git_err("cannot read the object", e))?
             .peel_to_commit()
-            .map_err(|e| Error::Refused {
-                message: format!("`{rev}` does not name a commit: {e}"),
-                hint: None,
+            .map_err(|_| Error::Refused {
+                message: format!("`{rev}` does not name a commit"),
+                hint: Some(
+                    "name a branch, tag or commit (a tree or blob has no history to check)".into(),
+                ),
             })?;
         let tree = commit
             .tree()
             .map_err(|e| git_err("cannot read the commit's tree", e))?;
+        let short = commit.id.to_hex_with_len(7).to_string();
+        Self::from_tree(
+            repo,
+            tree,
+            root_in_repo,
+            format!("commit {short} (`{rev}`)"),
+            Some(commit.id),
+        )
+    }
+
+    /// The project below `root_in_repo` of a tree object (a commit's, or a
+    /// merge result that no commit holds yet).
+    pub(super) fn from_tree(
+        repo: &gix::Repository,
+        tree: gix::Tree<'_>,
+        root_in_repo: &str,
+        description: String,
+        commit: Option<gix::ObjectId>,
+    ) -> Result<Self, Error> {
         let mut entries = BTreeMap::new();
         let sub = if root_in_repo.is_empty() {
             Some(tree)
@@ -366,13 +415,13 @@ impl ObjectTree {
                 entries.insert(r.filepath.to_str_lossy().into_owned(), (r.oid, kind));
             }
         }
-        let short = commit.id.to_hex_with_len(7).to_string();
         Ok(ObjectTree {
             repo: repo.clone(),
-            description: format!("commit {short} (`{rev}`)"),
+            description,
             entries,
             unmerged: Vec::new(),
-            commit: Some(commit.id),
+            index_root: None,
+            commit,
         })
     }
 }
@@ -381,6 +430,11 @@ impl ObjectTree {
     /// The project-relative paths of every entry, sorted.
     pub fn paths(&self) -> impl Iterator<Item = &str> {
         self.entries.keys().map(String::as_str)
+    }
+
+    /// The object ID at `path`, if an entry is there.
+    pub fn entry_id(&self, path: &str) -> Option<gix::ObjectId> {
+        self.entries.get(path).map(|(id, _)| *id)
     }
 
     /// Whether `path` holds the same object, of the same kind, in both trees.
@@ -418,6 +472,7 @@ pub fn differs(
         description: String::new(),
         entries: BTreeMap::new(),
         unmerged: Vec::new(),
+        index_root: None,
         commit: None,
     };
     let head = head.unwrap_or(&empty);
@@ -465,5 +520,14 @@ impl Tree for ObjectTree {
 
     fn unmerged(&self) -> Vec<String> {
         self.unmerged.clone()
+    }
+
+    /// Only the index snapshot has stages; a commit's tree never does.
+    fn stages(&self, path: &str) -> Option<Stages> {
+        if self.unmerged.iter().any(|p| p == path) {
+            unmerged_stages(&self.repo, self.index_root.as_deref()?, path)
+        } else {
+            None
+        }
     }
 }
