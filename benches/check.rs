@@ -5,6 +5,11 @@
 //! Run with `cargo bench --bench check`. Prints one line per scenario:
 //! files in the tree, median and max wall time over the runs, and the
 //! process's peak resident memory afterwards.
+//!
+//! `cargo bench --bench check -- --records-only` runs only the long-record
+//! scenario (entry counts from `RECORD_SIZES=1000,4000`; `COMPAT=1` for the
+//! reference rules alone; `PART=state|review|plan|context` makes only that
+//! part long), which shows whether the rules stay linear in entry count.
 
 use std::time::{Duration, Instant};
 
@@ -62,6 +67,86 @@ fn large_project(history: usize, plain: usize) -> MemTree {
             format!("# Page {i}\n\nOrdinary documentation, AC-{i:03} mentioned.\n"),
         );
     }
+    t
+}
+
+/// A cycle awaiting sign-off whose records and state are `n` entries long:
+/// `n` findings citing each other by qualified reference, `n` baseline
+/// sources, `n` obligations, `n` increments and `n` context entries, so the
+/// PR rules that walk entries show whether they stay linear.
+fn long_records(n0: usize) -> MemTree {
+    let part = std::env::var("PART").unwrap_or_default();
+    let n_for = |p: &str| if part.is_empty() || part == p { n0 } else { 1 };
+    let mut t = installed_tree(ProjectMode::Brownfield);
+    let n = n_for("state");
+    let sources: String = (0..n)
+        .map(|i| {
+            format!(
+                "- `SourceCycle`: `old-{i}-20250101T000000Z-{i:08x}`\n  `Request`: `Old work {i}.`\n"
+            )
+        })
+        .collect();
+    let obligations: String = (1..=n)
+        .map(|i| {
+            format!("### Obligation {i}\n\n`Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION`\n`Reason`: `Defect {i}.`\n\n")
+        })
+        .collect();
+    let state = git_standards::protocol::state::fresh_template(ProjectMode::Brownfield)
+        .replace("`Id`: `UNSET`", &format!("`Id`: `{ID}`"))
+        .replace("`Request`: `UNSET`", "`Request`: `Add user search`")
+        .replace("`CycleMode`: `UNSET`", "`CycleMode`: `STANDARD`")
+        .replace(
+            "`WorkflowState`: `AUDITING`",
+            "`WorkflowState`: `DEVELOPING`",
+        )
+        .replace(
+            "`CompletionPolicy`: `NONE`",
+            "`CompletionPolicy`: `FULL_DELIVERABLE`",
+        )
+        .replace(
+            "`PromotionReason`: `NONE`",
+            "`PromotionReason`: `Needs an architecture decision.`",
+        )
+        .replace(
+            "`BaselineReconciliation`: `NONE`\n",
+            &format!("`BaselineReconciliation`:\n\n{sources}"),
+        )
+        .replace(
+            "## Outstanding Obligations\n\n`Active`: `false`",
+            &format!("## Outstanding Obligations\n\n`Active`: `true`\n\n{obligations}"),
+        );
+    t.insert(".standards/STATE.md", state);
+    let n = n_for("review");
+    let review_path = format!(".standards/docs/reviews/{ID}/implementation.md");
+    let mut review = format!(
+        "<!-- STANDARDS\nArtifact: REVIEW\nCycle: {ID}\nReviewKind: IMPLEMENTATION\n-->\n\n# Review Report\n\n`Cycle`: `{ID}` `ReviewKind`: `IMPLEMENTATION`\n`Status`: `IN_PROGRESS` `User Style`: `NONE`\n\n## Findings\n\n"
+    );
+    for i in 1..=n {
+        review.push_str(&format!(
+            "### F-{i:03} — Defect {i}\n\n`Severity`: `P2` `Status`: `OPEN` `Owner`: `DEVELOPER` `FailureType`: `IMPLEMENTATION`\n\nSee {review_path}#F-{:03} and F-{i:03}.\n\n",
+            (i % n) + 1
+        ));
+    }
+    t.insert(&review_path, review);
+    let n = n_for("plan");
+    let mut plan = block("DEVELOPMENT", ID);
+    plan.push_str(&format!(
+        "\n# Development Plan\n\n`Cycle`: `{ID}` `Mode`: `AUTONOMOUS`\n`User Style`: `NONE` `User Style Locked`: `true`\n`Status`: `IN_PROGRESS` `Verification Cadence`: `INCREMENTAL` `Current Increment`: `1`\n\n## Build Steps\n\n### DEV-001 — Step\n\n`Status`: `DONE` `Depends On`: `NONE`\n\n## Verification Increments\n\n"
+    ));
+    for i in 1..=n {
+        plan.push_str(&format!(
+            "### Increment {i}\n\n`Development Steps`: `DEV-001` `Acceptance`: `AC-001`\n\n**Ready Outcome**\n\nOutcome {i}.\n\n"
+        ));
+    }
+    t.insert(&format!(".standards/docs/development/{ID}.md"), plan);
+    let n = n_for("context");
+    let context: String = (0..n)
+        .map(|i| format!("- `Cycle: old-{i}-20250101T000000Z-{i:08x}; src/{i}.rs` — old work.\n"))
+        .collect();
+    t.insert(
+        ".standards/CONTEXT.md",
+        format!("# Project Context\n\n## Active-Cycle Non-Baseline Work\n\n{context}"),
+    );
     t
 }
 
@@ -150,6 +235,33 @@ fn real_repository(files: usize) -> tempfile::TempDir {
 }
 
 fn main() {
+    let sizes: Vec<usize> = std::env::var("RECORD_SIZES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|n| n.parse().ok()).collect())
+        .unwrap_or_else(|| vec![1_000, 4_000, 16_000]);
+    let compat = std::env::var_os("COMPAT").is_some();
+    for n in sizes {
+        let tree = long_records(n);
+        measure(
+            &format!("check, records of {n} entries"),
+            tree.markdown_files_len(),
+            5,
+            || {
+                let report = check::run(
+                    &tree,
+                    Some(&tree),
+                    Options {
+                        compat,
+                        ..Options::default()
+                    },
+                );
+                std::hint::black_box(report);
+            },
+        );
+    }
+    if std::env::args().any(|a| a == "--records-only") {
+        return;
+    }
     for files in [1_000, 20_000] {
         let repo = real_repository(files);
         let project = git_standards::repo::Project::discover(repo.path()).expect("a repository");

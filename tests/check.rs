@@ -411,3 +411,48 @@ fn snapshots_without_a_runtime_and_damaged_repositories_are_explained() {
     );
     assert!(stderr(&a).contains("git reset"));
 }
+
+/// `check --json` names each problem's source, and `--compat` leaves the
+/// protocol rules (PR family) out: a state the reference checker passed but
+/// the protocol forbids (a FORWARD from SCOPING into REVIEWING_IMPLEMENTATION).
+#[test]
+fn compat_reports_only_the_reference_rules() {
+    let (env, repo) = brownfield();
+    lay_base(&repo, "f-std");
+    env.commit_all(&repo, "cycle at implementation review");
+    let a = env.run(&repo, &["check", "--json"]).success();
+    assert_eq!(json(&a)["checked"]["compat"], false);
+    let state = repo.join(".standards/STATE.md");
+    write(
+        &state,
+        crate::common::set_field(&read(&state), "From", "SCOPING"),
+    );
+    let a = env.run(&repo, &["check", "--json"]).code(1);
+    let v = json(&a);
+    assert_eq!(rules(&v), ["PR-001"], "{v}");
+    assert_eq!(v["problems"][0]["source"], "protocol");
+    let full = v["checked"]["rules"].as_u64().unwrap();
+    let a = env.run(&repo, &["check", "--json", "--compat"]).success();
+    let v = json(&a);
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["checked"]["compat"], true);
+    let reference = v["checked"]["rules"].as_u64().unwrap();
+    assert_eq!(
+        full - reference,
+        git_standards::protocol::check::protocol_rules::CATALOGUE.len() as u64
+    );
+    // A reference problem keeps its source in both modes.
+    std::fs::remove_file(repo.join(".standards/VERSION.json")).unwrap();
+    for extra in [&[][..], &["--compat"][..]] {
+        let mut args = vec!["check", "--json"];
+        args.extend_from_slice(extra);
+        let v = json(&env.run(&repo, &args).code(1));
+        let rt = v["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["rule"] == "RT-001")
+            .unwrap_or_else(|| panic!("{v}"));
+        assert_eq!(rt["source"], "reference");
+    }
+}

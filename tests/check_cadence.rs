@@ -23,6 +23,10 @@ const BASE: &str = "fixtures/check/bases/f-inc";
 
 const STATE: &str = ".standards/STATE.md";
 
+/// The Auditor's project context: a standard cycle past its audit has one.
+const CONTEXT: &str = ".standards/CONTEXT.md";
+const CONTEXT_TEXT: &str = "# Project Context\n\n## Project Baseline\n\nAn existing Python app.\n";
+
 fn scope_path() -> String {
     format!(".standards/docs/scope/{ID}.md")
 }
@@ -252,6 +256,7 @@ impl Fx {
             .with(&design_path(), &self.design)
             .with(&plan_path(), &self.plan)
             .with(&report_path(), &self.report)
+            .with(CONTEXT, CONTEXT_TEXT)
     }
 
     /// Writes the scenario's files over a project folder.
@@ -261,10 +266,19 @@ impl Fx {
         write(root.join(design_path()), &self.design);
         write(root.join(plan_path()), &self.plan);
         write(root.join(report_path()), &self.report);
+        write(root.join(CONTEXT), CONTEXT_TEXT);
     }
 
     fn problems(&self, at_turn_end: bool) -> Vec<Problem> {
-        check::run(&self.tree(), None, Options { at_turn_end }).problems
+        check::run(
+            &self.tree(),
+            None,
+            Options {
+                at_turn_end,
+                ..Default::default()
+            },
+        )
+        .problems
     }
 
     fn describe(problems: &[Problem]) -> String {

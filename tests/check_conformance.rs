@@ -125,6 +125,7 @@ fn load(dir: &Path) -> Case {
         head,
         options: Options {
             at_turn_end: get.get("turn-end").map(String::as_str) == Some("true"),
+            compat: get.get("compat").map(String::as_str) == Some("true"),
         },
         exact: get.get("exact").map(String::as_str) == Some("true"),
         files,
@@ -254,11 +255,71 @@ fn the_registry_holds_exactly_the_catalogue() {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .collect();
-    let registered: BTreeSet<&str> = check::registry().into_iter().map(|r| r.id).collect();
+    let registered: BTreeSet<&str> = check::reference_registry()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
     let missing: Vec<_> = expected.difference(&registered).collect();
     let extra: Vec<_> = registered.difference(&expected).collect();
     assert!(
         missing.is_empty() && extra.is_empty(),
         "missing from the registry: {missing:?}; not in the catalogue: {extra:?}"
     );
+}
+
+/// `docs/rules.md` is the protocol-rule catalogue rendered from the registry.
+/// `UPDATE_RULES=1 cargo test catalogue` rewrites it.
+#[test]
+fn the_protocol_rule_catalogue_matches_the_registry() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules.md");
+    let rendered = check::protocol_rules::render_catalogue();
+    if std::env::var_os("UPDATE_RULES").is_some_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &rendered).unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == rendered,
+        "docs/rules.md differs from the registry's catalogue; run `UPDATE_RULES=1 cargo test catalogue` and commit the result"
+    );
+    // Every rule outside the reference catalogue is in the PR family, and
+    // every PR rule is in the catalogue.
+    let catalogued: BTreeSet<&str> = check::protocol_rules::CATALOGUE
+        .iter()
+        .map(|r| r.info.id)
+        .collect();
+    for rule in check::registry() {
+        assert_eq!(
+            rule.source() == check::RuleSource::Protocol,
+            catalogued.contains(rule.id),
+            "{}: a protocol rule must be a catalogued PR rule",
+            rule.id
+        );
+    }
+}
+
+/// `compat: true` cases see only the reference rules; every PR rule is a
+/// protocol rule and reported with that source.
+#[test]
+fn compat_mode_reports_only_reference_rules() {
+    for case in cases() {
+        let report = check::run(
+            &case.tree,
+            case.head.as_ref().map(|h| h as _),
+            Options {
+                compat: true,
+                ..case.options
+            },
+        );
+        for p in &report.problems {
+            assert_eq!(
+                p.source,
+                check::RuleSource::Reference,
+                "{}: {} reported under --compat",
+                case.name,
+                p.rule
+            );
+        }
+    }
 }

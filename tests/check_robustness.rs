@@ -120,7 +120,13 @@ fn check_survives_mangled_records_and_state() {
                     mangled = mangle(&mangled, &mut rng);
                 }
                 tree.insert(path, mangled);
-                for options in [Options::default(), Options { at_turn_end: true }] {
+                for options in [
+                    Options::default(),
+                    Options {
+                        at_turn_end: true,
+                        ..Default::default()
+                    },
+                ] {
                     let report = check::run(&tree, Some(&head), options);
                     std::hint::black_box(report);
                     runs += 1;

@@ -136,7 +136,10 @@ impl Backend for Mem {
         check::run(
             &self.tree,
             self.head.as_ref().map(|h| h as _),
-            Options { at_turn_end },
+            Options {
+                at_turn_end,
+                ..Default::default()
+            },
         )
         .problems
     }
@@ -196,8 +199,15 @@ impl Backend for Real {
     }
     fn check(&self, at_turn_end: bool) -> Vec<Problem> {
         let project = Project::discover(&self.repo).unwrap();
-        let (report, _, _) =
-            evaluate(&project, &Source::Worktree, Options { at_turn_end }).unwrap();
+        let (report, _, _) = evaluate(
+            &project,
+            &Source::Worktree,
+            Options {
+                at_turn_end,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         report.problems
     }
 }

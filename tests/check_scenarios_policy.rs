@@ -71,7 +71,15 @@ fn problems(name: &str) -> Vec<Problem> {
         tree.remove(path);
     }
     let at_turn_end = keys.get("turn-end") == Some(&"true");
-    check::run(&tree, None, Options { at_turn_end }).problems
+    check::run(
+        &tree,
+        None,
+        Options {
+            at_turn_end,
+            ..Default::default()
+        },
+    )
+    .problems
 }
 
 /// One expected problem: rule, file, and words its message must contain.
@@ -354,11 +362,14 @@ fn sc_pol_039_to_047_completion_change_handoff() {
         &["COMPLETION_CHANGE", "DOCUMENTING", "AWAITING_USER_SIGNOFF"],
     );
     // SC-POL-041
-    one(
+    // The full protocol also says a SIGNED_OFF state carries the SIGNOFF
+    // handoff that reached it (PR-002).
+    exactly(
         "SC-POL-041-completion-change-after-signoff",
-        "TR-008",
-        STATE.into(),
-        &["COMPLETION_CHANGE", "SIGNED_OFF"],
+        &[
+            ("TR-008", STATE.into(), &["COMPLETION_CHANGE", "SIGNED_OFF"]),
+            ("PR-002", STATE.into(), &["SIGNED_OFF", "SIGNOFF"]),
+        ],
     );
     // SC-POL-042
     one(

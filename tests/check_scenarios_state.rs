@@ -493,6 +493,9 @@ fn sc_state_037_incremental_intent_at_scoping_survives_a_reinstall() {
         ("CycleMode", "STANDARD"),
         ("CompletionPolicy", "FULL_DELIVERABLE"),
         ("WorkflowState", "SCOPING"),
+        // A brownfield cycle starts in AUDITING; Scoping follows the audit.
+        ("Kind", "FORWARD"),
+        ("From", "AUDITING"),
         ("PendingVerificationCadence", "INCREMENTAL"),
     ] {
         t = set(&t, k, v);

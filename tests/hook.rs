@@ -256,6 +256,9 @@ fn project_in_sub_folder() -> (Env, PathBuf, PathBuf, String) {
     let mut state = read(&state_path);
     for (name, value) in [
         ("WorkflowState", "SCOPING"),
+        // A brownfield cycle starts in AUDITING; Scoping follows the audit.
+        ("Kind", "FORWARD"),
+        ("From", "AUDITING"),
         ("CycleMode", "STANDARD"),
         ("Id", id.as_str()),
         ("Request", "Add user search"),

@@ -730,6 +730,8 @@ fn sc_life_014_expedited_promotion_keeps_its_corrective_obligation() {
             ("CycleMode", "STANDARD"),
             ("CompletionPolicy", "FULL_DELIVERABLE"),
             ("PromotionReason", "The fix needs a design change."),
+            // Expedited Promotion stores the same reason in both places.
+            ("Reason", "The fix needs a design change."),
         ],
     );
     w.frames(&[]);

@@ -38,6 +38,34 @@ fn f_std(changes: &[(&str, &str)]) -> (Env, PathBuf) {
         &repo,
     );
     let mut s = read(repo.join(STATE));
+    // A state moved by `changes` without its own handoff gets the forward
+    // handoff that reaches it on the brownfield route, so the set-up is a
+    // state the protocol allows (PR-001, PR-006).
+    let moved_to = changes.iter().find(|(n, _)| *n == "WorkflowState");
+    if let (Some((_, ws)), false) = (moved_to, changes.iter().any(|(n, _)| *n == "Kind")) {
+        let from = match *ws {
+            "SCOPING" => Some("AUDITING"),
+            "ARCHITECTING" => Some("SCOPING"),
+            "DEVELOPING" => Some("ARCHITECTING"),
+            "TESTING" => Some("DEVELOPING"),
+            "REVIEWING_IMPLEMENTATION" => Some("TESTING"),
+            "DOCUMENTING" => Some("REVIEWING_IMPLEMENTATION"),
+            "REVIEWING_FINAL" => Some("DOCUMENTING"),
+            "SYNCHRONIZING" => Some("REVIEWING_FINAL"),
+            "AWAITING_USER_SIGNOFF" => Some("SYNCHRONIZING"),
+            _ => None,
+        };
+        match from {
+            Some(from) => {
+                s = set_field(&s, "Kind", "FORWARD");
+                s = set_field(&s, "From", from);
+            }
+            None => {
+                s = set_field(&s, "Kind", "INITIAL");
+                s = set_field(&s, "From", "NONE");
+            }
+        }
+    }
     for (n, v) in changes {
         s = set_field(&s, n, v);
     }

@@ -130,10 +130,17 @@ pub enum Command {
     /// as `file: message [RULE-ID]` grouped by file, then a summary. Exit status
     /// 0 when there is no problem, 1 when there is any.
     ///
+    /// By default every rule of the installed protocol is checked: the
+    /// reference checker's catalogue and the further protocol rules (the PR
+    /// family, listed in docs/rules.md). With --compat only the reference
+    /// catalogue is checked, as the Node runtime did.
+    ///
     /// With --json, prints one object: `ok` (bool), `problems` (array of
-    /// objects with `rule`, `file`, `message` and, when known, `hint`), `notes`
-    /// (array of strings), `checked` (`source`, `comparedWith`, `rules`: the
-    /// number of rules evaluated) and `conflict`: null, or during a merge
+    /// objects with `rule`, `file`, `message`, `source` (`reference` for the
+    /// reference catalogue, `protocol` for the PR family) and, when known,
+    /// `hint`), `notes` (array of strings), `checked` (`source`,
+    /// `comparedWith`, `rules`: the number of rules evaluated, `compat`) and
+    /// `conflict`: null, or during a merge
     /// conflict or an operation in progress that changes `.standards/`,
     /// `{operation, operationChangesStandards, files: [{path, unmerged,
     /// cycles, ours, theirs}]}` where each side is null (it deleted the file)
@@ -479,6 +486,9 @@ pub struct CheckArgs {
     /// check without the history rules instead of refusing.
     #[arg(long)]
     pub allow_shallow: bool,
+    /// Report only the reference checker's rules (as the Node runtime did), leaving out the protocol rules it never enforced (the PR family).
+    #[arg(long)]
+    pub compat: bool,
     /// Name the git hook that runs this check (the scripts in `git-hooks/` pass `pre-commit` or `pre-merge-commit`): when problems are found, a `check-failed` event is recorded in the audit trail.
     #[arg(long, value_name = "name", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub hook: Option<String>,
@@ -983,7 +993,10 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     source,
                     json: a.json,
                     quiet: a.quiet,
-                    options: Default::default(),
+                    options: crate::protocol::check::Options {
+                        compat: a.compat,
+                        ..Default::default()
+                    },
                     allow_shallow: a.allow_shallow,
                     hook: a.hook,
                 },

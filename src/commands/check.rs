@@ -145,6 +145,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             &source,
             against.as_deref(),
             conflict.as_ref(),
+            request.options,
         )?;
     } else if request.quiet {
         print_summary(ctx.out, &report, &source, ctx.color)?;
@@ -298,13 +299,14 @@ pub fn print_summary(
     .map_err(out_err)
 }
 
-/// JSON: `{ "ok", "conflict", "problems": [{rule, file, message, hint}], "notes", "checked": {...} }`.
+/// JSON: `{ "ok", "conflict", "problems": [{rule, file, message, source, hint}], "notes", "checked": {...} }`.
 pub fn print_json(
     out: &mut dyn Write,
     report: &Report,
     source: &str,
     against: Option<&str>,
     conflict: Option<&conflicts::ConflictState>,
+    options: Options,
 ) -> Result<()> {
     let value = serde_json::json!({
         "ok": report.ok(),
@@ -314,7 +316,8 @@ pub fn print_json(
         "checked": {
             "source": source,
             "comparedWith": against,
-            "rules": check::registry().len(),
+            "rules": check::registry_for(options).len(),
+            "compat": options.compat,
         },
     });
     let text = serde_json::to_string_pretty(&value).map_err(|e| Error::Internal(e.to_string()))?;

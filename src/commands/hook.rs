@@ -325,7 +325,10 @@ fn decide(cwd: &Path, input: &[u8], markers: &Path) -> Result<(Outcome, Option<F
     if payload.stop_hook_active == Some(true) {
         return Ok((Outcome::Allow, None));
     }
-    let options = Options { at_turn_end: true };
+    let options = Options {
+        at_turn_end: true,
+        ..Default::default()
+    };
     let mut cycle = None;
     let report: Report = match &located {
         Located::Repo(project) => {
@@ -451,6 +454,7 @@ mod tests {
             file: file.into(),
             message: message.into(),
             hint: None,
+            source: crate::protocol::check::RuleSource::Reference,
         }
     }
 

@@ -4,7 +4,7 @@ use super::record::{h2_name, mask_fences};
 use super::vocab::IdPrefix;
 
 /// Where a definition stands in the scope.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Standing {
     Current,
     Retired,
@@ -48,10 +48,10 @@ impl Inventory {
 pub fn inventory(text: &str) -> Inventory {
     let masked = mask_fences(text);
     let mut inv = Inventory::default();
+    // Membership per standing, so duplicates are found in linear time.
+    let mut listed: std::collections::HashSet<(String, Standing)> = Default::default();
+    let mut duplicated: std::collections::HashSet<(String, Standing)> = Default::default();
     let mut standing = Standing::Current;
-    // Sets beside the ordered lists keep de-duplication linear (issue 7, item 4).
-    let mut seen: std::collections::HashSet<(String, u8)> = Default::default();
-    let mut duplicated: std::collections::HashSet<(String, u8)> = Default::default();
     for line in masked.lines() {
         if let Some(name) = h2_name(line) {
             if standing != Standing::Previous {
@@ -69,14 +69,12 @@ pub fn inventory(text: &str) -> Inventory {
                 Standing::Retired => &mut inv.retired,
                 Standing::Previous => &mut inv.previous,
             };
-            let key = (id, standing as u8);
-            if seen.contains(&key) {
-                if duplicated.insert(key.clone()) {
-                    inv.duplicates.push((key.0, standing));
+            if !listed.insert((id.clone(), standing)) {
+                if duplicated.insert((id.clone(), standing)) {
+                    inv.duplicates.push((id, standing));
                 }
             } else {
-                list.push(key.0.clone());
-                seen.insert(key);
+                list.push(id);
             }
         }
     }

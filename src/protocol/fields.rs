@@ -172,6 +172,32 @@ pub fn is_js_whitespace(c: char) -> bool {
     )
 }
 
+/// Line numbers of many offsets in one text: the newline positions, found
+/// once, so each lookup is a binary search instead of [`line_of`]'s scan
+/// from the start (which makes a loop over entries quadratic).
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    newlines: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        LineIndex {
+            newlines: text
+                .bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i)
+                .collect(),
+        }
+    }
+
+    /// The same as [`line_of`] for the text the index was built from.
+    pub fn line(&self, at: usize) -> usize {
+        self.newlines.partition_point(|&nl| nl < at) + 1
+    }
+}
+
 /// 1-based line number of byte offset `at` in `text`.
 pub fn line_of(text: &str, at: usize) -> usize {
     text.as_bytes()[..at.min(text.len())]
@@ -184,6 +210,16 @@ pub fn line_of(text: &str, at: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_index_agrees_with_line_of() {
+        for text in ["", "a", "\n", "a\nb", "a\n\nb\n", "\r\nx\r\n"] {
+            let index = LineIndex::new(text);
+            for at in 0..=text.len() + 1 {
+                assert_eq!(index.line(at), line_of(text, at), "{text:?} at {at}");
+            }
+        }
+    }
 
     fn pairs(text: &str) -> Vec<(String, String)> {
         scan(text).into_iter().map(|f| (f.name, f.value)).collect()

@@ -318,8 +318,7 @@ pub fn bare_mentions(text: &str, prefix: IdPrefix) -> Vec<String> {
     let p = prefix.as_str().as_bytes();
     let b = text.as_bytes();
     let mut out: Vec<String> = Vec::new();
-    // A set beside the list keeps de-duplication linear (issue 7, item 4).
-    let mut seen = std::collections::HashSet::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut i = 0;
     while i + p.len() < b.len() {
         if &b[i..i + p.len()] == p && b[i + p.len()] == b'-' {
@@ -331,11 +330,8 @@ pub fn bare_mentions(text: &str, prefix: IdPrefix) -> Vec<String> {
             while j < b.len() && b[j].is_ascii_digit() {
                 j += 1;
             }
-            if before_ok && j - start >= 3 {
-                let id = text[i..j].to_string();
-                if seen.insert(id.clone()) {
-                    out.push(id);
-                }
+            if before_ok && j - start >= 3 && seen.insert(&text[i..j]) {
+                out.push(text[i..j].to_string());
             }
             i = j.max(i + 1);
         } else {

@@ -157,7 +157,8 @@ impl StateDoc {
         let (text, bom) = strip_bom(source);
         let offset = source.len() - text.len();
         let at = |r: Range<usize>| r.start + offset..r.end + offset;
-        let line = |pos: usize| fields::line_of(text, pos);
+        let lines = fields::LineIndex::new(text);
+        let line = |pos: usize| lines.line(pos);
         let spanned = |f: &Field| Spanned {
             value: f.value.clone(),
             span: at(f.span.clone()),
@@ -472,7 +473,8 @@ fn parse_active_work(
     let base = section.body.start;
     let body = &text[section.body.clone()];
     let masked = mask_html_comments(body);
-    let line = |rel: usize| fields::line_of(text, base + rel);
+    let lines = fields::LineIndex::new(text);
+    let line = |rel: usize| lines.line(base + rel);
     let at = |r: Range<usize>| base + offset + r.start..base + offset + r.end;
 
     // ST-009: the baseline label, then its value region (RF §4.5).
@@ -641,6 +643,7 @@ fn parse_baseline(value: &str, abs_start: usize, text: &str, offset: usize) -> B
         );
     }
     let lead = value.len() - value.trim_start().len();
+    let lines = fields::LineIndex::new(text);
     let mut entries = Vec::new();
     let mut chunks: Vec<(usize, String)> = Vec::new();
     let mut pos = lead;
@@ -661,7 +664,7 @@ fn parse_baseline(value: &str, abs_start: usize, text: &str, offset: usize) -> B
                     Spanned {
                         value: f.value.clone(),
                         span: s + offset..abs_start + start + f.span.end + offset,
-                        line: fields::line_of(text, s),
+                        line: lines.line(s),
                     }
                 })
         };
@@ -734,26 +737,28 @@ fn parse_stack(
         }
         pos += line.len();
     }
+    let lines = fields::LineIndex::new(text);
     let mut entries = Vec::new();
     for (i, (start, end, label)) in heads.iter().enumerate() {
         let stop = heads.get(i + 1).map(|h| h.0).unwrap_or(body.len());
         let mut seen: Vec<(String, Spanned<String>)> = Vec::new();
+        let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
         for f in fields::scan(&body[*end..stop]) {
-            if seen.iter().all(|(n, _)| *n != f.name) {
+            if names.insert(f.name.clone()) {
                 let s = base + end + f.span.start;
                 seen.push((
                     f.name.clone(),
                     Spanned {
                         value: f.value.clone(),
                         span: s + offset..base + end + f.span.end + offset,
-                        line: fields::line_of(text, s),
+                        line: lines.line(s),
                     },
                 ));
             }
         }
         entries.push(Entry {
             label: label.clone(),
-            line: fields::line_of(text, base + start),
+            line: lines.line(base + start),
             fields: seen,
         });
     }

@@ -468,6 +468,7 @@ mod tests {
             file: ".standards/STATE.md".into(),
             message: message.into(),
             hint: None,
+            source: crate::protocol::check::RuleSource::of(rule),
         }
     }
 

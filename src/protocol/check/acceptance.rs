@@ -602,7 +602,13 @@ mod tests {
         let t = f_std();
         let all = problems(&t, Options::default());
         assert!(all.is_empty(), "{all:?}");
-        let all = problems(&t, Options { at_turn_end: true });
+        let all = problems(
+            &t,
+            Options {
+                at_turn_end: true,
+                ..Default::default()
+            },
+        );
         assert!(all.is_empty(), "{all:?}");
     }
 
@@ -943,18 +949,38 @@ mod tests {
                 .replacen("`FULL`", "`INCREMENT`", 1)
         });
         set(&mut t, "WorkflowState", "TESTING");
+        set(&mut t, "From", "DEVELOPING");
         let partial = on(&t, "AC-011", Options::default());
         assert_eq!(partial.len(), 1);
         assert!(partial[0].1.contains("AC-004"));
         // At turn end it is keyed on the state just left, and reported once,
         // as the stop hook's HK-007.
-        assert!(on(&t, "AC-011", Options { at_turn_end: true }).is_empty());
-        assert!(on(&t, "HK-007", Options { at_turn_end: true }).is_empty());
+        assert!(on(
+            &t,
+            "AC-011",
+            Options {
+                at_turn_end: true,
+                ..Default::default()
+            }
+        )
+        .is_empty());
+        assert!(on(
+            &t,
+            "HK-007",
+            Options {
+                at_turn_end: true,
+                ..Default::default()
+            }
+        )
+        .is_empty());
         set(&mut t, "Kind", "CHECKPOINT");
         set(&mut t, "From", "TESTING");
         set(&mut t, "WorkflowState", "DEVELOPING");
         // There the stop hook's HK-007 reports the gap, exactly once.
-        let te = Options { at_turn_end: true };
+        let te = Options {
+            at_turn_end: true,
+            ..Default::default()
+        };
         assert_eq!(on(&t, "HK-007", te).len(), 1);
         assert!(on(&t, "AC-011", te).is_empty());
         // When COMPLETE and held too, the partial wording wins.
@@ -978,7 +1004,15 @@ mod tests {
         edit(&mut t, &design_path(), |s| s + "- `AC-005`: Pager.\n");
         set(&mut t, "WorkflowState", "TESTING");
         assert_eq!(on(&t, "AC-010", Options::default()).len(), 1);
-        assert!(on(&t, "AC-010", Options { at_turn_end: true }).is_empty());
+        assert!(on(
+            &t,
+            "AC-010",
+            Options {
+                at_turn_end: true,
+                ..Default::default()
+            }
+        )
+        .is_empty());
     }
 
     #[test]

@@ -1435,7 +1435,10 @@ mod tests {
         let cx = Cx::new(
             tree,
             None,
-            crate::protocol::check::Options { at_turn_end },
+            crate::protocol::check::Options {
+                at_turn_end,
+                ..Default::default()
+            },
             &mut sink,
         );
         Situation::of(&cx).expect("an active cycle")

@@ -115,11 +115,18 @@ pub fn state(tree: MemTree, changes: &[(&str, &str)]) -> MemTree {
 }
 
 fn report(tree: &MemTree, at_turn_end: bool) -> Vec<(&'static str, String)> {
-    run(tree, None, Options { at_turn_end })
-        .problems
-        .into_iter()
-        .map(|p| (p.rule, p.file))
-        .collect()
+    run(
+        tree,
+        None,
+        Options {
+            at_turn_end,
+            ..Default::default()
+        },
+    )
+    .problems
+    .into_iter()
+    .map(|p| (p.rule, p.file))
+    .collect()
 }
 
 /// The rules with `prefix` that a plain check reports, deduplicated.

@@ -7,6 +7,8 @@
 //! fixes them. Protocol: Workflow Artifact Provenance (header, entry and
 //! reference rules) and User Styles (concrete header values).
 
+use std::collections::{HashMap, HashSet};
+
 use crate::protocol::fields::{self, Field};
 use crate::protocol::layout;
 use crate::protocol::record::{bare_mentions, entry_headings, header_fields, is_unfilled};
@@ -36,7 +38,6 @@ const RECORD_STATUSES: [&str; 3] = ["IN_PROGRESS", "BLOCKED", "COMPLETE"];
 
 /// What the RH rules read about one record.
 struct Rec<'a> {
-    cx: &'a Cx<'a>,
     id: &'a str,
     record: &'a OwnRecord,
     header: Vec<Field>,
@@ -48,7 +49,10 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
     let Some(id) = cx.active_id() else { return };
     // RH-007 compares against the cycle's own plan, when there is one.
     let plan = cx.plan();
-    let plan_steps = plan.map(|(_, text)| entry_headings(text, IdPrefix::Dev));
+    let plan_steps: Option<HashSet<String>> =
+        plan.map(|(_, text)| entry_headings(text, IdPrefix::Dev).into_iter().collect());
+    // RH-008/RH-009 look records up by path and read their entries once each.
+    let mut targets = Targets::new(cx);
     for record in cx.own_records() {
         if matches!(
             record.artifact(),
@@ -57,7 +61,6 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
             continue;
         }
         let r = Rec {
-            cx,
             id,
             record,
             header: header_fields(&record.text),
@@ -72,10 +75,10 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
         let body = mention_text(&record.text);
         unqualified_foreign(&r, &body, sink);
         own_entry_missing(&r, &body, sink);
-        if let (Some((plan_path, _)), Some(steps)) = (plan, plan_steps.as_deref()) {
+        if let (Some((plan_path, _)), Some(steps)) = (plan, plan_steps.as_ref()) {
             unknown_steps(&r, &body, plan_path, steps, sink);
         }
-        qualified(&r, sink);
+        qualified(&r, &mut targets, sink);
     }
 }
 
@@ -239,13 +242,16 @@ fn entries_defined_twice(r: &Rec, sink: &mut Sink) {
         return;
     };
     let headings = entry_headings(&r.record.text, prefix);
-    let mut reported: Vec<&str> = Vec::new();
+    let mut counts: HashMap<&str, usize> = HashMap::new();
     for id in &headings {
-        let count = headings.iter().filter(|h| *h == id).count();
-        if count < 2 || reported.contains(&id.as_str()) {
+        *counts.entry(id.as_str()).or_default() += 1;
+    }
+    let mut reported: HashSet<&str> = HashSet::new();
+    for id in &headings {
+        let count = counts[id.as_str()];
+        if count < 2 || !reported.insert(id.as_str()) {
             continue;
         }
-        reported.push(id);
         sink.push_hinted(
             "RH-004",
             r.record.path.clone(),
@@ -301,7 +307,7 @@ fn own_entry_missing(r: &Rec, body: &str, sink: &mut Sink) {
         Some(p) if p != IdPrefix::Dev => p,
         _ => return,
     };
-    let defined = entry_headings(&r.record.text, own);
+    let defined: HashSet<String> = entry_headings(&r.record.text, own).into_iter().collect();
     for ident in bare_mentions(body, own) {
         if defined.contains(&ident) {
             continue;
@@ -320,7 +326,7 @@ fn own_entry_missing(r: &Rec, body: &str, sink: &mut Sink) {
 
 /// RH-007 Unknown development step: outside the plan, a bare `DEV` identifier
 /// that is not a `### DEV-NNN` step of the cycle's own plan.
-fn unknown_steps(r: &Rec, body: &str, plan_path: &str, steps: &[String], sink: &mut Sink) {
+fn unknown_steps(r: &Rec, body: &str, plan_path: &str, steps: &HashSet<String>, sink: &mut Sink) {
     if r.record.artifact() == ArtifactType::Development {
         return;
     }
@@ -340,21 +346,48 @@ fn unknown_steps(r: &Rec, body: &str, plan_path: &str, steps: &[String], sink: &
     }
 }
 
-/// The record a qualified reference leads to: the first candidate path that
-/// holds a file with a valid provenance block, of any cycle.
-fn resolve<'a>(cx: &'a Cx, referring: &str, file: &str) -> Option<&'a Artifact> {
-    candidate_paths(referring, file).iter().find_map(|p| {
-        cx.artifacts()
-            .find(|a| a.path == *p && a.marking.valid().is_some())
-    })
+/// The records qualified references may lead to, indexed by path (the first
+/// artifact at a path with a valid provenance block), and each target's
+/// entry headings, read once.
+struct Targets<'a> {
+    by_path: HashMap<&'a str, &'a Artifact>,
+    entries: HashMap<(&'a str, IdPrefix), HashSet<String>>,
+}
+
+impl<'a> Targets<'a> {
+    fn new(cx: &'a Cx) -> Targets<'a> {
+        let mut by_path = HashMap::new();
+        for a in cx.artifacts().filter(|a| a.marking.valid().is_some()) {
+            by_path.entry(a.path.as_str()).or_insert(a);
+        }
+        Targets {
+            by_path,
+            entries: HashMap::new(),
+        }
+    }
+
+    /// The record a qualified reference leads to: the first candidate path that
+    /// holds a file with a valid provenance block, of any cycle.
+    fn resolve(&self, referring: &str, file: &str) -> Option<&'a Artifact> {
+        candidate_paths(referring, file)
+            .iter()
+            .find_map(|p| self.by_path.get(p.as_str()).copied())
+    }
+
+    fn has_entry(&mut self, target: &'a Artifact, prefix: IdPrefix, id: &str) -> bool {
+        self.entries
+            .entry((target.path.as_str(), prefix))
+            .or_insert_with(|| entry_headings(&target.text, prefix).into_iter().collect())
+            .contains(id)
+    }
 }
 
 /// RH-008 Qualified reference to a non-record, and RH-009 Qualified reference
 /// to a missing entry. Read from the raw text, link targets included.
-fn qualified(r: &Rec, sink: &mut Sink) {
+fn qualified<'a>(r: &Rec, targets: &mut Targets<'a>, sink: &mut Sink) {
     for reference in qualified_references(&r.record.text) {
         let shown = format!("{}#{}", reference.file, reference.id);
-        match resolve(r.cx, &r.record.path, &reference.file) {
+        match targets.resolve(&r.record.path, &reference.file) {
             // RH-008
             None => {
                 sink.push_hinted(
@@ -373,7 +406,7 @@ fn qualified(r: &Rec, sink: &mut Sink) {
             // RH-009
             Some(target) => {
                 let prefix = prefix_of(&reference.id).unwrap_or(reference.prefix);
-                if entry_headings(&target.text, prefix).contains(&reference.id) {
+                if targets.has_entry(target, prefix, &reference.id) {
                     continue;
                 }
                 sink.push_hinted(

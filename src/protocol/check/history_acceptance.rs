@@ -9,6 +9,8 @@
 //! The committed text is read through `Cx::committed_text`, which follows a
 //! rename since the last commit (§1.16), as GT-005 does.
 
+use std::collections::HashSet;
+
 use crate::protocol::acceptance::{inventory, Standing};
 
 use super::acceptance::established_scope;
@@ -28,15 +30,14 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
     };
     let before = inventory(&committed);
     let now = &scope.inventory;
-    // Sets keep both comparisons linear in the number of IDs (issue 7, item 4).
-    let known_now: std::collections::HashSet<&String> = now.known().collect();
-    let current_now: std::collections::HashSet<&String> = now.current.iter().collect();
+    let known_now: HashSet<&str> = now.known().map(String::as_str).collect();
+    let current_now: HashSet<&str> = now.current.iter().map(String::as_str).collect();
 
     // GT-003 Acceptance ID deleted: in the committed inventory (current, then
     // retired, then previous), and in none of the current inventory's lists.
     for standing in [Standing::Current, Standing::Retired, Standing::Previous] {
         for id in before.of(standing) {
-            if known_now.contains(id) {
+            if known_now.contains(id.as_str()) {
                 continue;
             }
             sink.push_hinted(
@@ -60,7 +61,7 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
         for id in before
             .of(standing)
             .iter()
-            .filter(|id| current_now.contains(id))
+            .filter(|id| current_now.contains(id.as_str()))
         {
             sink.push_hinted(
                 "GT-004",

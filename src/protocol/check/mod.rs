@@ -15,6 +15,7 @@ mod fixtures;
 pub mod headers;
 pub mod history;
 pub mod history_acceptance;
+pub mod protocol_rules;
 pub mod provenance;
 pub mod recovery;
 pub mod review;
@@ -25,7 +26,7 @@ pub mod synchronization;
 pub mod transitions;
 pub mod verification;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 pub use context::{ActivePath, ActivePathField, Cx, FixedSlot, OwnRecord, SlotStatus};
 
@@ -43,6 +44,30 @@ pub struct Problem {
     /// Which role or command fixes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// Whether the rule is one of the reference checker's or one of the
+    /// protocol's further rules (the PR family).
+    pub source: RuleSource,
+}
+
+/// Where a rule comes from: the reference checker's catalogue, or the
+/// protocol rules the reference never enforced (`check --compat` leaves
+/// those out).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleSource {
+    Reference,
+    Protocol,
+}
+
+impl RuleSource {
+    /// The family prefix decides: `PR-` rules are the protocol's own.
+    pub fn of(rule: &str) -> RuleSource {
+        if rule.starts_with("PR-") {
+            RuleSource::Protocol
+        } else {
+            RuleSource::Reference
+        }
+    }
 }
 
 /// A rule of the catalogue.
@@ -55,6 +80,10 @@ pub struct RuleInfo {
 }
 
 impl RuleInfo {
+    pub fn source(&self) -> RuleSource {
+        RuleSource::of(self.id)
+    }
+
     pub const fn rule(id: &'static str, title: &'static str) -> RuleInfo {
         RuleInfo {
             id,
@@ -71,8 +100,26 @@ impl RuleInfo {
     }
 }
 
-/// Every registered rule, family by family.
+/// Every registered rule, family by family: the reference catalogue, then
+/// the protocol's further rules.
 pub fn registry() -> Vec<RuleInfo> {
+    let mut all = reference_registry();
+    all.extend(protocol_rules::rules());
+    all
+}
+
+/// The rules selected by `options`: all of them, or only the reference
+/// catalogue under `--compat`.
+pub fn registry_for(options: Options) -> Vec<RuleInfo> {
+    if options.compat {
+        reference_registry()
+    } else {
+        registry()
+    }
+}
+
+/// The reference checker's catalogue (check-rules.md).
+pub fn reference_registry() -> Vec<RuleInfo> {
     [
         runtime::RULES,
         state::RULES,
@@ -97,6 +144,9 @@ pub fn registry() -> Vec<RuleInfo> {
 pub struct Options {
     /// The stop hook's turn-end variant (HK rules).
     pub at_turn_end: bool,
+    /// Only the reference checker's rules (`check --compat`): the PR family
+    /// is not run.
+    pub compat: bool,
 }
 
 /// The outcome: problems (deduplicated, sorted) and informational notes.
@@ -124,7 +174,8 @@ impl Report {
 #[derive(Debug, Default)]
 pub struct Sink {
     problems: Vec<Problem>,
-    seen: HashSet<(String, String)>,
+    /// Index of each (file, message) pair in `problems`.
+    seen: HashMap<(String, String), usize>,
     pub notes: Vec<String>,
 }
 
@@ -146,22 +197,21 @@ impl Sink {
         hint: Option<String>,
     ) -> &mut Problem {
         let (file, message) = (file.into(), message.into());
-        if self.seen.insert((file.clone(), message.clone())) {
+        let next = self.problems.len();
+        let at = *self
+            .seen
+            .entry((file.clone(), message.clone()))
+            .or_insert(next);
+        if at == next {
             self.problems.push(Problem {
                 rule,
                 file,
                 message,
                 hint,
+                source: RuleSource::of(rule),
             });
-            self.problems.last_mut().expect("just pushed")
-        } else {
-            let i = self
-                .problems
-                .iter()
-                .position(|p| p.file == file && p.message == message)
-                .expect("seen");
-            &mut self.problems[i]
         }
+        &mut self.problems[at]
     }
 
     pub fn note(&mut self, note: impl Into<String>) {
@@ -211,6 +261,10 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     review::check(&cx, &mut sink);
     documentation::check(&cx, &mut sink);
     completion::check(&cx, &mut sink);
+    // 7: the protocol's rules beyond the reference catalogue.
+    if !options.compat {
+        protocol_rules::check(&cx, &mut sink);
+    }
     sink.finish()
 }
 
@@ -223,7 +277,7 @@ pub mod testing {
 
     /// A fresh install of the given mode, as `git standards install` lays it out.
     pub fn installed_tree(mode: ProjectMode) -> MemTree {
-        MemTree::new()
+        let mut tree = MemTree::new()
             .with(
                 crate::protocol::layout::PROTOCOL_PATH,
                 crate::assets::PROTOCOL,
@@ -244,7 +298,14 @@ pub mod testing {
             .with(
                 crate::protocol::layout::STATE_PATH,
                 crate::protocol::state::fresh_template(mode),
-            )
+            );
+        for (name, text) in crate::assets::CHAPTERS {
+            tree.insert(
+                &format!("{}/{name}", crate::protocol::layout::CHAPTERS_DIR),
+                text,
+            );
+        }
+        tree
     }
 
     pub fn rules_of(tree: &MemTree) -> Vec<&'static str> {

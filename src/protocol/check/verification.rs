@@ -803,6 +803,10 @@ pub(super) mod tests {
             .with(&format!(".standards/docs/specs/{ID}.md"), DESIGN)
             .with(&plan_path(), plan)
             .with(&report_path(), report)
+            .with(
+                crate::protocol::layout::CONTEXT_PATH,
+                "# Project Context\n\n## Project Baseline\n\nAn existing web application.\n",
+            )
     }
 
     pub fn rules(t: &MemTree) -> Vec<&'static str> {
@@ -915,7 +919,15 @@ pub(super) mod tests {
         assert!(rules(&f_inc(&state, PLAN, &corrected)).contains(&"VF-012"));
         // At the end of a turn the receiving Tester is not blamed.
         let t = f_inc(&state, PLAN, &corrected);
-        let turn_end = run(&t, None, Options { at_turn_end: true }).rules();
+        let turn_end = run(
+            &t,
+            None,
+            Options {
+                at_turn_end: true,
+                ..Default::default()
+            },
+        )
+        .rules();
         assert!(!turn_end.contains(&"VF-012"));
 
         let same = handoff(
