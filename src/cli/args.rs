@@ -119,6 +119,21 @@ pub enum Command {
     /// The agents' stop hook: `git standards hook stop`.
     #[command(subcommand)]
     Hook(HookCommand),
+    /// Discover a role's invocation options without changing any file.
+    ///
+    /// Reads the role's installed skill (`.agents/skills/<role>/` for Codex, `.claude/skills/<role>/` for Claude Code): the `<!-- standards:invocation -->` metadata block of its SKILL.md and of each `modes/*.md`, the workflow facts those blocks name (MODE.md, STATE.md, the active cycle's records) and the user-style file names in `.standards/user-styles/<role>/`. It never writes, never applies a default and never starts a cycle. Style and mode file contents are never printed.
+    ///
+    /// Without --client the one installed copy is used; with both installed, --client is required (copies are never merged).
+    ///
+    /// JSON OUTPUT (--json), keys in this order: schemaVersion (1), role, client ("codex", "claude" or null), catalogStatus ("complete" or "unavailable"), complete (true only when the catalog is complete and no diagnostic was raised), groups, userStyles (null when unavailable), diagnostics ([{code, source, message}], sorted), skillFile (only when the catalog was assembled).
+    ///
+    /// A group: id, label, source, selectionRules, defaultForNew and inferFromRequest (when declared), options, selected, savedValue, savedArgument (when declared), locked ("true", "false" or "unknown"). An option: id, label, description, selection (user, state or assessment), when, requiresAssessment, argument, instructionFile (when present), condition ("true", "false", "unknown"), assessmentRequired, selectability (user, locked, assessment-required, state-controlled, informational, unavailable or unknown).
+    ///
+    /// A resolution (selected, savedValue, savedArgument): {status, value, source} when known; {status, value, source, reason} when invalid; else {status, value: null, reason}. Status is one of known, unknown, invalid, conversation, assessment, none, conflict. userStyles: {directory, status ("complete" or "unknown"), options [{id, file, selector, selectorReason}], savedValue, selected, locked}. A style's selector is the name to save or invoke it by; null with the reason "ambiguous name", "no record-compatible name" or "selection unverified".
+    ///
+    /// Exit status: 0 when the catalog is complete, 1 when it is unavailable (the result is printed either way). Exit 0 does not mean an option is selectable or that a workflow gate passed.
+    #[command(verbatim_doc_comment)]
+    Invocation(InvocationArgs),
     /// Try git standards in a throwaway repository.
     ///
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
@@ -137,6 +152,38 @@ pub struct CheckArgs {
     /// Check a commit, branch or tag (read without a checkout), compared with its first parent.
     #[arg(long = "ref", value_name = "rev", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub rev: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct InvocationArgs {
+    /// The role's skill name: navigator, scoper, architect, auditor, developer, tester, reviewer, documenter or synchronizer.
+    #[arg(value_name = "role", allow_hyphen_values = true)]
+    pub role: String,
+    /// The client whose installed skill copy to read.
+    #[arg(long, value_enum, value_name = "codex|claude")]
+    pub client: Option<ClientArg>,
+    /// Print the result as JSON (keys described above).
+    #[arg(long)]
+    pub json: bool,
+    /// The project folder (default: the project holding the current folder).
+    #[arg(long, value_name = "path")]
+    pub project: Option<PathBuf>,
+}
+
+/// An agent client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClientArg {
+    Codex,
+    Claude,
+}
+
+impl From<ClientArg> for crate::protocol::invocation::Client {
+    fn from(c: ClientArg) -> Self {
+        match c {
+            ClientArg::Codex => crate::protocol::invocation::Client::Codex,
+            ClientArg::Claude => crate::protocol::invocation::Client::Claude,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -414,6 +461,15 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 } else {
                     commands::status::Format::Text
                 },
+            },
+        ),
+        Command::Invocation(a) => commands::invocation::run(
+            ctx,
+            &commands::invocation::Request {
+                role: a.role,
+                client: a.client.map(Into::into),
+                json: a.json,
+                project: a.project,
             },
         ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),

@@ -7,6 +7,7 @@ pub mod demo;
 pub mod hook;
 pub mod id;
 pub mod install;
+pub mod invocation;
 pub mod runtime;
 pub mod status;
 

@@ -9,6 +9,7 @@ pub mod closure;
 pub mod conflicts;
 pub mod cycle_id;
 pub mod fields;
+pub mod invocation;
 pub mod layout;
 pub mod mode;
 pub mod numbering;

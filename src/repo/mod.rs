@@ -1,6 +1,7 @@
 //! Everything that touches git or the filesystem: discovery, snapshots of the
 //! working tree, the index and commits, and atomic writes.
 
+pub mod bounded;
 mod dirtree;
 pub mod failpoint;
 mod snapshot;
