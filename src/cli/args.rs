@@ -197,8 +197,17 @@ pub enum HookCommand {
     /// With problems it writes them (at most 15) and guidance on stderr and exits 2, which sends the agent back. A client that does not send `stop_hook_active` is sent back once per turn: a marker in the temporary folder `standards-hooks/` remembers the turn.
     ///
     /// Exit status: 0 the agent may stop; 2 the agent is sent back; 1 the hook's own error or wrong arguments (never 2, so a broken hook never traps the agent).
+    ///
+    /// With --client, the payload must be a JSON object (anything else is exit 1), and the answer takes the client's form: for `claude`, the problems on stderr and exit 2; for `codex`, `{"decision": "block", "reason": "<problems>"}` on stdout and exit 0 (the problems also on stderr).
     #[command(verbatim_doc_comment)]
-    Stop,
+    Stop(HookStopArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HookStopArgs {
+    /// The client that runs the hook, which decides the payload check and the answer's form.
+    #[arg(long, value_enum, value_name = "claude|codex")]
+    pub client: Option<ClientArg>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -394,6 +403,35 @@ pub struct InstallArgs {
     /// Show what would change without writing anything.
     #[arg(long)]
     pub dry_run: bool,
+    /// Agent clients to set up: role skills, explicit-invocation settings, the stop hook and the AGENTS.md/CLAUDE.md blocks. `none` removes what install added for every client. Without it: the installed clients; on a first setup, the clients whose folders (.claude/, .agents/, .codex/) exist, else none (on a terminal, you are asked).
+    #[arg(long, value_enum, value_name = "claude|codex|both|none")]
+    pub client: Option<ClientChoiceArg>,
+    /// Leave out the stop hook (`git standards hook stop`), or remove it.
+    #[arg(long, conflicts_with = "hooks")]
+    pub no_hooks: bool,
+    /// Add the stop hook (the default on a first setup; a reinstall keeps the recorded choice).
+    #[arg(long)]
+    pub hooks: bool,
+}
+
+/// `install --client`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClientChoiceArg {
+    Claude,
+    Codex,
+    Both,
+    None,
+}
+
+impl From<ClientChoiceArg> for commands::clients::Choice {
+    fn from(c: ClientChoiceArg) -> Self {
+        match c {
+            ClientChoiceArg::Claude => Self::Claude,
+            ClientChoiceArg::Codex => Self::Codex,
+            ClientChoiceArg::Both => Self::Both,
+            ClientChoiceArg::None => Self::None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -433,6 +471,16 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             &commands::install::Request {
                 mode: a.mode.map(Into::into),
                 dry_run: a.dry_run,
+                clients: commands::clients::Request {
+                    choice: a.client.map(Into::into),
+                    hooks: if a.no_hooks {
+                        Some(false)
+                    } else if a.hooks {
+                        Some(true)
+                    } else {
+                        None
+                    },
+                },
             },
         ),
         Command::Cycle(CycleCommand::New(a)) => {
@@ -473,8 +521,8 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             },
         ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
-        Command::Hook(HookCommand::Stop) => {
-            commands::hook::run_stop(ctx, &mut std::io::stdin().lock())
+        Command::Hook(HookCommand::Stop(a)) => {
+            commands::hook::run_stop(ctx, &mut std::io::stdin().lock(), a.client.map(Into::into))
         }
     }
 }

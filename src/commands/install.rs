@@ -20,6 +20,8 @@ use crate::repo::{write, Project};
 pub struct Request {
     pub mode: Option<ProjectMode>,
     pub dry_run: bool,
+    /// The agent-client part (`--client`, `--hooks`/`--no-hooks`).
+    pub clients: super::clients::Request,
 }
 
 /// The Node runtime's tool folder, removed on install (D2).
@@ -435,7 +437,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             .map_err(|e| Error::io(&standards, e))?
             .next()
             .is_none();
-    let plan = plan(
+    let mut plan = plan(
         &tree,
         &RootListing {
             names,
@@ -443,11 +445,56 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         },
         request,
     )?;
+    let clients = plan_clients(&tree, &root, &plan, &request.clients)?;
 
     if !request.dry_run {
+        super::clients::apply(&root, &clients)?;
+        plan.set_manifest(&tree, clients.manifest.clone());
         apply(&root, &plan)?;
+    } else {
+        plan.set_manifest(&tree, clients.manifest.clone());
     }
-    print_plan(ctx.out, &plan, &root, request.dry_run)
+    print_plan(ctx.out, &plan, &root, request.dry_run)?;
+    super::clients::print(ctx.out, &clients, request.dry_run)
+}
+
+/// The client part (`commands::clients`), planned against the manifest this
+/// install starts from.
+fn plan_clients(
+    tree: &dyn Tree,
+    root: &std::path::Path,
+    plan: &Plan,
+    request: &super::clients::Request,
+) -> Result<super::clients::Plan> {
+    let manifest = match (plan.kind, tree.text(INSTALLATION_PATH)) {
+        (InstallKind::First, _) => installation_json(),
+        (_, Text::Ok(t)) => t,
+        _ => installation_json(),
+    };
+    let list = super::clients::disk_lister(root);
+    super::clients::plan(tree, &manifest, request, &list)
+}
+
+impl Plan {
+    /// Writes `INSTALLATION.json` with `text` (the client part's record).
+    fn set_manifest(&mut self, tree: &dyn Tree, text: String) {
+        let op = match tree.node(INSTALLATION_PATH) {
+            Node::File(bytes) if bytes == text.as_bytes() => Op::Keep {
+                path: INSTALLATION_PATH.into(),
+            },
+            Node::Missing => Op::Create {
+                path: INSTALLATION_PATH.into(),
+                content: text,
+            },
+            _ => Op::Replace {
+                path: INSTALLATION_PATH.into(),
+                content: text,
+            },
+        };
+        if let Some(slot) = self.ops.iter_mut().find(|o| o.path() == INSTALLATION_PATH) {
+            *slot = op;
+        }
+    }
 }
 
 fn apply(root: &std::path::Path, plan: &Plan) -> Result<()> {
@@ -663,6 +710,7 @@ mod tests {
             &Request {
                 mode: Some(mode),
                 dry_run: false,
+                ..Request::default()
             },
         )
         .unwrap()
@@ -696,6 +744,7 @@ mod tests {
             &Request {
                 mode: Some(ProjectMode::Greenfield),
                 dry_run: false,
+                ..Request::default()
             },
         )
         .unwrap_err();

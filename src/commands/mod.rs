@@ -2,6 +2,7 @@
 
 pub mod artifact;
 pub mod check;
+pub mod clients;
 pub mod cycle;
 pub mod demo;
 pub mod hook;

@@ -5,6 +5,7 @@ pub mod acceptance;
 pub mod assignments;
 pub mod check;
 pub mod claims;
+pub mod clients;
 pub mod closure;
 pub mod conflicts;
 pub mod cycle_id;

@@ -4,6 +4,7 @@
 pub mod bounded;
 mod dirtree;
 pub mod failpoint;
+pub mod reads;
 mod snapshot;
 pub mod write;
 

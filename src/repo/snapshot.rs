@@ -93,6 +93,7 @@ pub(super) fn read_node(root: &Path, path: &str) -> Node {
             if !meta.is_file() {
                 return Node::Unreadable("it is not a regular file".into());
             }
+            super::reads::note();
             return match std::fs::read(&current) {
                 Ok(bytes) => Node::File(bytes),
                 Err(e) => Node::Unreadable(e.to_string()),
