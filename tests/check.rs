@@ -225,10 +225,10 @@ fn staged_and_ref_sources_are_read_without_checkout() {
 }
 
 #[test]
-fn missing_runtime_is_a_refusal_without_output() {
+fn missing_runtime_is_a_refusal_with_a_json_error() {
     let (env, repo) = Env::repo();
     let a = env.run(&repo, &["check", "--json"]).code(1);
-    assert!(stdout(&a).is_empty());
+    assert_eq!(json(&a)["ok"], false);
     assert!(
         stderr(&a).contains("no STANDARDS runtime is installed"),
         "{}",

@@ -305,7 +305,6 @@ fn usage_errors() {
         &["id"][..],
         &["id", "next"],
         &["id", "next", "AC"],
-        &["id", "next", "ac", "s.md"],
         &["id", "next", "X", "s.md"],
         &["id", "next", "AC", "s.md", "extra"],
         &["id", "prev", "AC", "s.md"],

@@ -6,24 +6,7 @@ use std::path::PathBuf;
 
 /// Every page: the main one and one per subcommand, by file name.
 fn render_all() -> BTreeMap<String, String> {
-    fn walk(cmd: &clap::Command, pages: &mut BTreeMap<String, String>) {
-        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
-            walk(sub, pages);
-        }
-        let man = clap_mangen::Man::new(cmd.clone())
-            .source(format!("git-standards {}", env!("CARGO_PKG_VERSION")));
-        let mut page = Vec::new();
-        man.render(&mut page).expect("rendering into memory");
-        pages.insert(
-            man.get_filename(),
-            String::from_utf8(page).expect("roff is UTF-8"),
-        );
-    }
-    let mut cmd = git_standards::cli::command().disable_help_subcommand(true);
-    cmd.build();
-    let mut pages = BTreeMap::new();
-    walk(&cmd, &mut pages);
-    pages
+    git_standards::cli::manual::pages()
 }
 
 fn man_dir() -> PathBuf {

@@ -574,7 +574,7 @@ fn unknown_ref_is_refused() {
         .run(&repo, &["status", "--ref", "no-such-branch"])
         .code(1);
     assert!(
-        stderr(&a).contains("cannot resolve the revision `no-such-branch`"),
+        stderr(&a).contains("unknown revision `no-such-branch`") && !stderr(&a).contains("input="),
         "{}",
         stderr(&a)
     );

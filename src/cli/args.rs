@@ -55,6 +55,18 @@ use crate::protocol::vocab::{ArtifactType, IdPrefix, ReviewKind};
 /// baselineReconciliation: the cancelled cycles awaiting baseline reconciliation: [{sourceCycle, request}].
 ///
 /// problems: what is wrong but did not stop the report, as "file:line: message" strings.
+///
+/// EXAMPLES
+///
+/// `git standards demo`: try the workflow in a throwaway repository.
+///
+/// `git standards install`: install the runtime into this repository's `.standards/`.
+///
+/// `git standards status`: the workflow state, its owner and the cycle.
+///
+/// `git standards check --staged`: check what the next commit will hold, as the pre-commit hook does.
+///
+/// `git standards check --ref main --json`: check a branch tip without a checkout, for CI.
 #[derive(Debug, Parser)]
 #[command(
     name = "git-standards",
@@ -69,12 +81,28 @@ pub struct Cli {
     pub directory: Option<PathBuf>,
 
     /// When to use colours.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = ColorChoice::Auto, global = true)]
     pub color: ColorChoice,
 
+    /// Without a subcommand, a short overview is printed.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
+
+/// What `git standards` alone prints: where to start, not the whole manual.
+pub const OVERVIEW: &str = "\
+usage: git standards <subcommand> [<options>]
+
+Start here:
+   git standards demo        try the workflow in a throwaway repository
+   git standards install     install the runtime into this repository's .standards/
+
+Every day:
+   git standards status      the workflow state, its owner and the cycle
+   git standards check       check the state and the active cycle's records
+
+`git standards help` lists every subcommand; `git standards --help` opens the manual.
+";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
@@ -139,13 +167,54 @@ pub enum Command {
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
     #[command(verbatim_doc_comment)]
     Demo(DemoArgs),
+    /// Install the manual pages where `man` finds them.
+    ///
+    /// `git standards --help` makes git open `man git-standards`; after `cargo install`, run `git standards manpages --install` once so that works. Without `--install`, lists the pages.
+    ///
+    /// EXAMPLES
+    ///
+    /// `git standards manpages --install`: writes the pages into `share/man/man1/` beside the binary's folder (for `~/.cargo/bin/git-standards`, `~/.cargo/share/man/man1/`), where `man` looks for the programs on `PATH`.
+    ///
+    /// `git standards manpages --install ~/.local/share/man`: writes them into `~/.local/share/man/man1/`.
+    #[command(verbatim_doc_comment)]
+    Manpages(ManpagesArgs),
+    /// Print a shell completion script.
+    ///
+    /// The script completes both `git-standards <TAB>` and `git standards <TAB>` (inside git's own completion for bash, zsh and fish).
+    ///
+    /// EXAMPLES
+    ///
+    /// bash: `git standards completions bash > ~/.local/share/bash-completion/completions/git-standards`, and source it from `~/.bashrc` after git's completion (`source ~/.local/share/bash-completion/completions/git-standards`).
+    ///
+    /// zsh: `git standards completions zsh > ~/.zfunc/_git-standards` with `fpath=(~/.zfunc $fpath)` before `compinit`.
+    ///
+    /// fish: `git standards completions fish > ~/.config/fish/completions/git-standards.fish`.
+    #[command(verbatim_doc_comment)]
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ManpagesArgs {
+    /// Write the pages into <DIR>/man1/ (default: the `share/man` beside the binary's folder).
+    #[arg(long, value_name = "DIR", num_args = 0..=1)]
+    pub install: Option<Option<PathBuf>>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum, ignore_case = true)]
+    pub shell: super::manual::Shell,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// Print the result as JSON.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "quiet")]
     pub json: bool,
+    /// Print only the summary line; the exit status tells the result.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Check the index (what the next commit will hold) instead of the working tree.
     #[arg(long, conflicts_with = "rev")]
     pub staged: bool,
@@ -160,7 +229,7 @@ pub struct InvocationArgs {
     #[arg(value_name = "role", allow_hyphen_values = true)]
     pub role: String,
     /// The client whose installed skill copy to read.
-    #[arg(long, value_enum, value_name = "codex|claude")]
+    #[arg(long, value_enum, ignore_case = true, value_name = "codex|claude")]
     pub client: Option<ClientArg>,
     /// Print the result as JSON (keys described above).
     #[arg(long)]
@@ -206,7 +275,7 @@ pub enum HookCommand {
 #[derive(Debug, clap::Args)]
 pub struct HookStopArgs {
     /// The client that runs the hook, which decides the payload check and the answer's form.
-    #[arg(long, value_enum, value_name = "claude|codex")]
+    #[arg(long, value_enum, ignore_case = true, value_name = "claude|codex")]
     pub client: Option<ClientArg>,
 }
 
@@ -244,7 +313,7 @@ pub enum ArtifactCommand {
 #[derive(Debug, clap::Args)]
 pub struct ArtifactInitArgs {
     /// The record type.
-    #[arg(value_enum, value_name = "TYPE")]
+    #[arg(value_enum, ignore_case = true, value_name = "TYPE")]
     pub artifact: ArtifactArg,
     /// The review kind; required for REVIEW and only for REVIEW
     /// (IMPLEMENTATION or FINAL_DELIVERABLE).
@@ -297,7 +366,7 @@ pub enum IdCommand {
 #[derive(Debug, clap::Args)]
 pub struct IdNextArgs {
     /// The identifier prefix.
-    #[arg(value_enum, value_name = "AC|DEV|F|D|DOC")]
+    #[arg(value_enum, ignore_case = true, value_name = "AC|DEV|F|D|DOC")]
     pub prefix: PrefixArg,
     /// The record: relative to the current folder or the project root, or absolute.
     #[arg(value_name = "file")]
@@ -350,10 +419,10 @@ fn artifact_init_request(a: ArtifactInitArgs) -> Result<commands::artifact::Init
     let kind = match (artifact, a.kind) {
         (ArtifactType::Review, None) => {
             return Err(Error::usage(
-                "REVIEW needs `--kind IMPLEMENTATION` or `--kind FINAL_DELIVERABLE`",
+                "REVIEW needs `--kind IMPLEMENTATION` or `--kind FINAL_DELIVERABLE` (see `git standards artifact init --help`)",
             ))
         }
-        (ArtifactType::Review, Some(kind)) => Some(kind.parse::<ReviewKind>().map_err(|_| {
+        (ArtifactType::Review, Some(kind)) => Some(kind.to_ascii_uppercase().parse::<ReviewKind>().map_err(|_| {
             Error::usage(format!(
                 "`{kind}` is not a review kind: use `--kind IMPLEMENTATION` or `--kind FINAL_DELIVERABLE`"
             ))
@@ -369,9 +438,13 @@ fn artifact_init_request(a: ArtifactInitArgs) -> Result<commands::artifact::Init
 }
 
 impl Command {
-    /// Whether errors must also be reported as JSON on stdout (`status --json`).
+    /// Whether errors must also be reported as JSON on stdout (`--json`).
     pub fn json_output(&self) -> bool {
-        matches!(self, Command::Status(a) if a.json)
+        match self {
+            Command::Status(a) => a.json,
+            Command::Check(a) => a.json,
+            _ => false,
+        }
     }
 }
 
@@ -384,8 +457,11 @@ pub struct StatusArgs {
     #[arg(long = "ref", value_name = "rev", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub rev: Option<String>,
     /// Print one JSON object (keys: see `git standards --help`) instead of the dashboard.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "quiet")]
     pub json: bool,
+    /// Print one line (the workflow state, its owner and the cycle) instead of the dashboard.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -398,13 +474,18 @@ pub struct DemoArgs {
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
     /// Project mode for a first install; inferred from the project's files when absent.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub mode: Option<ModeArg>,
     /// Show what would change without writing anything.
     #[arg(long)]
     pub dry_run: bool,
     /// Agent clients to set up: role skills, explicit-invocation settings, the stop hook and the AGENTS.md/CLAUDE.md blocks. `none` removes what install added for every client. Without it: the installed clients; on a first setup, the clients whose folders (.claude/, .agents/, .codex/) exist, else none (on a terminal, you are asked).
-    #[arg(long, value_enum, value_name = "claude|codex|both|none")]
+    #[arg(
+        long,
+        value_enum,
+        ignore_case = true,
+        value_name = "claude|codex|both|none"
+    )]
     pub client: Option<ClientChoiceArg>,
     /// Leave out the stop hook (`git standards hook stop`), or remove it.
     #[arg(long, conflicts_with = "hooks")]
@@ -462,6 +543,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 &commands::check::Request {
                     source,
                     json: a.json,
+                    quiet: a.quiet,
                     options: Default::default(),
                 },
             )
@@ -504,10 +586,10 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     (true, None) => commands::status::Source::Index,
                     (false, None) => commands::status::Source::Worktree,
                 },
-                format: if a.json {
-                    commands::status::Format::Json
-                } else {
-                    commands::status::Format::Text
+                format: match (a.json, a.quiet) {
+                    (true, _) => commands::status::Format::Json,
+                    (false, true) => commands::status::Format::Line,
+                    (false, false) => commands::status::Format::Text,
                 },
             },
         ),
@@ -521,6 +603,17 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             },
         ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
+        Command::Manpages(a) => commands::manpages::run(
+            ctx,
+            &commands::manpages::Request {
+                install: a.install,
+                pages: super::manual::pages().into_iter().collect(),
+            },
+        ),
+        Command::Completions(a) => ctx
+            .out
+            .write_all(super::manual::completions(a.shell).as_bytes())
+            .map_err(Error::stdout),
         Command::Hook(HookCommand::Stop(a)) => {
             commands::hook::run_stop(ctx, &mut std::io::stdin().lock(), a.client.map(Into::into))
         }

@@ -52,11 +52,21 @@ fn message(error: &Error) -> String {
 
 /// Prints `error: <message>` (and `hint: ...`) on stderr and returns the exit code.
 pub fn report_error(error: &Error, err: &mut dyn Write) -> u8 {
+    report_error_colored(error, err, false)
+}
+
+/// [`report_error`], with `error:` in red when `color` is set (a terminal).
+pub fn report_error_colored(error: &Error, err: &mut dyn Write, color: bool) -> u8 {
     let (code, hint) = classify(error);
     if matches!(error, Error::ProblemsFound { .. } | Error::Exit { .. }) {
         return code;
     }
-    let _ = writeln!(err, "error: {}", message(error));
+    let (red, reset) = if color {
+        ("\u{1b}[31m", "\u{1b}[0m")
+    } else {
+        ("", "")
+    };
+    let _ = writeln!(err, "{red}error:{reset} {}", message(error));
     if let Some(hint) = hint {
         let _ = writeln!(err, "hint: {hint}");
     }

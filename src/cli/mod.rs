@@ -3,6 +3,7 @@
 
 mod args;
 mod exit;
+pub mod manual;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -11,10 +12,12 @@ use clap::Parser;
 
 pub use args::{Cli, Command};
 pub use exit::{
-    report_error, report_error_json, EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE,
+    report_error, report_error_colored, report_error_json, EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS,
+    EXIT_USAGE,
 };
 
 use crate::commands::Context;
+use crate::error::Error;
 
 /// Entry point of the binary: parse, run, map the result to an exit code.
 pub fn main() -> ExitCode {
@@ -37,20 +40,46 @@ pub fn main() -> ExitCode {
     };
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
-    let color = color_enabled(
-        cli.color,
-        stdout.is_terminal(),
-        std::env::var_os("NO_COLOR").as_deref(),
-    );
+    // git's own colour settings count when `--color` is left at `auto`; the
+    // stop hook prints for agents, never for a terminal, so it reads none.
+    let configured = match (&cli.color, &cli.command) {
+        (args::ColorChoice::Auto, Some(command)) if !matches!(command, Command::Hook(_)) => {
+            let start = cli.directory.clone().unwrap_or_else(|| ".".into());
+            crate::commands::git_color_setting(&start)
+        }
+        _ => None,
+    };
+    let no_color = std::env::var_os("NO_COLOR");
+    let colors = Colors {
+        out: color_enabled(
+            cli.color,
+            configured.as_deref(),
+            stdout.is_terminal(),
+            no_color.as_deref(),
+        ),
+        err: color_enabled(
+            cli.color,
+            configured.as_deref(),
+            stderr.is_terminal(),
+            no_color.as_deref(),
+        ),
+    };
     let mut out = stdout.lock();
     let mut err = stderr.lock();
-    let code = run(cli, &mut out, &mut err, color);
+    let code = run(cli, &mut out, &mut err, colors);
     let _ = out.flush();
     ExitCode::from(code)
 }
 
+/// Whether each stream may carry colours.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Colors {
+    pub out: bool,
+    pub err: bool,
+}
+
 /// Runs a parsed command line, writing to the given streams; returns the exit code.
-pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, color: bool) -> u8 {
+pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, colors: Colors) -> u8 {
     let cwd = match &cli.directory {
         Some(dir) => dir.clone(),
         None => match std::env::current_dir() {
@@ -65,19 +94,26 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, color: bool) -> u
         cwd,
         out,
         err,
-        color,
+        color: colors.out,
     };
-    let json = cli.command.json_output();
-    let result = args::dispatch(cli.command, &mut ctx);
+    let Some(command) = cli.command else {
+        return match ctx.out.write_all(args::OVERVIEW.as_bytes()) {
+            Ok(()) => EXIT_OK,
+            Err(e) => report_error(&Error::stdout(e), ctx.err),
+        };
+    };
+    let json = command.json_output();
+    let result = args::dispatch(command, &mut ctx);
     match result {
         Ok(()) => EXIT_OK,
         // The reader of our output went away (`| head`): nothing left to do.
         Err(e) if e.is_broken_pipe() => EXIT_OK,
         Err(e) => {
-            if json {
+            // Problems were already printed as the command's own JSON.
+            if json && !matches!(e, Error::ProblemsFound { .. } | Error::Exit { .. }) {
                 let _ = report_error_json(&e, ctx.out);
             }
-            report_error(&e, ctx.err)
+            report_error_colored(&e, ctx.err, colors.err)
         }
     }
 }
@@ -100,17 +136,24 @@ fn is_hook(args: impl IntoIterator<Item = std::ffi::OsString>) -> bool {
     false
 }
 
-/// Colours on stdout: `--color always`/`never` decide; `auto` means on a
+/// Colours on a stream: `--color always`/`never` decide; at `auto`, git's
+/// `color.standards` (else `color.ui`) decides as git reads it (`always`;
+/// `never` or `false`; anything else is `auto`), and `auto` means on a
 /// terminal unless `NO_COLOR` is set to a non-empty value.
 fn color_enabled(
     choice: args::ColorChoice,
+    configured: Option<&str>,
     is_terminal: bool,
     no_color: Option<&std::ffi::OsStr>,
 ) -> bool {
     match choice {
         args::ColorChoice::Always => true,
         args::ColorChoice::Never => false,
-        args::ColorChoice::Auto => is_terminal && no_color.is_none_or(|v| v.is_empty()),
+        args::ColorChoice::Auto => match configured.map(str::to_ascii_lowercase).as_deref() {
+            Some("always") => true,
+            Some("never" | "false" | "no" | "off" | "0") => false,
+            _ => is_terminal && no_color.is_none_or(|v| v.is_empty()),
+        },
     }
 }
 
@@ -132,20 +175,54 @@ mod tests {
 
     #[test]
     fn colour_choice_terminal_and_no_color() {
-        assert!(color_enabled(ColorChoice::Auto, true, None));
-        assert!(color_enabled(ColorChoice::Auto, true, Some(OsStr::new(""))));
+        assert!(color_enabled(ColorChoice::Auto, None, true, None));
+        assert!(color_enabled(
+            ColorChoice::Auto,
+            None,
+            true,
+            Some(OsStr::new(""))
+        ));
         assert!(!color_enabled(
             ColorChoice::Auto,
+            None,
             true,
             Some(OsStr::new("1"))
         ));
-        assert!(!color_enabled(ColorChoice::Auto, false, None));
+        assert!(!color_enabled(ColorChoice::Auto, None, false, None));
         assert!(color_enabled(
             ColorChoice::Always,
+            None,
             false,
             Some(OsStr::new("1"))
         ));
-        assert!(!color_enabled(ColorChoice::Never, true, None));
+        assert!(!color_enabled(ColorChoice::Never, None, true, None));
+    }
+
+    #[test]
+    fn git_colour_settings_apply_at_auto_only() {
+        assert!(color_enabled(
+            ColorChoice::Auto,
+            Some("always"),
+            false,
+            None
+        ));
+        assert!(!color_enabled(ColorChoice::Auto, Some("false"), true, None));
+        assert!(!color_enabled(ColorChoice::Auto, Some("never"), true, None));
+        assert!(color_enabled(ColorChoice::Auto, Some("auto"), true, None));
+        assert!(color_enabled(ColorChoice::Auto, Some("true"), true, None));
+        assert!(!color_enabled(ColorChoice::Auto, Some("true"), false, None));
+        assert!(!color_enabled(
+            ColorChoice::Never,
+            Some("always"),
+            true,
+            None
+        ));
+        assert!(color_enabled(
+            ColorChoice::Always,
+            Some("never"),
+            false,
+            None
+        ));
     }
 
     #[test]

@@ -25,6 +25,8 @@ pub enum Source {
 pub struct Request {
     pub source: Source,
     pub json: bool,
+    /// Only the summary line (and the exit status).
+    pub quiet: bool,
     pub options: Options,
 }
 
@@ -78,6 +80,8 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let (report, source, against) = evaluate(&project, &request.source, request.options)?;
     if request.json {
         print_json(ctx.out, &report, &source, against.as_deref())?;
+    } else if request.quiet {
+        print_summary(ctx.out, &report, &source, ctx.color)?;
     } else {
         print_text(ctx.out, &report, &source, ctx.color)?;
     }
@@ -94,43 +98,71 @@ fn out_err(e: std::io::Error) -> Error {
     Error::io("<stdout>", e)
 }
 
-/// Text: problems grouped by file as `file: message` (with an indented hint),
-/// then notes, then one summary line.
+/// Text: problems grouped by file as `file: message` (with an indented hint,
+/// given once per file and rule when the same hint repeats), then notes, then
+/// one summary line.
 pub fn print_text(out: &mut dyn Write, report: &Report, source: &str, color: bool) -> Result<()> {
-    let mut by_file: BTreeMap<&str, Vec<&check::Problem>> = BTreeMap::new();
-    for p in &report.problems {
-        by_file.entry(p.file.as_str()).or_default().push(p);
-    }
+    let by_file = by_file(report);
     let (bold, reset) = if color {
         ("\u{1b}[1m", "\u{1b}[0m")
     } else {
         ("", "")
     };
     for (file, problems) in &by_file {
-        for p in problems {
+        let mut hinted: Vec<(&str, &str)> = Vec::new();
+        for (i, p) in problems.iter().enumerate() {
             writeln!(out, "{bold}{file}{reset}: {} [{}]", p.message, p.rule).map_err(out_err)?;
-            if let Some(hint) = &p.hint {
-                writeln!(out, "    hint: {hint}").map_err(out_err)?;
+            let Some(hint) = &p.hint else { continue };
+            // The same rule's same hint is printed once, after its last problem in the file.
+            let repeats_later = problems[i + 1..]
+                .iter()
+                .any(|q| q.rule == p.rule && q.hint.as_deref() == Some(hint.as_str()));
+            if repeats_later || hinted.contains(&(p.rule, hint.as_str())) {
+                continue;
             }
+            hinted.push((p.rule, hint.as_str()));
+            writeln!(out, "    hint: {hint}").map_err(out_err)?;
         }
     }
     for note in &report.notes {
         writeln!(out, "note: {note}").map_err(out_err)?;
     }
+    print_summary(out, report, source, color)
+}
+
+fn by_file(report: &Report) -> BTreeMap<&str, Vec<&check::Problem>> {
+    let mut by_file: BTreeMap<&str, Vec<&check::Problem>> = BTreeMap::new();
+    for p in &report.problems {
+        by_file.entry(p.file.as_str()).or_default().push(p);
+    }
+    by_file
+}
+
+/// The one summary line: `check passed: ...` or, in red on a terminal,
+/// `check failed: N problems in M files (...)`.
+pub fn print_summary(
+    out: &mut dyn Write,
+    report: &Report,
+    source: &str,
+    color: bool,
+) -> Result<()> {
     let n = report.problems.len();
     if n == 0 {
-        writeln!(out, "check passed: no problems in {source}").map_err(out_err)?;
-    } else {
-        let files = by_file.len();
-        writeln!(
-            out,
-            "check failed: {n} problem{} in {files} file{} ({source})",
-            if n == 1 { "" } else { "s" },
-            if files == 1 { "" } else { "s" }
-        )
-        .map_err(out_err)?;
+        return writeln!(out, "check passed: no problems in {source}").map_err(out_err);
     }
-    Ok(())
+    let files = by_file(report).len();
+    let (red, reset) = if color {
+        ("\u{1b}[31m", "\u{1b}[0m")
+    } else {
+        ("", "")
+    };
+    writeln!(
+        out,
+        "{red}check failed{reset}: {n} problem{} in {files} file{} ({source})",
+        if n == 1 { "" } else { "s" },
+        if files == 1 { "" } else { "s" }
+    )
+    .map_err(out_err)
 }
 
 /// JSON: `{ "ok", "problems": [{rule, file, message, hint}], "notes", "checked": {...} }`.

@@ -9,6 +9,7 @@ pub mod hook;
 pub mod id;
 pub mod install;
 pub mod invocation;
+pub mod manpages;
 pub mod runtime;
 pub mod status;
 
@@ -25,4 +26,11 @@ pub struct Context<'a> {
     pub err: &'a mut dyn Write,
     /// Whether colours may be used on stdout.
     pub color: bool,
+}
+
+/// git's colour setting for this tool: `color.standards`, else `color.ui`, from
+/// the repository at `start` (or the user's and system configuration outside
+/// one). `None` when neither is set.
+pub fn git_color_setting(start: &std::path::Path) -> Option<String> {
+    crate::repo::color_setting(start)
 }

@@ -32,6 +32,8 @@ pub enum Source {
 pub enum Format {
     Text,
     Json,
+    /// One line: the state, its owner and the cycle (`-q`).
+    Line,
 }
 
 /// A validated status request.
@@ -56,6 +58,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     match request.format {
         Format::Text => write_text(ctx.out, &summary, ctx.color),
         Format::Json => write_json(ctx.out, &summary),
+        Format::Line => write_line(ctx.out, &summary),
     }
     .map_err(Error::stdout)
 }
@@ -258,6 +261,16 @@ fn owned_by(role: Role) -> String {
         Role::User => "owned by the user".to_string(),
         r => format!("owned by the {r}"),
     }
+}
+
+/// `-q`: `DEVELOPING, owned by the Developer; cycle <id>` on one line.
+pub fn write_line(out: &mut dyn Write, s: &Summary) -> std::io::Result<()> {
+    let cycle = match (&s.active_work, &s.last_cycle) {
+        (Some(w), _) => format!("cycle {}", w.id),
+        (None, Some(last)) => format!("last cycle {}", last.id),
+        (None, None) => "no cycle".to_string(),
+    };
+    writeln!(out, "{}, {}; {cycle}", s.workflow_state, owned_by(s.owner))
 }
 
 /// The human dashboard.

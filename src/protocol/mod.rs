@@ -21,6 +21,7 @@ pub mod references;
 pub mod renames;
 pub mod scan;
 pub mod state;
+pub mod state_merge;
 pub mod summary;
 pub mod text;
 pub mod topology;

@@ -15,6 +15,16 @@ pub use snapshot::{ObjectTree, WorktreeTree};
 
 use crate::error::Error;
 
+/// git's `color.standards`, else `color.ui`, as configured for the repository
+/// at `start`; `None` when unset or outside a repository.
+pub fn color_setting(start: &Path) -> Option<String> {
+    let repo = gix::discover_with_environment_overrides(start).ok()?;
+    let config = repo.config_snapshot();
+    ["color.standards", "color.ui"]
+        .iter()
+        .find_map(|key| config.string(*key).map(|v| v.to_string()))
+}
+
 /// A discovered repository and the STANDARDS project root inside it (D1).
 pub struct Project {
     pub repo: gix::Repository,

@@ -309,7 +309,7 @@ impl ObjectTree {
         rev: &str,
         root_in_repo: &str,
     ) -> Result<Self, Error> {
-        let id = repo.rev_parse_single(rev).map_err(|e| {
+        let id = repo.rev_parse_single(rev).map_err(|_| {
             if repo.head_id().is_err() && repo.references().is_ok_and(|r| r.all().is_ok_and(|mut all| all.next().is_none())) {
                 Error::Refused {
                     message: format!("cannot resolve `{rev}`: the repository has no commits yet"),
@@ -317,7 +317,8 @@ impl ObjectTree {
                 }
             } else {
                 Error::Refused {
-                    message: format!("cannot resolve the revision `{rev}` ({e})"),
+                    // gix's own text (`couldn't parse revision, input="..."`) names its internals.
+                    message: format!("unknown revision `{rev}`"),
                     hint: Some("name a branch, tag or commit that exists in this repository (see `git log --oneline`)".into()),
                 }
             }
@@ -326,9 +327,11 @@ impl ObjectTree {
             .object()
             .map_err(|e| git_err("cannot read the object", e))?
             .peel_to_commit()
-            .map_err(|e| Error::Refused {
-                message: format!("`{rev}` does not name a commit: {e}"),
-                hint: None,
+            .map_err(|_| Error::Refused {
+                message: format!("`{rev}` does not name a commit"),
+                hint: Some(
+                    "name a branch, tag or commit (a tree or blob has no history to check)".into(),
+                ),
             })?;
         let tree = commit
             .tree()

@@ -1,0 +1,142 @@
+//! What a newcomer meets first: the overview, forgiving spellings, quiet
+//! output, JSON on refusals, grouped hints and git's colour settings.
+
+use std::path::PathBuf;
+
+use crate::common::{stderr, stdout, write, Env};
+
+fn installed() -> (Env, PathBuf) {
+    let (env, repo) = Env::repo();
+    write(repo.join("src/app.py"), "print('hi')\n");
+    env.run(&repo, &["install"]).success();
+    (env, repo)
+}
+
+#[test]
+fn no_arguments_print_an_overview_that_starts_with_demo_and_install() {
+    let env = Env::new();
+    let a = env.run(env.dir.path(), &[]).success();
+    let text = stdout(&a);
+    let demo = text.find("git standards demo").expect("names the demo");
+    let install = text.find("git standards install").expect("names install");
+    assert!(demo < install, "{text}");
+    assert!(text.lines().count() < 20, "short: {text}");
+}
+
+#[test]
+fn values_are_accepted_in_any_case() {
+    let (env, repo) = installed();
+    env.run(&repo, &["install", "--mode", "BROWNFIELD", "--dry-run"])
+        .success();
+    env.run(&repo, &["--color", "NEVER", "status"]).success();
+    env.run(&repo, &["completions", "BASH"]).success();
+    // Record types and prefixes parse in lower case; the refusal that follows
+    // is about the missing cycle, not the spelling.
+    for args in [
+        &["artifact", "init", "scope"][..],
+        &["artifact", "init", "review", "--kind", "implementation"][..],
+    ] {
+        let a = env.run(&repo, args).code(1);
+        assert!(
+            !stderr(&a).contains("invalid value"),
+            "{args:?}: {}",
+            stderr(&a)
+        );
+    }
+    let a = env.run(&repo, &["id", "next", "ac", "README.md"]);
+    assert!(!stderr(&a).contains("invalid value"), "{}", stderr(&a));
+}
+
+#[test]
+fn review_without_kind_points_at_the_help() {
+    let (env, repo) = installed();
+    let a = env.run(&repo, &["artifact", "init", "REVIEW"]).code(2);
+    assert!(
+        stderr(&a).contains("git standards artifact init --help"),
+        "{}",
+        stderr(&a)
+    );
+}
+
+#[test]
+fn quiet_check_and_status_print_one_line() {
+    let (env, repo) = installed();
+    let a = env.run(&repo, &["check", "-q"]).success();
+    assert_eq!(stdout(&a).lines().count(), 1, "{}", stdout(&a));
+    assert!(stdout(&a).starts_with("check passed"));
+    let a = env.run(&repo, &["status", "--quiet"]).success();
+    assert_eq!(stdout(&a).lines().count(), 1, "{}", stdout(&a));
+    assert!(stdout(&a).contains("no cycle"), "{}", stdout(&a));
+    // Broken state: still one line, and exit 1.
+    write(repo.join(".standards/MODE.md"), "nonsense\n");
+    let a = env.run(&repo, &["check", "-q"]).code(1);
+    assert_eq!(stdout(&a).lines().count(), 1, "{}", stdout(&a));
+    assert!(stdout(&a).starts_with("check failed"));
+}
+
+#[test]
+fn check_json_prints_an_object_when_it_refuses() {
+    let (env, repo) = Env::repo();
+    let a = env.run(&repo, &["check", "--json"]).code(1);
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&a)).unwrap_or_else(|e| panic!("{e}: {}", stdout(&a)));
+    assert_eq!(v["ok"], false);
+    assert!(v["error"]
+        .as_str()
+        .unwrap()
+        .contains("no STANDARDS runtime"));
+    let (env, repo) = installed();
+    env.commit_all(&repo, "install");
+    let a = env
+        .run(&repo, &["check", "--json", "--ref", "nosuch"])
+        .code(1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(v["error"], "unknown revision `nosuch`");
+}
+
+#[test]
+fn a_repeated_hint_is_printed_once_per_rule_and_file() {
+    let p = crate::fixture::Project::brown();
+    p.start_cycle("TESTING", "STANDARD", "FULL_DELIVERABLE");
+    p.init(&["VERIFICATION"]);
+    let a = p.env.run(&p.root, &["check"]).code(1);
+    let text = stdout(&a);
+    let rh002 = text.lines().filter(|l| l.contains("[RH-002]")).count();
+    assert!(rh002 > 1, "{text}");
+    let problems = text.lines().filter(|l| l.ends_with(']')).count();
+    let hints = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("hint:"))
+        .count();
+    assert_eq!(
+        hints,
+        problems - (rh002 - 1),
+        "one RH-002 hint for the file: {text}"
+    );
+    let mut seen = std::collections::HashSet::new();
+    for hint in text.lines().filter(|l| l.trim_start().starts_with("hint:")) {
+        assert!(seen.insert(hint), "the hint `{hint}` repeats: {text}");
+    }
+}
+
+#[test]
+fn colours_follow_git_config_at_auto() {
+    let (env, repo) = installed();
+    write(repo.join(".standards/MODE.md"), "nonsense\n");
+    env.git(&repo, &["config", "color.standards", "always"]);
+    let a = env.run(&repo, &["check"]).code(1);
+    assert!(
+        stdout(&a).contains("\u{1b}[31mcheck failed"),
+        "{}",
+        stdout(&a)
+    );
+    let a = env.run(&repo, &["--color", "never", "check"]).code(1);
+    assert!(!stdout(&a).contains('\u{1b}'));
+    env.git(&repo, &["config", "color.standards", "never"]);
+    env.git(&repo, &["config", "color.ui", "always"]);
+    let a = env.run(&repo, &["check"]).code(1);
+    assert!(
+        !stdout(&a).contains('\u{1b}'),
+        "color.standards wins over color.ui"
+    );
+}
