@@ -145,6 +145,7 @@ fn owned_skill(tree: &dyn Tree, client: Client, role: &str) -> Result<bool> {
 pub fn installed_clients(tree: &dyn Tree) -> Result<Vec<Client>> {
     let mut out = Vec::new();
     for client in [Client::Codex, Client::Claude] {
+        inspect(tree, client.skills_dir())?;
         let mut any = false;
         for s in SKILLS {
             any |= owned_skill(tree, client, s.role)?;

@@ -142,7 +142,11 @@ impl Project {
         let work = self.worktree()?;
         let index = self.index()?;
         let head = self.head()?;
-        snapshot::differs(&work, &index, head.as_ref(), want)
+        let clean = match &self.workdir {
+            Some(top) => snapshot::stat_clean_paths(&self.repo, top, &self.root_in_repo),
+            None => Default::default(),
+        };
+        snapshot::differs(&work, &index, head.as_ref(), want, &|p| clean.contains(p))
     }
 
     /// HEAD as a snapshot, or `None` in a repository without commits.
