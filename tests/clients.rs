@@ -135,7 +135,8 @@ fn sc_inst_005_an_existing_project_keeps_its_files_and_its_compatible_setting() 
 
 #[test]
 fn refusals_change_nothing_sc_inst_010_013_017_018() {
-    let cases: [(&str, &dyn Fn(&Path)); 4] = [
+    type Setup<'a> = &'a dyn Fn(&Path);
+    let cases: [(&str, Setup); 4] = [
         ("skill collision", &|r| {
             write(r.join(".agents/skills/scoper/SKILL.md"), "# mine\n")
         }),
