@@ -168,3 +168,64 @@ fn pre_commit_checks_a_project_installed_in_a_subfolder() {
     assert!(!out.status.success(), "the sub-project is checked");
     assert!(said(&out).contains("RT-005"), "{}", said(&out));
 }
+
+#[test]
+fn a_refused_commit_or_merge_leaves_a_check_failed_event_naming_the_hook() {
+    let (env, repo) = brownfield_with_hooks();
+    write(repo.join(".standards/MODE.md"), "`ProjectMode`: `HYBRID`\n");
+    env.git(&repo, &["add", "-A"]);
+    let out = git(&env, &repo, &["commit", "-q", "-m", "break the mode"]);
+    assert!(!out.status.success());
+    let a = env
+        .run(&repo, &["log", "--json", "--event", "check-failed"])
+        .success();
+    let events: Vec<serde_json::Value> = crate::common::stdout(&a)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0]["hook"], "pre-commit");
+    assert_eq!(events[0]["source"].as_str().unwrap(), "the index");
+    assert!(events[0]["rules"]
+        .as_array()
+        .unwrap()
+        .contains(&"RT-005".into()));
+
+    // A clean merge that brings the broken mode is refused by pre-merge-commit.
+    env.git(&repo, &["checkout", "-q", "-b", "side"]);
+    env.git(
+        &repo,
+        &[
+            "commit",
+            "-q",
+            "--no-verify",
+            "-m",
+            "broken on a side branch",
+        ],
+    );
+    env.git(&repo, &["checkout", "-q", "main"]);
+    write(repo.join("other.txt"), "x\n");
+    env.git(&repo, &["add", "other.txt"]);
+    assert!(git(&env, &repo, &["commit", "-q", "-m", "other"])
+        .status
+        .success());
+    let out = git(
+        &env,
+        &repo,
+        &["merge", "-q", "--no-ff", "-m", "merge", "side"],
+    );
+    assert!(!out.status.success(), "{}", said(&out));
+    let a = env
+        .run(&repo, &["log", "--json", "--event", "check-failed"])
+        .success();
+    let hooks: Vec<String> = crate::common::stdout(&a)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["hook"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(hooks, ["pre-commit", "pre-merge-commit"]);
+}

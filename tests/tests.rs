@@ -3,6 +3,7 @@
 mod common;
 
 mod artifact;
+mod audit;
 mod check;
 mod check_cadence;
 mod check_conformance;

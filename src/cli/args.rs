@@ -162,6 +162,16 @@ pub enum Command {
     /// Exit status: 0 when the catalog is complete, 1 when it is unavailable (the result is printed either way). Exit 0 does not mean an option is selectable or that a workflow gate passed.
     #[command(verbatim_doc_comment)]
     Invocation(InvocationArgs),
+    /// Show the audit trail: every recorded event, oldest first.
+    ///
+    /// Reads the events from git notes under `refs/notes/standards` and prints one line per event: time (UTC), actor, cycle (`-` outside any cycle), event type and its own keys. Sorted by time, then event ID. Every filter given must hold. With --json, prints each event's stored JSON line unchanged (JSON Lines).
+    ///
+    /// A stored line that is not a valid event is reported on stderr with its note (anchor) and line number; every valid event is still printed, and the exit status is then 1.
+    #[command(verbatim_doc_comment, after_long_help = crate::audit::schema_help())]
+    Log(LogArgs),
+    /// Share the audit trail with a remote: `git standards notes sync [<remote>]`.
+    #[command(subcommand)]
+    Notes(NotesCommand),
     /// Try git standards in a throwaway repository.
     ///
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
@@ -221,6 +231,9 @@ pub struct CheckArgs {
     /// Check a commit, branch or tag (read without a checkout), compared with its first parent.
     #[arg(long = "ref", value_name = "rev", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub rev: Option<String>,
+    /// Name the git hook that runs this check (the scripts in `git-hooks/` pass `pre-commit` or `pre-merge-commit`): when problems are found, a `check-failed` event is recorded in the audit trail.
+    #[arg(long, value_name = "name", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub hook: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -277,6 +290,56 @@ pub struct HookStopArgs {
     /// The client that runs the hook, which decides the payload check and the answer's form.
     #[arg(long, value_enum, ignore_case = true, value_name = "claude|codex")]
     pub client: Option<ClientArg>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LogArgs {
+    /// Only this cycle's events (one lookup of the cycle's anchor).
+    #[arg(long, value_name = "id", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub cycle: Option<String>,
+    /// Only events of this type; repeat for several.
+    #[arg(long = "event", value_name = "type", value_parser = event_names())]
+    pub events: Vec<String>,
+    /// Only events at or after this time: YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS (UTC) or RFC 3339.
+    #[arg(long, value_name = "date")]
+    pub since: Option<String>,
+    /// Only events before this time; a date alone includes that whole day.
+    #[arg(long, value_name = "date")]
+    pub until: Option<String>,
+    /// Only events whose actor matches: a case-insensitive substring, or a glob with `*` and `?`.
+    #[arg(long, value_name = "pattern")]
+    pub actor: Option<String>,
+    /// Only the newest N matching events (still printed oldest first).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Print each event's JSON line (JSON Lines) instead of readable lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn event_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::audit::EventKind::ALL.iter().map(|k| k.name()))
+}
+
+#[derive(Debug, Subcommand)]
+pub enum NotesCommand {
+    /// Fetch, merge and push the audit trail (`refs/notes/standards`) and the archive refs (`refs/standards/*`).
+    ///
+    /// Git neither fetches nor pushes notes by default; this is the one command a team needs. It fetches the remote's trail into `refs/notes/remotes/<remote>/standards` (never with a forced refspec), merges it into `refs/notes/standards` line by line (`cat_sort_uniq`: the union of both clones' events) with a two-parent notes commit, and pushes without force. When the push is rejected because someone pushed in between, it fetches, merges and pushes again, a few times at most. Archive refs under `refs/standards/` travel both ways too, never forced: an archive that diverged is reported, not overwritten.
+    ///
+    /// Exit status: 0 when both sides hold the union; 1 when the remote refused (for example a host that does not accept `refs/notes/*`) or a ref diverged.
+    #[command(verbatim_doc_comment)]
+    Sync(NotesSyncArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NotesSyncArgs {
+    /// The remote to sync with.
+    #[arg(value_name = "remote", default_value = "origin")]
+    pub remote: String,
+    /// Show what would move without fetching, merging or pushing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -443,9 +506,33 @@ impl Command {
         match self {
             Command::Status(a) => a.json,
             Command::Check(a) => a.json,
+            Command::Log(a) => a.json,
             _ => false,
         }
     }
+}
+
+/// `log` arguments as a validated request: dates parse, the limit is positive.
+fn log_request(a: LogArgs) -> Result<commands::log::Request> {
+    use crate::audit::filter::{parse_time, Bound};
+    let time = |text: Option<String>, bound, flag: &str| -> Result<_> {
+        text.map(|t| parse_time(&t, bound).map_err(|e| Error::usage(format!("{flag}: {e}"))))
+            .transpose()
+    };
+    if a.limit == Some(0) {
+        return Err(Error::usage("--limit must be at least 1"));
+    }
+    Ok(commands::log::Request {
+        filter: crate::audit::Filter {
+            cycle: a.cycle,
+            events: a.events,
+            since: time(a.since, Bound::Start, "--since")?,
+            until: time(a.until, Bound::End, "--until")?,
+            actor: a.actor,
+            limit: a.limit,
+        },
+        json: a.json,
+    })
 }
 
 #[derive(Debug, clap::Args)]
@@ -545,6 +632,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     json: a.json,
                     quiet: a.quiet,
                     options: Default::default(),
+                    hook: a.hook,
                 },
             )
         }
@@ -591,6 +679,14 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     (false, true) => commands::status::Format::Line,
                     (false, false) => commands::status::Format::Text,
                 },
+            },
+        ),
+        Command::Log(a) => commands::log::run(ctx, &log_request(a)?),
+        Command::Notes(NotesCommand::Sync(a)) => commands::notes::run_sync(
+            ctx,
+            &commands::notes::SyncRequest {
+                remote: a.remote,
+                dry_run: a.dry_run,
             },
         ),
         Command::Invocation(a) => commands::invocation::run(

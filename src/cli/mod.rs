@@ -109,7 +109,8 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, colors: Colors) -
         // The reader of our output went away (`| head`): nothing left to do.
         Err(e) if e.is_broken_pipe() => EXIT_OK,
         Err(e) => {
-            // Problems were already printed as the command's own JSON.
+            // Problems were already printed as the command's own JSON
+            // (check's problems, log's bad trail lines).
             if json && !matches!(e, Error::ProblemsFound { .. } | Error::Exit { .. }) {
                 let _ = report_error_json(&e, ctx.out);
             }

@@ -4,7 +4,8 @@
 //! is never overwritten.
 
 use crate::assets;
-use crate::commands::{runtime, Context};
+use crate::audit::{Event, EventKind};
+use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::provenance::{self, Marking, Provenance};
 use crate::protocol::tree::{obstacle, Node, Obstacle, Tree};
@@ -173,11 +174,34 @@ fn describe_other(found: &Provenance, wanted: &Provenance) -> String {
 /// Runs `artifact init`.
 pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
-    let plan = plan(&rt.tree, request)?;
+    let planned = plan(&rt.tree, request);
+    audit::note_conflict_refusal(ctx, &rt.project, &rt.tree, "artifact init", &planned);
+    let plan = planned?;
     if let Plan::Create { path, content } = &plan {
         write::atomic_write(&rt.root, path, content.as_bytes(), write::Existing::Refuse)?;
     }
-    writeln!(ctx.out, "{}", plan.path()).map_err(|e| Error::io("<stdout>", e))
+    writeln!(ctx.out, "{}", plan.path()).map_err(|e| Error::io("<stdout>", e))?;
+    if let Plan::Create { path, content } = &plan {
+        let blob = gix::objs::compute_hash(
+            rt.project.repo.object_hash(),
+            gix::objs::Kind::Blob,
+            content.as_bytes(),
+        )
+        .map(|id| id.to_string())
+        .ok();
+        let mut event = Event::new(EventKind::RecordCreated)
+            .detail("path", rt.project.repo_path(path))
+            .detail("blob", blob)
+            .detail("type", request.artifact.to_string());
+        if let Some(kind) = request.kind {
+            event = event.detail("kind", kind.to_string());
+        }
+        if let Some(cycle) = audit::active_cycle(&rt.tree) {
+            event = event.cycle(cycle);
+        }
+        audit::append_after(ctx, &rt.project, event);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

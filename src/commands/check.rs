@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use crate::commands::Context;
+use crate::audit::{Event, EventKind};
+use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::protocol::check::{self, runtime, Options, Report};
 use crate::protocol::tree::Tree;
@@ -28,6 +29,9 @@ pub struct Request {
     /// Only the summary line (and the exit status).
     pub quiet: bool,
     pub options: Options,
+    /// The git hook running the check (`--hook`): a failed check then leaves
+    /// a `check-failed` audit event.
+    pub hook: Option<String>,
 }
 
 /// Runs the checker on the chosen snapshot and returns its report and a description.
@@ -88,10 +92,47 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     if report.ok() {
         Ok(())
     } else {
+        if let Some(hook) = &request.hook {
+            record_failure(ctx, &project, request, hook, &report, &source);
+        }
         Err(Error::ProblemsFound {
             count: report.problems.len(),
         })
     }
+}
+
+/// The `check-failed` event of a git hook's check (D20: after the report).
+fn record_failure(
+    ctx: &mut Context,
+    project: &Project,
+    request: &Request,
+    hook: &str,
+    report: &Report,
+    source: &str,
+) {
+    let mut rules: Vec<&str> = report.problems.iter().map(|p| p.rule).collect();
+    rules.sort_unstable();
+    rules.dedup();
+    let cycle = match &request.source {
+        Source::Worktree => project
+            .worktree()
+            .ok()
+            .and_then(|t| audit::active_cycle(&t)),
+        Source::Staged => project.index().ok().and_then(|t| audit::active_cycle(&t)),
+        Source::Rev(rev) => project
+            .at_rev(rev)
+            .ok()
+            .and_then(|t| audit::active_cycle(&t)),
+    };
+    let mut event = Event::new(EventKind::CheckFailed)
+        .detail("hook", hook)
+        .detail("source", source)
+        .detail("problems", report.problems.len())
+        .detail("rules", rules);
+    if let Some(cycle) = cycle {
+        event = event.cycle(cycle);
+    }
+    audit::append_after(ctx, project, event);
 }
 
 fn out_err(e: std::io::Error) -> Error {

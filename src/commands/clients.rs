@@ -759,3 +759,20 @@ pub fn print(out: &mut dyn Write, plan: &Plan, dry_run: bool) -> Result<()> {
     }
     Ok(())
 }
+
+/// The audit event of a client change (D20): `clients-installed` with the
+/// clients and the paths written or removed; `None` when nothing changed.
+pub fn event(plan: &Plan) -> Option<crate::audit::Event> {
+    if plan.ops.is_empty() {
+        return None;
+    }
+    let clients: Vec<&str> = plan.clients.iter().map(|c| c.as_str()).collect();
+    let paths: Vec<&str> = plan.ops.iter().map(Op::path).collect();
+    Some(
+        crate::audit::Event::new(crate::audit::EventKind::ClientsInstalled)
+            .detail("clients", clients)
+            .detail("paths", paths)
+            .detail("removed", plan.removal)
+            .detail("hooks", plan.hooks),
+    )
+}

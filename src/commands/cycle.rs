@@ -1,7 +1,8 @@
 //! `git standards cycle new`: prints a new, unused cycle ID (RT §2, RF §10).
 //! It changes no file: there is no ID registry (decision D13).
 
-use crate::commands::{runtime, Context};
+use crate::audit::{Event, EventKind};
+use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::tree::Tree;
 use crate::protocol::{claims, cycle_id, scan};
@@ -60,8 +61,15 @@ fn os_random() -> Result<[u8; 4]> {
 /// Runs `cycle new`.
 pub fn run_new(ctx: &mut Context, request: &NewRequest) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
-    let id = new_id(&rt.tree, request, chrono::Utc::now(), os_random)?;
-    writeln!(ctx.out, "{id}").map_err(|e| Error::io("<stdout>", e))
+    let issued = new_id(&rt.tree, request, chrono::Utc::now(), os_random);
+    audit::note_conflict_refusal(ctx, &rt.project, &rt.tree, "cycle new", &issued);
+    let id = issued?;
+    writeln!(ctx.out, "{id}").map_err(|e| Error::io("<stdout>", e))?;
+    let event = Event::new(EventKind::CycleIdIssued)
+        .cycle(id.as_str())
+        .detail("request", request.request.as_str());
+    audit::append_after(ctx, &rt.project, event);
+    Ok(())
 }
 
 #[cfg(test)]

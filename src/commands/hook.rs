@@ -18,8 +18,9 @@ use std::time::{Duration, SystemTime};
 
 use sha2::{Digest, Sha256};
 
+use crate::audit::{Event, EventKind};
 use crate::commands::check::{self, Source};
-use crate::commands::{runtime, Context};
+use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::check::{Options, Problem, Report};
 use crate::protocol::invocation::Client;
@@ -238,33 +239,66 @@ fn is_marker_name(name: &str) -> bool {
 
 /// The hook's procedure (RT §5.2) on the payload `input`, from `cwd`.
 pub fn stop(cwd: &Path, input: &[u8], markers: &Path) -> Result<Outcome> {
+    decide(cwd, input, markers).map(|(outcome, _)| outcome)
+}
+
+/// A blocking check in a repository, for its `check-failed` audit event.
+struct Failure {
+    project: Box<Project>,
+    problems: usize,
+    rules: Vec<&'static str>,
+    cycle: Option<String>,
+}
+
+/// [`stop`], also returning what the audit event of a block needs.
+fn decide(cwd: &Path, input: &[u8], markers: &Path) -> Result<(Outcome, Option<Failure>)> {
     let payload = Payload::parse(input);
     let located = locate(cwd)?;
     if payload.stop_hook_active == Some(true) {
-        return Ok(Outcome::Allow);
+        return Ok((Outcome::Allow, None));
     }
     let options = Options { at_turn_end: true };
+    let mut cycle = None;
     let report: Report = match &located {
         Located::Repo(project) => {
             // When git cannot answer, check anyway (HK-001).
             if !project.has_changes(&is_workflow_path).unwrap_or(true) {
-                return Ok(Outcome::Allow);
+                return Ok((Outcome::Allow, None));
             }
+            cycle = project
+                .worktree()
+                .ok()
+                .and_then(|t| audit::active_cycle(&t));
             check::evaluate(project, &Source::Worktree, options)?.0
         }
         // Outside git the check always runs, with nothing to compare with.
         Located::Folder(tree) => crate::protocol::check::run(tree, None, options),
     };
     if report.ok() {
-        return Ok(Outcome::Allow);
+        return Ok((Outcome::Allow, None));
     }
     if payload.stop_hook_active.is_none() {
         let root = located.root().to_string_lossy();
         if !claim_marker(markers, &marker_name(&root, &payload), SystemTime::now()) {
-            return Ok(Outcome::Allow);
+            return Ok((Outcome::Allow, None));
         }
     }
-    Ok(Outcome::Block(stop_message(&report.problems)))
+    let message = stop_message(&report.problems);
+    let failure = match located {
+        Located::Repo(project) => {
+            let mut rules: Vec<&'static str> = report.problems.iter().map(|p| p.rule).collect();
+            rules.sort_unstable();
+            rules.dedup();
+            Some(Failure {
+                project,
+                problems: report.problems.len(),
+                rules,
+                cycle,
+            })
+        }
+        Located::Folder(_) => None,
+    };
+    Ok((Outcome::Block(message), failure))
 }
 
 /// `git standards hook stop`: reads the payload from `input`, decides, writes
@@ -287,20 +321,30 @@ pub fn run_stop(ctx: &mut Context, input: &mut dyn Read, client: Option<Client>)
                     "the payload on standard input is not a JSON object",
                 ))
             }
-            _ => stop(&ctx.cwd, &bytes, &marker_dir()),
+            _ => decide(&ctx.cwd, &bytes, &marker_dir()),
         });
     crate::repo::reads::report(ctx.err);
     match outcome {
-        Ok(Outcome::Allow) => Ok(()),
-        Ok(Outcome::Block(message)) if client == Some(Client::Codex) => {
-            // Codex reads a block decision from stdout; its reason continues the turn.
-            let answer = serde_json::json!({"decision": "block", "reason": message});
-            let _ = writeln!(ctx.out, "{answer}");
+        Ok((Outcome::Allow, _)) => Ok(()),
+        Ok((Outcome::Block(message), failure)) => {
             let _ = ctx.err.write_all(message.as_bytes());
-            Ok(())
-        }
-        Ok(Outcome::Block(message)) => {
-            let _ = ctx.err.write_all(message.as_bytes());
+            if let Some(f) = failure {
+                let mut event = Event::new(EventKind::CheckFailed)
+                    .detail("hook", "stop")
+                    .detail("source", "the working tree")
+                    .detail("problems", f.problems)
+                    .detail("rules", f.rules);
+                if let Some(cycle) = f.cycle {
+                    event = event.cycle(cycle);
+                }
+                audit::append_after(ctx, &f.project, event);
+            }
+            if client == Some(Client::Codex) {
+                // Codex reads a block decision from stdout; its reason continues the turn.
+                let answer = serde_json::json!({"decision": "block", "reason": message});
+                let _ = writeln!(ctx.out, "{answer}");
+                return Ok(());
+            }
             Err(Error::Exit { code: 2 })
         }
         Err(e) => {

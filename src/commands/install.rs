@@ -4,7 +4,8 @@
 use std::io::Write;
 
 use crate::assets;
-use crate::commands::Context;
+use crate::audit::{Event, EventKind};
+use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::protocol::layout::{
     CHAPTERS_DIR, FRAMEWORK_NAME, INSTALLATION_PATH, MARKER, MODE_PATH, PROTOCOL_PATH,
@@ -13,7 +14,7 @@ use crate::protocol::layout::{
 use crate::protocol::tree::{Node, Text, Tree};
 use crate::protocol::vocab::{CycleMode, ProjectMode};
 use crate::protocol::{conflicts, mode, state};
-use crate::repo::{write, Project};
+use crate::repo::{notes_config, write, Project};
 
 /// A validated install request.
 #[derive(Debug, Clone, Default)]
@@ -437,14 +438,16 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             .map_err(|e| Error::io(&standards, e))?
             .next()
             .is_none();
-    let mut plan = plan(
+    let planned = plan(
         &tree,
         &RootListing {
             names,
             empty_standards,
         },
         request,
-    )?;
+    );
+    audit::note_conflict_refusal(ctx, &project, &tree, "install", &planned);
+    let mut plan = planned?;
     let clients = plan_clients(&tree, &root, &plan, &request.clients)?;
 
     if !request.dry_run {
@@ -454,8 +457,80 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     } else {
         plan.set_manifest(&tree, clients.manifest.clone());
     }
+    let settings = notes_config::configure(&project.repo, request.dry_run)?;
     print_plan(ctx.out, &plan, &root, request.dry_run)?;
-    super::clients::print(ctx.out, &clients, request.dry_run)
+    print_settings(ctx, &settings, request.dry_run)?;
+    super::clients::print(ctx.out, &clients, request.dry_run)?;
+    if !request.dry_run {
+        audit::append_after(ctx, &project, install_event(&plan, &settings));
+        if let Some(event) = super::clients::event(&clients) {
+            audit::append_after(ctx, &project, event);
+        }
+    }
+    Ok(())
+}
+
+/// `installed` for a first install, `upgraded` for an upgrade or a reinstall.
+fn install_event(plan: &Plan, settings: &[notes_config::Setting]) -> Event {
+    let changed: Vec<&str> = plan
+        .ops
+        .iter()
+        .filter(|op| !matches!(op, Op::Keep { .. }))
+        .map(Op::path)
+        .collect();
+    let set: Vec<String> = settings
+        .iter()
+        .filter(|s| s.outcome == notes_config::Outcome::Set)
+        .map(notes_config::Setting::assignment)
+        .collect();
+    let version = Version::current().to_string();
+    match plan.kind {
+        InstallKind::First => Event::new(EventKind::Installed)
+            .detail("version", version)
+            .detail("mode", plan.mode.to_string())
+            .detail("created", changed)
+            .detail("config", set),
+        InstallKind::Upgrade { from } => Event::new(EventKind::Upgraded)
+            .detail("from", from.to_string())
+            .detail("version", version)
+            .detail("mode", plan.mode.to_string())
+            .detail("changed", changed)
+            .detail("config", set),
+        InstallKind::Reinstall => Event::new(EventKind::Upgraded)
+            .detail("from", version.clone())
+            .detail("version", version)
+            .detail("mode", plan.mode.to_string())
+            .detail("changed", changed)
+            .detail("config", set),
+    }
+}
+
+/// The git settings of the audit trail: what was set on stdout, a kept
+/// different value as a warning on stderr.
+fn print_settings(
+    ctx: &mut Context,
+    settings: &[notes_config::Setting],
+    dry_run: bool,
+) -> Result<()> {
+    use notes_config::Outcome;
+    for s in settings {
+        match &s.outcome {
+            Outcome::Set => {
+                let verb = if dry_run { "would set" } else { "set" };
+                writeln!(ctx.out, "{verb:<14} git config {}", s.assignment())
+                    .map_err(Error::stdout)?;
+            }
+            Outcome::AlreadySet => {}
+            Outcome::KeptOther(other) => {
+                let _ = writeln!(
+                    ctx.err,
+                    "warning: git config {} is `{other}`, not `{}`; it was kept, but the audit trail's notes may then not merge line by line (set it with `git config {} {}`)",
+                    s.key, s.value, s.key, s.value
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The client part (`commands::clients`), planned against the manifest this

@@ -1,6 +1,7 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
 pub mod artifact;
+pub mod audit;
 pub mod check;
 pub mod clients;
 pub mod cycle;
@@ -9,7 +10,9 @@ pub mod hook;
 pub mod id;
 pub mod install;
 pub mod invocation;
+pub mod log;
 pub mod manpages;
+pub mod notes;
 pub mod runtime;
 pub mod status;
 

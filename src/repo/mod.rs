@@ -4,6 +4,9 @@
 pub mod bounded;
 mod dirtree;
 pub mod failpoint;
+pub mod notes;
+pub mod notes_config;
+pub mod notes_sync;
 pub mod reads;
 mod snapshot;
 pub mod write;

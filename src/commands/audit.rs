@@ -1,0 +1,143 @@
+//! Recording audit events (D20): the stamp every event gets, and the two
+//! orders of writing: after the action (the usual case, never fails the
+//! command) and before it (user-authority events: the event is the evidence).
+
+use crate::audit::{format_ts, tool, Event, Stamp};
+use crate::commands::Context;
+use crate::error::{Error, Result};
+use crate::protocol::layout::STATE_PATH;
+use crate::protocol::state::StateDoc;
+use crate::protocol::tree::{Text, Tree};
+use crate::repo::notes::{self, Anchor};
+use crate::repo::Project;
+
+/// The stamp of an event recorded now by this process.
+pub fn stamp(project: &Project) -> Stamp {
+    let mut id = [0u8; 8];
+    if getrandom::fill(&mut id).is_err() {
+        // Never fail an append for this: the time's nanoseconds and the pid still separate events.
+        let nanos = chrono::Utc::now().timestamp_subsec_nanos();
+        id[..4].copy_from_slice(&nanos.to_be_bytes());
+        id[4..].copy_from_slice(&std::process::id().to_be_bytes());
+    }
+    Stamp {
+        ts: format_ts(chrono::Utc::now()),
+        id: id.iter().map(|b| format!("{b:02x}")).collect(),
+        actor: match notes::identity(&project.repo) {
+            Some((name, email)) => format!("{name} <{email}>"),
+            None => "unknown".into(),
+        },
+        tool: tool(),
+        commit: project.repo.head_id().ok().map(|id| id.to_string()),
+        argv: std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+    }
+}
+
+/// The event as it will be stored: a project in a subfolder is named.
+fn finish(project: &Project, event: Event) -> Event {
+    if project.root_in_repo.is_empty() {
+        event
+    } else {
+        let path = project.root_in_repo.clone();
+        event.detail("project", path)
+    }
+}
+
+/// The event as stored, and its line.
+fn prepare(project: &Project, event: Event) -> (Event, String) {
+    let event = finish(project, event);
+    let line = event.to_line(&stamp(project));
+    (event, line)
+}
+
+fn store(project: &Project, event: &Event, line: &str) -> Result<()> {
+    let anchor = Anchor::for_cycle(event.cycle.as_deref());
+    notes::append(
+        &project.repo,
+        &anchor,
+        line,
+        &format!("standards: {}", event.kind),
+    )?;
+    Ok(())
+}
+
+/// Appends the event to the trail now; returns the stored line.
+pub fn record(project: &Project, event: Event) -> Result<String> {
+    let (event, line) = prepare(project, event);
+    store(project, &event, &line)?;
+    Ok(line)
+}
+
+/// D20: the command's write already happened; record its event. A failed
+/// append is reported on stderr with the event's JSON, so nothing is silently
+/// lost, and the command's result and exit status stand.
+pub fn append_after(ctx: &mut Context, project: &Project, event: Event) {
+    let (event, line) = prepare(project, event);
+    if let Err(e) = store(project, &event, &line) {
+        let _ = writeln!(
+            ctx.err,
+            "warning: the audit event could not be recorded in `{}`: {e}\nwarning: the event, so that it is not lost: {line}",
+            notes::NOTES_REF
+        );
+    }
+}
+
+/// D20, user-authority events: the event is the evidence, so it is recorded
+/// first, and the command refuses (changing nothing) when it cannot be.
+pub fn append_before(ctx: &mut Context, project: &Project, event: Event) -> Result<()> {
+    let _ = &ctx;
+    record(project, event).map(|_| ()).map_err(|e| {
+        Error::refused(
+            format!(
+                "the audit event could not be recorded in `{}`, so nothing was changed: {e}",
+                notes::NOTES_REF
+            ),
+            Some(format!(
+                "this action needs its audit event first; check `git show-ref {}` and `git fsck`, then run the command again",
+                notes::NOTES_REF
+            )),
+        )
+    })
+}
+
+/// The active cycle's ID in a snapshot's STATE.md, if it names one; a
+/// missing or unreadable STATE.md has none (an event never fails for it).
+pub fn active_cycle(tree: &dyn Tree) -> Option<String> {
+    match tree.text(STATE_PATH) {
+        Text::Ok(text) => StateDoc::parse(&text)
+            .ok()
+            .and_then(|s| s.active_cycle_id().map(str::to_string)),
+        _ => None,
+    }
+}
+
+/// D15 refusals leave a `conflict-refused` event: when `result` is a refusal
+/// and `tree` has unresolved conflicts under `.standards/`, records why.
+pub fn note_conflict_refusal<T>(
+    ctx: &mut Context,
+    project: &Project,
+    tree: &dyn Tree,
+    command: &str,
+    result: &Result<T>,
+) {
+    let Err(e @ Error::Refused { .. }) = result else {
+        return;
+    };
+    let conflicted = crate::protocol::conflicts::find(tree);
+    if conflicted.is_empty() {
+        return;
+    }
+    let paths: Vec<String> = conflicted.iter().map(|c| c.path.clone()).collect();
+    let mut event = Event::new(crate::audit::EventKind::ConflictRefused)
+        .detail("command", command)
+        .detail("reason", e.to_string())
+        .detail("rule", "D15")
+        .detail("paths", paths);
+    if let Some(cycle) = active_cycle(tree) {
+        event = event.cycle(cycle);
+    }
+    append_after(ctx, project, event);
+}

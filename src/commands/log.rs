@@ -1,0 +1,120 @@
+//! `git standards log`: the audit trail, oldest first, readable or as JSON Lines.
+
+use std::fmt::Write as _;
+
+use crate::audit::{parse_line, Filter, Recorded};
+use crate::commands::Context;
+use crate::error::{Error, Result};
+use crate::repo::notes::{self, Anchor, Note};
+use crate::repo::Project;
+
+/// A validated `log` request.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub filter: Filter,
+    pub json: bool,
+}
+
+/// A stored line that is not a valid event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadLine {
+    /// Which note, named by its anchor.
+    pub note: String,
+    /// 1-based line number inside the note.
+    pub line: usize,
+    pub problem: String,
+}
+
+/// Parses the events of some notes; bad lines are collected, never fatal.
+pub fn parse_notes(notes: &[Note]) -> (Vec<Recorded>, Vec<BadLine>) {
+    let mut events = Vec::new();
+    let mut bad = Vec::new();
+    for note in notes {
+        for (i, raw) in note.text.split(|b| *b == b'\n').enumerate() {
+            if raw.is_empty() {
+                continue;
+            }
+            let parsed = std::str::from_utf8(raw)
+                .map_err(|_| "not UTF-8".to_string())
+                .and_then(parse_line);
+            match parsed {
+                Ok(e) => events.push(e),
+                Err(problem) => bad.push(BadLine {
+                    note: note.describe(),
+                    line: i + 1,
+                    problem,
+                }),
+            }
+        }
+    }
+    (events, bad)
+}
+
+/// The notes a filter needs: one lookup for `--cycle`, else the whole tree.
+pub fn read(project: &Project, filter: &Filter) -> Result<Vec<Note>> {
+    match &filter.cycle {
+        Some(cycle) => Ok(
+            notes::read_anchor(&project.repo, &Anchor::Cycle(cycle.clone()))?
+                .into_iter()
+                .collect(),
+        ),
+        None => notes::read_all(&project.repo),
+    }
+}
+
+/// One readable line: time, actor, cycle, event, summary.
+pub fn readable(e: &Recorded, color: bool) -> String {
+    let time = e.time.format("%Y-%m-%d %H:%M:%SZ");
+    let cycle = e.cycle.as_deref().unwrap_or("-");
+    let summary = e.summary();
+    let (dim, bold, reset) = if color {
+        ("\u{1b}[2m", "\u{1b}[1m", "\u{1b}[0m")
+    } else {
+        ("", "", "")
+    };
+    let mut line = format!(
+        "{dim}{time}{reset}  {}  {cycle}  {bold}{}{reset}",
+        e.actor, e.event
+    );
+    if !summary.is_empty() {
+        let _ = write!(line, "  {summary}");
+    }
+    line
+}
+
+pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
+    let project = Project::discover(&ctx.cwd)?;
+    let notes = read(&project, &request.filter)?;
+    let (events, bad) = parse_notes(&notes);
+    let events = request.filter.apply(events);
+    let mut text = String::new();
+    for e in &events {
+        if request.json {
+            text.push_str(&e.line);
+        } else {
+            text.push_str(&readable(e, ctx.color));
+        }
+        text.push('\n');
+    }
+    ctx.out.write_all(text.as_bytes()).map_err(Error::stdout)?;
+    for b in &bad {
+        let _ = writeln!(
+            ctx.err,
+            "error: {}, line {}: {}; the line is not shown",
+            b.note, b.line, b.problem
+        );
+    }
+    if events.is_empty() && bad.is_empty() && !request.json {
+        let what = if notes.is_empty() && request.filter == Filter::default() {
+            format!("no audit events are recorded in `{}` yet", notes::NOTES_REF)
+        } else {
+            "no audit event matches".to_string()
+        };
+        let _ = writeln!(ctx.err, "{what}.");
+    }
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::ProblemsFound { count: bad.len() })
+    }
+}
