@@ -371,7 +371,11 @@ fn eight_processes_times_fifty_appends_leave_exactly_400_events() {
             s.spawn(|| {
                 for _ in 0..50 {
                     let out = p.env.cmd(&p.root).arg("install").output().unwrap();
-                    assert!(out.status.success());
+                    assert!(
+                        out.status.success(),
+                        "{}",
+                        String::from_utf8_lossy(&out.stderr)
+                    );
                     let err = String::from_utf8_lossy(&out.stderr);
                     assert!(err.is_empty(), "{err}");
                 }

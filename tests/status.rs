@@ -544,7 +544,10 @@ fn conflicted_state_after_a_real_merge_names_both_cycles() {
         err.contains("unresolved merge conflicts in `.standards/STATE.md` (cycles main-20260101T000000Z-00000002, side-20260101T000000Z-00000001)"),
         "{err}"
     );
-    assert!(err.contains("hint: resolve the conflict"), "{err}");
+    assert!(
+        err.contains("hint: stop and tell the user which cycles are involved"),
+        "{err}"
+    );
     let a = env.run(&repo, &["status", "--staged", "--json"]).code(1);
     let v: Value = serde_json::from_str(&stdout(&a)).unwrap();
     assert_eq!(v["ok"], false);

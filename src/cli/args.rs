@@ -177,6 +177,22 @@ pub enum Command {
     /// Creates a git repository in a temporary folder, installs the STANDARDS runtime there, shows its status, and removes the folder again. Nothing outside that folder changes.
     #[command(verbatim_doc_comment)]
     Demo(DemoArgs),
+    /// Git's merge driver for `.standards/STATE.md`: `git standards merge-driver %O %A %B %P`.
+    ///
+    /// Git's line merge would combine two branches' STATE.md edits when they touch different lines, producing a state neither branch had. This driver treats STATE.md as one value: when only one side changed it, it takes that side; when both changed it, it writes both whole versions between conflict markers, labelled with each side's cycle ID and workflow state, and exits 1 so the user decides (`git standards resolve --keep ours|theirs`).
+    ///
+    /// Configure it with `.gitattributes` (`.standards/STATE.md merge=standards`) and `git config merge.standards.driver 'git standards merge-driver %O %A %B %P'` (`git standards hooks install` does both).
+    ///
+    /// Exit status: 0 merged cleanly; 1 conflict, or an input it could not read (the file is then left as your branch had it, marked as conflicted, with the reason on stderr).
+    #[command(verbatim_doc_comment)]
+    MergeDriver(MergeDriverArgs),
+    /// Resolve a STATE.md merge conflict by the user's decision: `git standards resolve --keep ours|theirs`.
+    ///
+    /// Writes the kept side's whole `.standards/STATE.md` (git's "ours" is stage 2, "theirs" stage 3; during a rebase "ours" is the branch being rebased onto), stages it, and leaves every record of both cycles in place; it prints which cycle stopped being tracked and where its records are. The decision is recorded as a `conflict-resolved` audit event before anything is written.
+    ///
+    /// Refused while other `.standards/` files still hold conflicts (it lists them), when STATE.md has no conflict, and when the kept version is not a valid STATE.md. It asks for confirmation on a terminal; elsewhere it needs --yes.
+    #[command(verbatim_doc_comment)]
+    Resolve(ResolveArgs),
     /// Install the manual pages where `man` finds them.
     ///
     /// `git standards --help` makes git open `man git-standards`; after `cargo install`, run `git standards manpages --install` once so that works. Without `--install`, lists the pages.
@@ -201,6 +217,27 @@ pub enum Command {
     /// fish: `git standards completions fish > ~/.config/fish/completions/git-standards.fish`.
     #[command(verbatim_doc_comment)]
     Completions(CompletionsArgs),
+    /// Return the workflow to a fresh installation (Project Reset), archiving everything it deletes.
+    ///
+    /// Deletes `.standards/CONTEXT.md` and `.standards/docs/` (every cycle record) and rewrites `.standards/STATE.md` and `.standards/MODE.md` from this binary's templates; the mode is --mode, else inferred from the project's files as a first install infers it. Keeps everything else: PROTOCOL.md, the chapters, VERSION.json, INSTALLATION.json, user styles, config.toml, any other file, client integration, and all project files outside `.standards/`. Run it on a branch once its cycle is signed off or cancelled, before merging, so the main branch keeps a fresh installation.
+    ///
+    /// Before deleting anything it stores the whole current `.standards/` (uncommitted and untracked files included) as a commit under `refs/standards/archive/<cycle-id>` (`reset-<UTC time>` when no cycle was started; a later reset of the same cycle adds a commit on top) and prints the ref; `git standards archive show` reads it back. Push archives with `git push origin 'refs/standards/*:refs/standards/*'`.
+    ///
+    /// Refuses a `.standards/` without the framework marker, a VERSION.json other than this binary's version (upgrade with `git standards install` first), unmerged or conflict-marked files under `.standards/`, and symbolic links in what it deletes. An active cycle (not SIGNED_OFF or CANCELLED) is named in a warning. Without --yes it asks on a terminal and refuses elsewhere, printing the exact command to run. --dry-run prints every planned change, the cycle-record count, the cycle and its state, and a diff of STATE.md and MODE.md, and changes nothing.
+    ///
+    /// --commit commits the reset on the current branch, with only the `.standards/` paths it changed and the trailers `Standards-Reset: <cycle-id or none>` and `Standards-Archive: <ref>@<commit>`; it refuses when anything else is staged. Git's commit hooks do not run for it.
+    #[command(verbatim_doc_comment)]
+    Reset(ResetArgs),
+    /// Read back the archives that reset and uninstall store under `refs/standards/archive/`.
+    ///
+    /// Each archive is a commit (one per reset or uninstall of that cycle, the newest on top) holding the whole `.standards/` as it was, uncommitted and untracked files included. Name an older version as `<name>~1`, `<name>~2`. Archives are ordinary git refs: share them with `git push origin 'refs/standards/*:refs/standards/*'` and fetch them with `git fetch origin 'refs/standards/*:refs/standards/*'`. git standards never deletes one.
+    #[command(subcommand, verbatim_doc_comment)]
+    Archive(ArchiveCommand),
+    /// Finish an operation that was interrupted while it wrote files.
+    ///
+    /// `install`, `reset`, `uninstall` and the other commands that change several files write through a journal in the git directory (`.git/standards/journal/`, one per worktree): the plan, backups of everything they replace or delete, then the changes. A command killed midway leaves the journal, and every writing command refuses until `git standards recover` completes the operation (the default) or, with --rollback, undoes it and puts every file back as it was. It says which it did. Nothing to recover is not an error.
+    #[command(verbatim_doc_comment)]
+    Recover(RecoverArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -215,6 +252,54 @@ pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum, ignore_case = true)]
     pub shell: super::manual::Shell,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ArchiveCommand {
+    /// List the archives: name, commit, time, files, versions, operation and branch.
+    List {
+        /// Print one JSON object: {"ok": true, "archives": [{name, ref, commit, time, versions, files, operation, branch}]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List an archive's files, or print one archived file byte for byte.
+    Show {
+        /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>` for an older version).
+        name: String,
+        /// A file (or folder) in the archive; `.standards/` may be left out.
+        path: Option<String>,
+    },
+    /// Write archived files back into the working tree; refuses to overwrite anything.
+    Restore {
+        /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>`).
+        name: String,
+        /// Files or folders to restore; `.standards/` may be left out.
+        #[arg(required = true)]
+        paths: Vec<String>,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ResetArgs {
+    /// Project mode after the reset; inferred from the project's files when absent.
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Print the planned changes and diffs without changing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask for confirmation (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
+    /// Commit the reset (only the paths it changed) with Standards-Reset and Standards-Archive trailers.
+    #[arg(long)]
+    pub commit: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RecoverArgs {
+    /// Undo the interrupted operation instead of completing it.
+    #[arg(long)]
+    pub rollback: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -507,6 +592,7 @@ impl Command {
             Command::Status(a) => a.json,
             Command::Check(a) => a.json,
             Command::Log(a) => a.json,
+            Command::Archive(ArchiveCommand::List { json }) => *json,
             _ => false,
         }
     }
@@ -549,6 +635,38 @@ pub struct StatusArgs {
     /// Print one line (the workflow state, its owner and the cycle) instead of the dashboard.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ResolveArgs {
+    /// The side whose STATE.md is kept.
+    #[arg(long, value_enum, value_name = "ours|theirs")]
+    pub keep: KeepArg,
+    /// Confirm the decision without asking (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KeepArg {
+    Ours,
+    Theirs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeDriverArgs {
+    /// `%O`: the file holding the merge base's version.
+    #[arg(value_name = "base")]
+    pub base: PathBuf,
+    /// `%A`: the file holding your branch's version; the result is written here.
+    #[arg(value_name = "ours")]
+    pub ours: PathBuf,
+    /// `%B`: the file holding the other branch's version.
+    #[arg(value_name = "theirs")]
+    pub theirs: PathBuf,
+    /// `%P`: the path being merged, named in messages.
+    #[arg(value_name = "path")]
+    pub path: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -710,8 +828,55 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             .out
             .write_all(super::manual::completions(a.shell).as_bytes())
             .map_err(Error::stdout),
+        Command::Reset(a) => commands::reset::run(
+            ctx,
+            &commands::reset::Request {
+                mode: a.mode.map(Into::into),
+                dry_run: a.dry_run,
+                yes: a.yes,
+                commit: a.commit,
+            },
+        ),
+        Command::Archive(ArchiveCommand::List { json }) => commands::archive::run_list(ctx, json),
+        Command::Archive(ArchiveCommand::Show { name, path }) => {
+            commands::archive::run_show(ctx, &name, path.as_deref())
+        }
+        Command::Archive(ArchiveCommand::Restore { name, paths }) => {
+            commands::archive::run_restore(ctx, &name, &paths)
+        }
+        Command::Recover(a) => commands::recover::run(
+            ctx,
+            &commands::recover::Request {
+                rollback: a.rollback,
+            },
+        ),
         Command::Hook(HookCommand::Stop(a)) => {
             commands::hook::run_stop(ctx, &mut std::io::stdin().lock(), a.client.map(Into::into))
         }
+        Command::Resolve(a) => {
+            use std::io::IsTerminal;
+            let request = commands::resolve::Request {
+                keep: match a.keep {
+                    KeepArg::Ours => commands::resolve::Keep::Ours,
+                    KeepArg::Theirs => commands::resolve::Keep::Theirs,
+                },
+                yes: a.yes,
+            };
+            let stdin = std::io::stdin();
+            if stdin.is_terminal() && std::io::stderr().is_terminal() {
+                commands::resolve::run(ctx, &request, Some(&mut stdin.lock()))
+            } else {
+                commands::resolve::run(ctx, &request, None)
+            }
+        }
+        Command::MergeDriver(a) => commands::merge_driver::run(
+            ctx,
+            &commands::merge_driver::Request {
+                base: a.base,
+                ours: a.ours,
+                theirs: a.theirs,
+                path: a.path,
+            },
+        ),
     }
 }

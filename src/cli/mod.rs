@@ -109,8 +109,8 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, colors: Colors) -
         // The reader of our output went away (`| head`): nothing left to do.
         Err(e) if e.is_broken_pipe() => EXIT_OK,
         Err(e) => {
-            // Problems were already printed as the command's own JSON
-            // (check's problems, log's bad trail lines).
+            // Problems and `Exit` outcomes were already printed as the command's
+            // own JSON (check's problems, log's bad trail lines, status's conflict).
             if json && !matches!(e, Error::ProblemsFound { .. } | Error::Exit { .. }) {
                 let _ = report_error_json(&e, ctx.out);
             }

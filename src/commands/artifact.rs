@@ -174,9 +174,8 @@ fn describe_other(found: &Provenance, wanted: &Provenance) -> String {
 /// Runs `artifact init`.
 pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
-    let planned = plan(&rt.tree, request);
-    audit::note_conflict_refusal(ctx, &rt.project, &rt.tree, "artifact init", &planned);
-    let plan = planned?;
+    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;
+    let plan = plan(&rt.tree, request)?;
     if let Plan::Create { path, content } = &plan {
         write::atomic_write(&rt.root, path, content.as_bytes(), write::Existing::Refuse)?;
     }

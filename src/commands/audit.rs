@@ -113,31 +113,3 @@ pub fn active_cycle(tree: &dyn Tree) -> Option<String> {
         _ => None,
     }
 }
-
-/// D15 refusals leave a `conflict-refused` event: when `result` is a refusal
-/// and `tree` has unresolved conflicts under `.standards/`, records why.
-pub fn note_conflict_refusal<T>(
-    ctx: &mut Context,
-    project: &Project,
-    tree: &dyn Tree,
-    command: &str,
-    result: &Result<T>,
-) {
-    let Err(e @ Error::Refused { .. }) = result else {
-        return;
-    };
-    let conflicted = crate::protocol::conflicts::find(tree);
-    if conflicted.is_empty() {
-        return;
-    }
-    let paths: Vec<String> = conflicted.iter().map(|c| c.path.clone()).collect();
-    let mut event = Event::new(crate::audit::EventKind::ConflictRefused)
-        .detail("command", command)
-        .detail("reason", e.to_string())
-        .detail("rule", "D15")
-        .detail("paths", paths);
-    if let Some(cycle) = active_cycle(tree) {
-        event = event.cycle(cycle);
-    }
-    append_after(ctx, project, event);
-}

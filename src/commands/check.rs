@@ -9,7 +9,7 @@ use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::protocol::check::{self, runtime, Options, Report};
 use crate::protocol::tree::Tree;
-use crate::repo::{ObjectTree, Project};
+use crate::repo::{conflicts, ObjectTree, Project};
 
 /// Which snapshot to check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,11 +82,25 @@ pub fn evaluate(
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let (report, source, against) = evaluate(&project, &request.source, request.options)?;
+    let conflict = conflict_report(&project, &request.source, &report)?;
     if request.json {
-        print_json(ctx.out, &report, &source, against.as_deref())?;
+        print_json(
+            ctx.out,
+            &report,
+            &source,
+            against.as_deref(),
+            conflict.as_ref(),
+        )?;
     } else if request.quiet {
         print_summary(ctx.out, &report, &source, ctx.color)?;
     } else {
+        // An operation in progress without a conflict is only in the JSON: the
+        // pre-commit hook that concludes a merge runs this very check.
+        if let Some(conflict) = conflict.as_ref().filter(|c| !c.conflicts.is_empty()) {
+            for line in conflict.report_lines() {
+                writeln!(ctx.out, "{line}").map_err(out_err)?;
+            }
+        }
         print_text(ctx.out, &report, &source, ctx.color)?;
     }
     if report.ok() {
@@ -99,6 +113,29 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             count: report.problems.len(),
         })
     }
+}
+
+/// The conflict report printed before the problems (issue 10): both sides'
+/// cycles and the operation in progress. Only read when the report names a
+/// conflict or git has an operation in progress, so a clean check pays nothing.
+fn conflict_report(
+    project: &Project,
+    source: &Source,
+    report: &Report,
+) -> Result<Option<conflicts::ConflictState>> {
+    let flagged = report
+        .problems
+        .iter()
+        .any(|p| p.rule == "RT-003" || p.rule == "RT-004");
+    if !flagged && project.repo.state().is_none() {
+        return Ok(None);
+    }
+    let state = match source {
+        Source::Worktree => conflicts::state_of(project, &project.worktree()?)?,
+        Source::Staged => conflicts::state_of(project, &project.index()?)?,
+        Source::Rev(_) => return Ok(None),
+    };
+    Ok((!state.is_empty()).then_some(state))
 }
 
 /// The `check-failed` event of a git hook's check (D20: after the report).
@@ -206,15 +243,17 @@ pub fn print_summary(
     .map_err(out_err)
 }
 
-/// JSON: `{ "ok", "problems": [{rule, file, message, hint}], "notes", "checked": {...} }`.
+/// JSON: `{ "ok", "conflict", "problems": [{rule, file, message, hint}], "notes", "checked": {...} }`.
 pub fn print_json(
     out: &mut dyn Write,
     report: &Report,
     source: &str,
     against: Option<&str>,
+    conflict: Option<&conflicts::ConflictState>,
 ) -> Result<()> {
     let value = serde_json::json!({
         "ok": report.ok(),
+        "conflict": conflict.map(|c| c.to_json()),
         "problems": report.problems,
         "notes": report.notes,
         "checked": {

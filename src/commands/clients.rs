@@ -16,7 +16,6 @@ use crate::protocol::clients::{self as cl, Manifest};
 use crate::protocol::invocation::Client;
 use crate::protocol::layout::MARKER;
 use crate::protocol::tree::{Node, Text, Tree};
-use crate::repo::write;
 
 pub const AGENTS_MD: &str = "AGENTS.md";
 pub const CLAUDE_MD: &str = "CLAUDE.md";
@@ -643,39 +642,17 @@ fn remove_skill_tree(
     Ok(removed)
 }
 
-/// Applies the client changes in order, each file atomically.
-pub fn apply(root: &Path, plan: &Plan) -> Result<()> {
-    for op in &plan.ops {
-        match op {
-            Op::Write { path, content } => {
-                write::atomic_write(root, path, content.as_bytes(), write::Existing::Replace)?
-            }
-            Op::RemoveFile { path } => {
-                write::validate_relative(path)?;
-                let target = root.join(path);
-                match std::fs::symlink_metadata(&target) {
-                    Ok(m) if m.is_file() => {
-                        std::fs::remove_file(&target).map_err(|e| Error::io(&target, e))?
-                    }
-                    Ok(_) => {
-                        return Err(Error::refused(
-                            format!("refusing to remove `{path}`: it is not a regular file"),
-                            None,
-                        ))
-                    }
-                    Err(_) => {}
-                }
-            }
-            Op::RemoveDir { path } => {
-                write::validate_relative(path)?;
-                let target = root.join(path);
-                if std::fs::symlink_metadata(&target).is_ok_and(|m| m.is_dir()) {
-                    std::fs::remove_dir(&target).map_err(|e| Error::io(&target, e))?;
-                }
-            }
-        }
-    }
-    Ok(())
+/// The client changes as journal entries (D22), in plan order: a folder is
+/// removed only after everything in it.
+pub fn changes(plan: &Plan) -> Vec<crate::repo::journal::Change> {
+    use crate::repo::journal::Change;
+    plan.ops
+        .iter()
+        .map(|op| match op {
+            Op::Write { path, content } => Change::write(path.clone(), content.as_bytes()),
+            Op::RemoveFile { path } | Op::RemoveDir { path } => Change::remove(path.clone()),
+        })
+        .collect()
 }
 
 /// Lists a project folder's names from disk (empty when it is missing).

@@ -61,9 +61,8 @@ fn os_random() -> Result<[u8; 4]> {
 /// Runs `cycle new`.
 pub fn run_new(ctx: &mut Context, request: &NewRequest) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
-    let issued = new_id(&rt.tree, request, chrono::Utc::now(), os_random);
-    audit::note_conflict_refusal(ctx, &rt.project, &rt.tree, "cycle new", &issued);
-    let id = issued?;
+    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "cycle new")?;
+    let id = new_id(&rt.tree, request, chrono::Utc::now(), os_random)?;
     writeln!(ctx.out, "{id}").map_err(|e| Error::io("<stdout>", e))?;
     let event = Event::new(EventKind::CycleIdIssued)
         .cycle(id.as_str())

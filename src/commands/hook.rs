@@ -25,6 +25,7 @@ use crate::error::{Error, Result};
 use crate::protocol::check::{Options, Problem, Report};
 use crate::protocol::invocation::Client;
 use crate::protocol::layout::STANDARDS_DIR;
+use crate::repo::conflicts as repo_conflicts;
 use crate::repo::{DirTree, Project};
 
 /// The usage line (RT §5.1, decision D4).
@@ -277,13 +278,28 @@ fn decide(cwd: &Path, input: &[u8], markers: &Path) -> Result<(Outcome, Option<F
     if report.ok() {
         return Ok((Outcome::Allow, None));
     }
+    // Issue 10: a conflict is the user's to decide; the agent only reports it.
+    let conflict = match &located {
+        Located::Repo(project)
+            if report
+                .problems
+                .iter()
+                .any(|p| p.rule == "RT-003" || p.rule == "RT-004") =>
+        {
+            Some(repo_conflicts::state_of(project, &project.worktree()?)?)
+        }
+        _ => None,
+    };
     if payload.stop_hook_active.is_none() {
         let root = located.root().to_string_lossy();
         if !claim_marker(markers, &marker_name(&root, &payload), SystemTime::now()) {
             return Ok((Outcome::Allow, None));
         }
     }
-    let message = stop_message(&report.problems);
+    let message = match conflict {
+        Some(state) if !state.conflicts.is_empty() => conflict_stop_message(&state),
+        _ => stop_message(&report.problems),
+    };
     let failure = match located {
         Located::Repo(project) => {
             let mut rules: Vec<&'static str> = report.problems.iter().map(|p| p.rule).collect();
@@ -299,6 +315,23 @@ fn decide(cwd: &Path, input: &[u8], markers: &Path) -> Result<(Outcome, Option<F
         Located::Folder(_) => None,
     };
     Ok((Outcome::Block(message), failure))
+}
+
+/// The guidance of the stop message during a merge conflict.
+pub const CONFLICT_GUIDANCE: &str = "Stop working on the cycle now. Tell the user which cycles are involved (above) and wait for the user's decision. Never choose a side yourself: do not edit the conflicted files, do not run `git add` or `git standards resolve`; the user decides with `git standards resolve --keep ours` or `git standards resolve --keep theirs`.";
+
+/// The stop message while `.standards/` is in conflict: both sides' cycles,
+/// then [`CONFLICT_GUIDANCE`].
+pub fn conflict_stop_message(state: &repo_conflicts::ConflictState) -> String {
+    let mut text = String::from("STANDARDS: the workflow files are in a merge conflict.\n");
+    for line in state.report_lines() {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text.push('\n');
+    text.push_str(CONFLICT_GUIDANCE);
+    text.push('\n');
+    text
 }
 
 /// `git standards hook stop`: reads the payload from `input`, decides, writes

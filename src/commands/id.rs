@@ -184,6 +184,7 @@ pub fn next(
 /// Runs `id next`.
 pub fn run_next(ctx: &mut Context, request: &NextRequest) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
+    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "id next")?;
     let cwd = std::path::absolute(&ctx.cwd).map_err(|e| Error::io(&ctx.cwd, e))?;
     let Some(rel) = project_path(&cwd, &rt.root, &request.file) else {
         return Err(Error::refused(

@@ -14,7 +14,7 @@ use crate::protocol::layout::{
 use crate::protocol::tree::{Node, Text, Tree};
 use crate::protocol::vocab::{CycleMode, ProjectMode};
 use crate::protocol::{conflicts, mode, state};
-use crate::repo::{notes_config, write, Project};
+use crate::repo::{journal, notes_config, Project};
 
 /// A validated install request.
 #[derive(Debug, Clone, Default)]
@@ -167,7 +167,7 @@ pub fn installation_json() -> String {
     )
 }
 
-fn read_installed_version(tree: &dyn Tree) -> Result<Version> {
+pub(crate) fn read_installed_version(tree: &dyn Tree) -> Result<Version> {
     let invalid = |message: String| Error::Invalid {
         path: VERSION_PATH.into(),
         message,
@@ -221,6 +221,8 @@ pub struct RootListing {
 /// Computes the plan against the working tree. Pure apart from reading `tree`.
 pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Plan> {
     let root_names = &root.names;
+    // The Node.js installer (and git-standards before the journal) staged its
+    // work in these folders; our own interrupted runs leave a journal instead.
     if let Some(name) = root_names.iter().find(|n| {
         n.starts_with(".standards-install-")
             || n.starts_with(".standards-reset-")
@@ -229,7 +231,7 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
         return Err(Error::refused(
             format!("an interrupted STANDARDS installer transaction was left at `{name}`"),
             Some(format!(
-                "inspect the backups in `{name}`, restore what you need, then delete it and retry"
+                "an older installer (the Node.js runtime, or git-standards before 0.1) left it; if it holds `operations.json`, each `backup-<n>` there is a file that run replaced: restore what you need, then delete `{name}` and retry"
             )),
         ));
     }
@@ -419,6 +421,8 @@ fn inspect_installed(
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let root = project.require_workdir()?.to_path_buf();
+    journal::refuse_if_pending(&project)?;
+    crate::commands::conflicts::refuse_during_conflict(ctx, &project, "install")?;
     // Install always targets the project root found by D1.
     let root = if project.root.starts_with(&root) {
         project.root.clone()
@@ -446,16 +450,15 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         },
         request,
     );
-    audit::note_conflict_refusal(ctx, &project, &tree, "install", &planned);
     let mut plan = planned?;
     let clients = plan_clients(&tree, &root, &plan, &request.clients)?;
+    plan.set_manifest(&tree, clients.manifest.clone());
 
     if !request.dry_run {
-        super::clients::apply(&root, &clients)?;
-        plan.set_manifest(&tree, clients.manifest.clone());
-        apply(&root, &plan)?;
-    } else {
-        plan.set_manifest(&tree, clients.manifest.clone());
+        // The client files first, PROTOCOL.md (the ownership marker) last.
+        let mut all = super::clients::changes(&clients);
+        all.extend(changes(&plan));
+        journal::write_all(&project, "install", all, serde_json::Value::Null)?;
     }
     let settings = notes_config::configure(&project.repo, request.dry_run)?;
     print_plan(ctx.out, &plan, &root, request.dry_run)?;
@@ -572,118 +575,30 @@ impl Plan {
     }
 }
 
-fn apply(root: &std::path::Path, plan: &Plan) -> Result<()> {
-    if plan.kind == InstallKind::First {
-        return apply_first(root, plan);
-    }
-    // Reinstall and upgrade replace files one by one, each atomically, with
-    // PROTOCOL.md (the ownership marker) last: an interrupted run leaves a
-    // valid runtime that the next `install` completes.
-    for op in &plan.ops {
-        match op {
-            Op::Create { path, content } => {
-                write::atomic_write(root, path, content.as_bytes(), write::Existing::Refuse)?
-            }
-            Op::Replace { path, content } => {
-                write::atomic_write(root, path, content.as_bytes(), write::Existing::Replace)?
-            }
-            Op::Remove { path } => remove_framework_path(root, path)?,
-            Op::Keep { .. } => {}
-        }
-    }
-    Ok(())
-}
+/// The failpoints of `install` (D22): the journal's, under `install:`.
+pub const FAILPOINTS: &[&str] = &[
+    "install:journal-staged",
+    "install:journal-begun",
+    "install:step-applied",
+    "install:step-recorded",
+    "install:journal-closing",
+];
 
-/// A first install is staged in `.standards-install-<random>/` beside the
-/// project's files and moved into place with one rename, so `.standards/`
-/// appears complete or not at all. A run killed midway leaves the staging
-/// folder, which the next `install` reports as an interrupted transaction.
-fn apply_first(root: &std::path::Path, plan: &Plan) -> Result<()> {
-    let mut random = [0u8; 4];
-    getrandom::fill(&mut random)
-        .map_err(|e| Error::Internal(format!("no randomness for a staging name: {e}")))?;
-    let name = format!(
-        ".standards-install-{}",
-        random
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    );
-    let staging = root.join(&name);
-    std::fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
-    let staged = (|| -> Result<()> {
-        for op in &plan.ops {
-            match op {
-                Op::Create { path, content } => {
-                    let inside =
-                        path.strip_prefix(&format!("{STANDARDS_DIR}/"))
-                            .ok_or_else(|| {
-                                Error::Internal(format!(
-                                    "a first install only writes under .standards/, not `{path}`"
-                                ))
-                            })?;
-                    write::atomic_write(
-                        &staging,
-                        inside,
-                        content.as_bytes(),
-                        write::Existing::Refuse,
-                    )?;
-                }
-                Op::Keep { .. } => {}
-                Op::Replace { path, .. } | Op::Remove { path } => {
-                    return Err(Error::Internal(format!(
-                        "a first install has nothing to replace or remove (`{path}`)"
-                    )))
-                }
+/// The plan as journal changes, in the plan's order: PROTOCOL.md (the
+/// ownership marker) is written last. Every install (first, reinstall,
+/// upgrade) writes through the journal, so a run killed midway is completed
+/// or rolled back by `git standards recover` (D22).
+fn changes(plan: &Plan) -> Vec<journal::Change> {
+    plan.ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::Create { path, content } | Op::Replace { path, content } => {
+                Some(journal::Change::write(path.clone(), content.as_bytes()))
             }
-        }
-        // An empty `.standards/` (a project in a subfolder) is replaced by the rename.
-        let target = root.join(STANDARDS_DIR);
-        std::fs::rename(&staging, &target).map_err(|e| Error::io(&target, e))
-    })();
-    if staged.is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
-    }
-    staged
-}
-
-/// Removes a framework-owned file or folder, refusing symbolic links inside it.
-fn remove_framework_path(root: &std::path::Path, rel: &str) -> Result<()> {
-    write::validate_relative(rel)?;
-    let target = root.join(rel);
-    let meta = std::fs::symlink_metadata(&target).map_err(|e| Error::io(&target, e))?;
-    if meta.file_type().is_symlink() {
-        return Err(Error::refused(
-            format!("refusing to remove `{rel}`: it is a symbolic link"),
-            None,
-        ));
-    }
-    if meta.is_dir() {
-        let mut stack = vec![target.clone()];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir)
-                .map_err(|e| Error::io(&dir, e))?
-                .flatten()
-            {
-                let kind = entry.file_type().map_err(|e| Error::io(entry.path(), e))?;
-                if kind.is_symlink() {
-                    return Err(Error::refused(
-                        format!(
-                            "refusing to remove `{rel}`: it holds the symbolic link `{}`",
-                            entry.path().display()
-                        ),
-                        None,
-                    ));
-                }
-                if kind.is_dir() {
-                    stack.push(entry.path());
-                }
-            }
-        }
-        std::fs::remove_dir_all(&target).map_err(|e| Error::io(&target, e))
-    } else {
-        std::fs::remove_file(&target).map_err(|e| Error::io(&target, e))
-    }
+            Op::Remove { path } => Some(journal::Change::remove(path.clone())),
+            Op::Keep { .. } => None,
+        })
+        .collect()
 }
 
 fn print_plan(
@@ -918,27 +833,17 @@ mod tests {
     }
 
     #[test]
-    fn a_first_install_appears_whole_and_leaves_no_staging_folder() {
-        for pre_existing_empty in [false, true] {
-            let dir = tempfile::tempdir().unwrap();
-            if pre_existing_empty {
-                std::fs::create_dir(dir.path().join(STANDARDS_DIR)).unwrap();
-            }
-            let p = plan(
-                &MemTree::new(),
-                &RootListing::default(),
-                &Request::default(),
-            )
-            .unwrap();
-            apply(dir.path(), &p).unwrap();
-            let names: Vec<String> = std::fs::read_dir(dir.path())
-                .unwrap()
-                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect();
-            assert_eq!(names, [".standards"], "only .standards remains");
-            for op in &p.ops {
-                assert!(dir.path().join(op.path()).is_file(), "{}", op.path());
-            }
-        }
+    fn every_planned_change_goes_to_the_journal_with_the_marker_last() {
+        let p = plan(
+            &MemTree::new(),
+            &RootListing::default(),
+            &Request::default(),
+        )
+        .unwrap();
+        let changes = changes(&p);
+        assert_eq!(changes.len(), p.ops.len());
+        assert!(
+            matches!(changes.last(), Some(journal::Change::Write { path, .. }) if path == PROTOCOL_PATH)
+        );
     }
 }

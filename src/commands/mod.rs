@@ -1,9 +1,11 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
+pub mod archive;
 pub mod artifact;
 pub mod audit;
 pub mod check;
 pub mod clients;
+pub mod conflicts;
 pub mod cycle;
 pub mod demo;
 pub mod hook;
@@ -12,7 +14,11 @@ pub mod install;
 pub mod invocation;
 pub mod log;
 pub mod manpages;
+pub mod merge_driver;
 pub mod notes;
+pub mod recover;
+pub mod reset;
+pub mod resolve;
 pub mod runtime;
 pub mod status;
 

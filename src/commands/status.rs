@@ -15,7 +15,7 @@ use crate::protocol::summary::{self, Summary};
 use crate::protocol::tree::{Node, Text, Tree};
 use crate::protocol::vocab::Role;
 use crate::protocol::{conflicts, mode};
-use crate::repo::Project;
+use crate::repo::{conflicts as repo_conflicts, Project};
 
 /// Which snapshot to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,8 +47,16 @@ pub struct Request {
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let summary = match &request.source {
-        Source::Worktree => load(&project.worktree()?, &request.source, None, &project.root)?,
-        Source::Index => load(&project.index()?, &request.source, None, &project.root)?,
+        Source::Worktree => {
+            let tree = project.worktree()?;
+            let conflict = report_conflict(ctx, &project, &tree, request.format)?;
+            with_notice(load(&tree, &request.source, None, &project.root)?, conflict)
+        }
+        Source::Index => {
+            let tree = project.index()?;
+            let conflict = report_conflict(ctx, &project, &tree, request.format)?;
+            with_notice(load(&tree, &request.source, None, &project.root)?, conflict)
+        }
         Source::Rev(rev) => {
             let tree = project.at_rev(rev)?;
             let commit = tree.commit.map(|c| c.to_string());
@@ -61,6 +69,84 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         Format::Line => write_line(ctx.out, &summary),
     }
     .map_err(Error::stdout)
+}
+
+/// Issue 10: a conflict is reported before anything else, naming both sides'
+/// cycles (from index stages 2 and 3). A conflicted STATE.md or MODE.md
+/// leaves no dashboard to show: the report is the output and status exits 1.
+/// Otherwise the conflict state (if any) is returned to be listed first.
+fn report_conflict(
+    ctx: &mut Context,
+    project: &Project,
+    tree: &dyn Tree,
+    format: Format,
+) -> Result<Option<repo_conflicts::ConflictState>> {
+    if project.repo.state().is_none() && tree.unmerged().is_empty() && !conflicts_by_marker(tree) {
+        return Ok(None);
+    }
+    let state = repo_conflicts::state_of(project, tree)?;
+    if state.is_empty() {
+        return Ok(None);
+    }
+    let fatal = state
+        .conflicts
+        .iter()
+        .any(|c| c.path == STATE_PATH || c.path == MODE_PATH);
+    if !fatal {
+        return Ok(Some(state));
+    }
+    let message = format!(
+        "cannot show the status of {}: unresolved merge conflicts in {}. {}",
+        tree.describe(),
+        conflicts::describe(&state.conflicts),
+        state.describe().join(". ")
+    );
+    let hint = "stop and tell the user which cycles are involved; the user decides with `git standards resolve --keep ours` or `git standards resolve --keep theirs`";
+    match format {
+        // `-q`: the one refusal line on stderr names both cycles.
+        Format::Line => Err(Error::refused(message, Some(hint.to_string()))),
+        Format::Text => {
+            for line in state.report_lines() {
+                writeln!(ctx.out, "{line}").map_err(Error::stdout)?;
+            }
+            Err(Error::refused(message, Some(hint.to_string())))
+        }
+        Format::Json => {
+            let value = serde_json::json!({
+                "ok": false,
+                "error": message,
+                "hint": hint,
+                "conflict": state.to_json(),
+            });
+            let text =
+                serde_json::to_string_pretty(&value).map_err(|e| Error::Internal(e.to_string()))?;
+            writeln!(ctx.out, "{text}").map_err(Error::stdout)?;
+            writeln!(ctx.err, "error: {message}\nhint: {hint}")
+                .map_err(|e| Error::io("<stderr>", e))?;
+            Err(Error::Exit { code: 1 })
+        }
+    }
+}
+
+/// Whether any `.standards/` file of `tree` holds conflict markers (cheap
+/// enough for every status: STATE.md and MODE.md are read anyway).
+fn conflicts_by_marker(tree: &dyn Tree) -> bool {
+    [STATE_PATH, MODE_PATH]
+        .iter()
+        .any(|p| matches!(tree.text(p), Text::Ok(t) if conflicts::has_markers(&t)))
+}
+
+/// Lists a non-fatal conflict (a record, or an operation in progress) first
+/// among the summary's problems.
+fn with_notice(mut summary: Summary, conflict: Option<repo_conflicts::ConflictState>) -> Summary {
+    if let Some(state) = conflict {
+        if state.conflicts.is_empty() {
+            let mut problems = state.report_lines();
+            problems.append(&mut summary.problems);
+            summary.problems = problems;
+        }
+    }
+    summary
 }
 
 /// Reads STATE.md and MODE.md from `tree` and summarises them. Refuses a

@@ -2,8 +2,9 @@
 
 use super::fields;
 use super::layout::STANDARDS_DIR;
+use super::state_merge::SideSummary;
 use super::text::mask_html_comments;
-use super::tree::{Text, Tree};
+use super::tree::{Stages, Text, Tree};
 
 /// A conflicted file and the cycles its sides name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,6 +14,11 @@ pub struct Conflict {
     pub unmerged: bool,
     /// Distinct `Id` values found in the file (the cycles involved), in order.
     pub cycles: Vec<String>,
+    /// What each side holds (cycle, request, workflow state): read from index
+    /// stages 2 and 3 when the path is unmerged, else rebuilt from the markers.
+    /// `None` for a side that deleted the file or that cannot be told apart.
+    pub ours: Option<SideSummary>,
+    pub theirs: Option<SideSummary>,
 }
 
 /// Whether some line starts with seven `<` and a space.
@@ -27,11 +33,7 @@ pub fn find(tree: &dyn Tree) -> Vec<Conflict> {
     let mut out: Vec<Conflict> = tree
         .unmerged()
         .into_iter()
-        .map(|path| Conflict {
-            cycles: cycles_in(tree, &path),
-            path,
-            unmerged: true,
-        })
+        .map(|path| unmerged_conflict(tree, path))
         .collect();
     let prefix = format!("{STANDARDS_DIR}/");
     for path in standards_files(tree, &prefix) {
@@ -40,10 +42,19 @@ pub fn find(tree: &dyn Tree) -> Vec<Conflict> {
         }
         if let Text::Ok(text) = tree.text(&path) {
             if has_markers(&text) {
+                let (ours, theirs) = match sides_from_markers(&text) {
+                    Some((o, t)) => (
+                        Some(SideSummary::read(o.as_bytes())),
+                        Some(SideSummary::read(t.as_bytes())),
+                    ),
+                    None => (None, None),
+                };
                 out.push(Conflict {
                     cycles: ids(&text),
                     path,
                     unmerged: false,
+                    ours,
+                    theirs,
                 });
             }
         }
@@ -67,11 +78,101 @@ fn standards_files(tree: &dyn Tree, prefix: &str) -> Vec<String> {
     files
 }
 
-fn cycles_in(tree: &dyn Tree, path: &str) -> Vec<String> {
-    match tree.text(path) {
-        Text::Ok(text) => ids(&text),
-        _ => Vec::new(),
+/// An unmerged path: its sides from the index stages when the snapshot has
+/// them (the index snapshot shows only stage 2 as content, so without the
+/// stages it would name only "ours"), else from markers in its content.
+fn unmerged_conflict(tree: &dyn Tree, path: String) -> Conflict {
+    let text = match tree.text(&path) {
+        Text::Ok(text) => Some(text),
+        _ => None,
+    };
+    let mut cycles = Vec::new();
+    let (ours, theirs) = match tree.stages(&path) {
+        Some(Stages { ours, theirs, .. }) => {
+            for side in [&ours, &theirs].into_iter().flatten() {
+                extend_unique(&mut cycles, ids(&String::from_utf8_lossy(side)));
+            }
+            (
+                ours.map(|b| SideSummary::read(&b)),
+                theirs.map(|b| SideSummary::read(&b)),
+            )
+        }
+        None => match text.as_deref().and_then(sides_from_markers) {
+            Some((o, t)) => (
+                Some(SideSummary::read(o.as_bytes())),
+                Some(SideSummary::read(t.as_bytes())),
+            ),
+            None => (None, None),
+        },
+    };
+    if let Some(text) = &text {
+        extend_unique(&mut cycles, ids(text));
     }
+    Conflict {
+        path,
+        unmerged: true,
+        cycles,
+        ours,
+        theirs,
+    }
+}
+
+fn extend_unique(into: &mut Vec<String>, more: Vec<String>) {
+    for id in more {
+        if !into.contains(&id) {
+            into.push(id);
+        }
+    }
+}
+
+/// The two versions a conflict-marker text stands for: the lines outside the
+/// markers belong to both, the `<<<<<<<`..`=======` part to ours and the
+/// `=======`..`>>>>>>>` part to theirs (a diff3 `|||||||` base part to
+/// neither). `None` when the text has no marker block.
+pub fn sides_from_markers(text: &str) -> Option<(String, String)> {
+    #[derive(PartialEq)]
+    enum At {
+        Both,
+        Ours,
+        Base,
+        Theirs,
+    }
+    let mut at = At::Both;
+    let (mut ours, mut theirs) = (String::new(), String::new());
+    let mut blocks = 0;
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        match at {
+            _ if bare.starts_with("<<<<<<< ") || bare == "<<<<<<<" => {
+                at = At::Ours;
+                blocks += 1;
+                continue;
+            }
+            At::Ours if bare.starts_with("|||||||") => {
+                at = At::Base;
+                continue;
+            }
+            At::Ours | At::Base if bare == "=======" => {
+                at = At::Theirs;
+                continue;
+            }
+            At::Theirs if bare.starts_with(">>>>>>> ") || bare == ">>>>>>>" => {
+                at = At::Both;
+                continue;
+            }
+            _ => {}
+        }
+        match at {
+            At::Both => {
+                ours.push_str(line);
+                theirs.push_str(line);
+            }
+            At::Ours => ours.push_str(line),
+            At::Theirs => theirs.push_str(line),
+            At::Base => {}
+        }
+    }
+    (blocks > 0).then_some((ours, theirs))
 }
 
 /// The cycle IDs a file names, outside HTML comments (STATE.md's template
@@ -85,6 +186,35 @@ fn ids(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// "ours holds cycle X (STATE, request "R"); theirs holds cycle Y (...)",
+/// when the sides are known; `labels` name the sides (git's "ours" and
+/// "theirs" mean different branches in a merge and a rebase).
+pub fn describe_sides(conflict: &Conflict, labels: (&str, &str)) -> Option<String> {
+    let side = |name: &str, s: &Option<SideSummary>| match s {
+        Some(s) => {
+            let request = match &s.request {
+                Some(r) => format!(", request \"{r}\""),
+                None => String::new(),
+            };
+            let cycle = match &s.cycle {
+                Some(id) => format!("cycle {id}"),
+                None => "no active cycle".into(),
+            };
+            let state = s.workflow_state.as_deref().unwrap_or("no WorkflowState");
+            format!("{name} holds {cycle} ({state}{request})")
+        }
+        None => format!("{name} deleted the file"),
+    };
+    if conflict.ours.is_none() && conflict.theirs.is_none() {
+        return None;
+    }
+    Some(format!(
+        "{}; {}",
+        side(labels.0, &conflict.ours),
+        side(labels.1, &conflict.theirs)
+    ))
 }
 
 /// A one-line description of conflicts for refusals.
@@ -134,6 +264,91 @@ mod tests {
         let state = "<<<<<<< ours\n`Id`: `a-1`\n=======\n`Id`: `b-2`\n>>>>>>> theirs\n<!--\n- `SourceCycle`: `<cancelled-cycle-id>`\n-->\n";
         let t = MemTree::new().with(".standards/STATE.md", state);
         assert_eq!(find(&t)[0].cycles, ["a-1", "b-2"]);
+    }
+
+    #[test]
+    fn unmerged_sides_come_from_stages_2_and_3() {
+        let side = |id: &str, state: &str| {
+            format!("`WorkflowState`: `{state}`\n`Id`: `{id}` `Request`: `Do {id}`\n").into_bytes()
+        };
+        let mut t = MemTree::new().with(".standards/STATE.md", side("o-1", "SCOPING"));
+        t.set_stages(
+            ".standards/STATE.md",
+            Stages {
+                base: None,
+                ours: Some(side("o-1", "SCOPING")),
+                theirs: Some(side("t-2", "ARCHITECTING")),
+            },
+        );
+        let found = find(&t);
+        assert_eq!(found[0].cycles, ["o-1", "t-2"]);
+        assert_eq!(
+            found[0].theirs.as_ref().unwrap().workflow_state.as_deref(),
+            Some("ARCHITECTING")
+        );
+        assert_eq!(
+            describe_sides(&found[0], ("ours", "theirs")).unwrap(),
+            "ours holds cycle o-1 (SCOPING, request \"Do o-1\"); theirs holds cycle t-2 (ARCHITECTING, request \"Do t-2\")"
+        );
+
+        let mut deleted = MemTree::new();
+        deleted.set_stages(
+            ".standards/STATE.md",
+            Stages {
+                base: Some(side("b-0", "READY")),
+                ours: Some(side("o-1", "SCOPING")),
+                theirs: None,
+            },
+        );
+        assert!(describe_sides(&find(&deleted)[0], ("ours", "theirs"))
+            .unwrap()
+            .ends_with("theirs deleted the file"));
+    }
+
+    #[test]
+    fn line_merge_markers_rebuild_both_versions() {
+        let text = "head\n<<<<<<< HEAD\n`Id`: `o-1`\n||||||| base\n`Id`: `UNSET`\n=======\n`Id`: `t-2`\n>>>>>>> side\n`WorkflowState`: `SCOPING`\n";
+        let (ours, theirs) = sides_from_markers(text).unwrap();
+        assert_eq!(ours, "head\n`Id`: `o-1`\n`WorkflowState`: `SCOPING`\n");
+        assert_eq!(theirs, "head\n`Id`: `t-2`\n`WorkflowState`: `SCOPING`\n");
+        assert_eq!(sides_from_markers("no markers\n"), None);
+        let t = MemTree::new().with(".standards/STATE.md", text);
+        let c = &find(&t)[0];
+        assert_eq!(c.ours.as_ref().unwrap().cycle.as_deref(), Some("o-1"));
+        assert_eq!(
+            c.theirs.as_ref().unwrap().workflow_state.as_deref(),
+            Some("SCOPING")
+        );
+    }
+
+    proptest::proptest! {
+        /// What the merge driver writes (D24) reads back as the two whole
+        /// versions it was made of, so `resolve` can keep either exactly.
+        #[test]
+        fn driver_output_gives_back_both_whole_versions(
+            ours in "([a-z `]{0,12}\n){1,5}",
+            theirs in "([a-z `]{0,12}\n){1,5}",
+        ) {
+            proptest::prop_assume!(ours != theirs && ours != "base\n" && theirs != "base\n");
+            let merged = crate::protocol::state_merge::merge(b"base\n", ours.as_bytes(), theirs.as_bytes());
+            let text = String::from_utf8(merged.bytes).unwrap();
+            let (o, t) = sides_from_markers(&text).unwrap();
+            proptest::prop_assert_eq!(o, ours);
+            proptest::prop_assert_eq!(t, theirs);
+        }
+
+        /// Rebuilding the sides of a two-version marker text gives back both versions.
+        #[test]
+        fn markers_around_two_versions_give_them_back(
+            common in "[a-z `]{0,20}\n",
+            ours in "[a-z `]{0,20}\n",
+            theirs in "[a-z `]{0,20}\n",
+        ) {
+            let text = format!("{common}<<<<<<< ours\n{ours}=======\n{theirs}>>>>>>> theirs\n{common}");
+            let (o, t) = sides_from_markers(&text).unwrap();
+            proptest::prop_assert_eq!(o, format!("{common}{ours}{common}"));
+            proptest::prop_assert_eq!(t, format!("{common}{theirs}{common}"));
+        }
     }
 
     #[test]

@@ -48,7 +48,7 @@ impl MergeCase {
 /// leniently: a damaged or half-edited file still yields whatever fields it has.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SideSummary {
-    /// The Active Work `Id`, `None` when absent or `UNSET`.
+    /// The Active Work `Id` (for a record, its `Cycle`), `None` when absent or `UNSET`.
     pub cycle: Option<String>,
     /// The Active Work `Request`, `None` when absent or `UNSET`.
     pub request: Option<String>,
@@ -68,7 +68,7 @@ impl SideSummary {
                 .filter(|v| !v.is_empty() && v != "UNSET")
         };
         SideSummary {
-            cycle: value("Id"),
+            cycle: value("Id").or_else(|| value("Cycle")),
             request: value("Request"),
             workflow_state: value("WorkflowState"),
         }

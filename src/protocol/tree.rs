@@ -27,6 +27,17 @@ pub enum Text {
     Unreadable(String),
 }
 
+/// The index stages of an unmerged path (git-facts §4): a missing stage means
+/// an add/delete conflict (no base: both added; no ours or theirs: one deleted).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stages {
+    pub base: Option<Vec<u8>>,
+    /// Stage 2.
+    pub ours: Option<Vec<u8>>,
+    /// Stage 3.
+    pub theirs: Option<Vec<u8>>,
+}
+
 pub trait Tree {
     /// Human description of the source, e.g. `the working tree`, `the index`, `commit 1a2b3c4`.
     fn describe(&self) -> String;
@@ -40,6 +51,12 @@ pub trait Tree {
 
     /// Paths under `.standards/` with unmerged index entries (stage 1–3).
     fn unmerged(&self) -> Vec<String>;
+
+    /// The stages of an unmerged path under `.standards/`; `None` when the
+    /// path is not unmerged or the snapshot has no index.
+    fn stages(&self, _path: &str) -> Option<Stages> {
+        None
+    }
 
     /// Reads `path` as UTF-8 text.
     fn text(&self, path: &str) -> Text {
@@ -108,6 +125,7 @@ pub fn obstacle(tree: &dyn Tree, path: &str) -> Option<Obstacle> {
 pub struct MemTree {
     nodes: BTreeMap<String, Node>,
     unmerged: Vec<String>,
+    stages: BTreeMap<String, Stages>,
 }
 
 impl MemTree {
@@ -135,6 +153,12 @@ impl MemTree {
 
     pub fn mark_unmerged(&mut self, path: &str) {
         self.unmerged.push(path.to_string());
+    }
+
+    /// Marks `path` unmerged with these stages.
+    pub fn set_stages(&mut self, path: &str, stages: Stages) {
+        self.mark_unmerged(path);
+        self.stages.insert(path.to_string(), stages);
     }
 }
 
@@ -181,6 +205,10 @@ impl Tree for MemTree {
         v.sort();
         v.dedup();
         v
+    }
+
+    fn stages(&self, path: &str) -> Option<Stages> {
+        self.stages.get(path).cloned()
     }
 }
 

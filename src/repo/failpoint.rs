@@ -6,6 +6,9 @@
 //! process aborts, without unwinding or running destructors, when it reaches
 //! [`hit`] with that name. Only debug builds (the binary the tests drive) read
 //! the variable; a release build compiles every point to nothing.
+//!
+//! A point reached several times in one run (once per journal step) is armed
+//! for its `n`-th arrival only with `<name>@<n>` (counted from 1).
 
 /// The environment variable naming the failpoints to trigger.
 pub const VARIABLE: &str = "GIT_STANDARDS_FAILPOINT";
@@ -14,7 +17,7 @@ pub const VARIABLE: &str = "GIT_STANDARDS_FAILPOINT";
 #[inline]
 pub fn hit(name: &str) {
     #[cfg(debug_assertions)]
-    if armed(std::env::var_os(VARIABLE).as_deref(), name) {
+    if armed(std::env::var_os(VARIABLE).as_deref(), name, arrival(name)) {
         // The exit status a SIGKILL gives, without Rust's cleanup: temporary
         // files, journals and half-written folders stay as a real kill leaves them.
         std::process::abort();
@@ -23,12 +26,32 @@ pub fn hit(name: &str) {
     let _ = name;
 }
 
-/// Whether `name` is in the comma-separated list `value`.
+/// How many times this process has reached `name`, this time included.
+#[cfg(debug_assertions)]
+fn arrival(name: &str) -> u64 {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    static SEEN: Mutex<Option<HashMap<String, u64>>> = Mutex::new(None);
+    let mut seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
+    let count = seen
+        .get_or_insert_with(HashMap::new)
+        .entry(name.to_string())
+        .or_insert(0);
+    *count += 1;
+    *count
+}
+
+/// Whether `name` (any arrival) or `name@<arrival>` is in the comma-separated list `value`.
 #[cfg_attr(not(debug_assertions), allow(dead_code))]
-fn armed(value: Option<&std::ffi::OsStr>, name: &str) -> bool {
-    value
-        .and_then(|v| v.to_str())
-        .is_some_and(|v| v.split(',').any(|p| p.trim() == name))
+fn armed(value: Option<&std::ffi::OsStr>, name: &str, arrival: u64) -> bool {
+    value.and_then(|v| v.to_str()).is_some_and(|v| {
+        v.split(',')
+            .map(str::trim)
+            .any(|p| match p.split_once('@') {
+                Some((point, n)) => point == name && n.parse() == Ok(arrival),
+                None => p == name,
+            })
+    })
 }
 
 #[cfg(test)]
@@ -38,12 +61,19 @@ mod tests {
 
     #[test]
     fn only_named_points_are_armed() {
-        assert!(armed(Some(OsStr::new("reset:delete")), "reset:delete"));
-        assert!(armed(Some(OsStr::new("a, reset:delete")), "reset:delete"));
+        assert!(armed(Some(OsStr::new("reset:delete")), "reset:delete", 1));
+        assert!(armed(
+            Some(OsStr::new("a, reset:delete")),
+            "reset:delete",
+            3
+        ));
         assert!(!armed(
             Some(OsStr::new("reset:delete-docs")),
-            "reset:delete"
+            "reset:delete",
+            1
         ));
-        assert!(!armed(None, "reset:delete"));
+        assert!(!armed(None, "reset:delete", 1));
+        assert!(armed(Some(OsStr::new("reset:step@2")), "reset:step", 2));
+        assert!(!armed(Some(OsStr::new("reset:step@2")), "reset:step", 1));
     }
 }

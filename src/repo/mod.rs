@@ -1,9 +1,12 @@
 //! Everything that touches git or the filesystem: discovery, snapshots of the
 //! working tree, the index and commits, and atomic writes.
 
+pub mod archive;
 pub mod bounded;
+pub mod conflicts;
 mod dirtree;
 pub mod failpoint;
+pub mod journal;
 pub mod notes;
 pub mod notes_config;
 pub mod notes_sync;

@@ -7,7 +7,7 @@ use gix::bstr::ByteSlice;
 use gix::index::entry::Stage;
 
 use crate::error::Error;
-use crate::protocol::tree::{Node, Tree};
+use crate::protocol::tree::{Node, Stages, Tree};
 
 /// The index is the user's file: a damaged one is a refusal with a way out, not an internal error.
 fn index_err(e: impl std::fmt::Display) -> Error {
@@ -39,6 +39,25 @@ fn unmerged_standards(repo: &gix::Repository, root_in_repo: &str) -> Result<Vec<
         }
     }
     Ok(out.into_iter().collect())
+}
+
+/// The stages of the unmerged project-relative `path` in the repository's
+/// current index, `None` when it has none (git-facts §4).
+fn unmerged_stages(repo: &gix::Repository, root_in_repo: &str, path: &str) -> Option<Stages> {
+    let index = repo.index_or_empty().ok()?;
+    let full = repo_prefix(root_in_repo, path);
+    let blob = |stage| {
+        index
+            .entry_by_path_and_stage(full.as_bytes().as_bstr(), stage)
+            .and_then(|e| repo.find_blob(e.id).ok())
+            .map(|mut b| b.take_data())
+    };
+    let stages = Stages {
+        base: blob(Stage::Base),
+        ours: blob(Stage::Ours),
+        theirs: blob(Stage::Theirs),
+    };
+    (stages != Stages::default()).then_some(stages)
 }
 
 fn repo_prefix(root_in_repo: &str, rest: &str) -> String {
@@ -225,6 +244,10 @@ impl Tree for WorktreeTree {
     fn unmerged(&self) -> Vec<String> {
         unmerged_standards(&self.repo, &self.root_in_repo).unwrap_or_default()
     }
+
+    fn stages(&self, path: &str) -> Option<Stages> {
+        unmerged_stages(&self.repo, &self.root_in_repo, path)
+    }
 }
 
 impl WorktreeTree {
@@ -262,6 +285,9 @@ pub struct ObjectTree {
     description: String,
     entries: BTreeMap<String, (gix::ObjectId, Kind)>,
     unmerged: Vec<String>,
+    /// For the index snapshot, the project root in the repository: where the
+    /// stages of its unmerged paths are read.
+    index_root: Option<String>,
     /// The commit this tree comes from, if any.
     pub commit: Option<gix::ObjectId>,
 }
@@ -300,6 +326,7 @@ impl ObjectTree {
             description: "the index".into(),
             entries,
             unmerged: unmerged_standards(repo, root_in_repo)?,
+            index_root: Some(root_in_repo.to_string()),
             commit: None,
         })
     }
@@ -376,6 +403,7 @@ impl ObjectTree {
             description: format!("commit {short} (`{rev}`)"),
             entries,
             unmerged: Vec::new(),
+            index_root: None,
             commit: Some(commit.id),
         })
     }
@@ -423,6 +451,7 @@ pub fn differs(
         description: String::new(),
         entries: BTreeMap::new(),
         unmerged: Vec::new(),
+        index_root: None,
         commit: None,
     };
     let head = head.unwrap_or(&empty);
@@ -505,5 +534,14 @@ impl Tree for ObjectTree {
 
     fn unmerged(&self) -> Vec<String> {
         self.unmerged.clone()
+    }
+
+    /// Only the index snapshot has stages; a commit's tree never does.
+    fn stages(&self, path: &str) -> Option<Stages> {
+        if self.unmerged.iter().any(|p| p == path) {
+            unmerged_stages(&self.repo, self.index_root.as_deref()?, path)
+        } else {
+            None
+        }
     }
 }

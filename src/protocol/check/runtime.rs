@@ -74,8 +74,13 @@ pub fn check_files_and_conflicts(tree: &dyn Tree, sink: &mut Sink) -> bool {
         } else {
             format!("; the sides name the cycles {}", c.cycles.join(", "))
         };
+        // Both sides' cycle, state and request (read from stages 2 and 3).
+        let cycles = match conflicts::describe_sides(c, ("ours", "theirs")) {
+            Some(sides) => format!("{cycles} ({sides})"),
+            None => cycles,
+        };
         let hint = if c.path == STATE_PATH {
-            "resolve it by keeping exactly one cycle's state, then `git add` it; no role may act until then"
+            "stop and ask the user which cycle to keep; the user decides with `git standards resolve --keep ours` or `git standards resolve --keep theirs` (or resolves it by hand and `git add`s it); no role may act until then"
         } else {
             "stop and ask the user to resolve the conflict; no role may act on this file until then"
         };
@@ -147,10 +152,13 @@ mod tests {
         assert_eq!(r.rules(), ["RT-004"]);
         assert!(r.problems[0].message.contains("a-1, b-2"));
         assert!(r.problems[0]
+            .message
+            .contains("ours holds cycle a-1 (no WorkflowState); theirs holds cycle b-2"));
+        assert!(r.problems[0]
             .hint
             .as_deref()
             .unwrap()
-            .contains("exactly one cycle"));
+            .contains("git standards resolve --keep ours"));
     }
 
     #[test]

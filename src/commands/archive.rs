@@ -1,0 +1,160 @@
+//! `git standards archive list|show|restore`: reads back what reset and
+//! uninstall archived under `refs/standards/archive/` (D21).
+
+use crate::commands::Context;
+use crate::error::{Error, Result};
+use crate::repo::archive;
+use crate::repo::journal::{self, Change};
+use crate::repo::Project;
+
+/// The failpoints of `archive restore` (the journal's).
+pub const FAILPOINTS: &[&str] = &[
+    "archive-restore:journal-staged",
+    "archive-restore:journal-begun",
+    "archive-restore:step-applied",
+    "archive-restore:step-recorded",
+    "archive-restore:journal-closing",
+];
+
+/// `archive list [--json]`.
+pub fn run_list(ctx: &mut Context, json: bool) -> Result<()> {
+    let project = Project::discover(&ctx.cwd)?;
+    let all = archive::list(&project.repo)?;
+    if json {
+        let value = serde_json::json!({ "ok": true, "archives": all });
+        writeln!(ctx.out, "{value:#}").map_err(Error::stdout)?;
+        return Ok(());
+    }
+    if all.is_empty() {
+        writeln!(
+            ctx.err,
+            "No archives: `git standards reset` and `git standards uninstall` create them under {}.",
+            archive::PREFIX
+        )
+        .map_err(|e| Error::io("<stderr>", e))?;
+        return Ok(());
+    }
+    for a in &all {
+        writeln!(
+            ctx.out,
+            "{}\t{}\t{}\t{} file(s)\t{} version(s)\t{} on {}",
+            a.name,
+            &a.commit[..12],
+            a.time,
+            a.files,
+            a.versions,
+            a.operation,
+            a.branch
+        )
+        .map_err(Error::stdout)?;
+    }
+    Ok(())
+}
+
+/// `archive show <name> [<path>]`: lists the archived files, or prints one
+/// file's bytes exactly as archived.
+pub fn run_show(ctx: &mut Context, name: &str, path: Option<&str>) -> Result<()> {
+    let project = Project::discover(&ctx.cwd)?;
+    let commit = archive::resolve(&project.repo, name)?;
+    let files = archive::files(&project.repo, commit)?;
+    match path {
+        None => {
+            for f in &files {
+                writeln!(ctx.out, "{}", f.path).map_err(Error::stdout)?;
+            }
+        }
+        Some(path) => {
+            let picked = archive::select(&files, path);
+            match picked.as_slice() {
+                [] => {
+                    return Err(Error::refused(
+                        format!("archive `{name}` has no file `{path}`"),
+                        Some(format!(
+                            "`git standards archive show {name}` lists its files"
+                        )),
+                    ))
+                }
+                [one]
+                    if one.path.trim_end_matches('/') == path.trim_end_matches('/')
+                        || one.path == format!(".standards/{}", path.trim_end_matches('/')) =>
+                {
+                    let bytes = archive::blob(&project.repo, one.id)?;
+                    ctx.out.write_all(&bytes).map_err(Error::stdout)?;
+                }
+                many => {
+                    for f in many {
+                        writeln!(ctx.out, "{}", f.path).map_err(Error::stdout)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `archive restore <name> <path>...`: writes archived files back into the
+/// working tree, refusing to overwrite anything that exists.
+pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String]) -> Result<()> {
+    let project = Project::discover(&ctx.cwd)?;
+    project.require_workdir()?;
+    journal::refuse_if_pending(&project)?;
+    let commit = archive::resolve(&project.repo, name)?;
+    let files = archive::files(&project.repo, commit)?;
+    let mut changes = Vec::new();
+    let mut chosen: Vec<String> = Vec::new();
+    for path in paths {
+        let picked = archive::select(&files, path);
+        if picked.is_empty() {
+            return Err(Error::refused(
+                format!("archive `{name}` has no file `{path}`"),
+                Some(format!(
+                    "`git standards archive show {name}` lists its files"
+                )),
+            ));
+        }
+        for f in picked {
+            if chosen.contains(&f.path) {
+                continue;
+            }
+            if f.mode == gix::objs::tree::EntryKind::Link {
+                return Err(Error::refused(
+                    format!(
+                        "refusing to restore `{}`: it was archived as a symbolic link",
+                        f.path
+                    ),
+                    Some(format!(
+                        "read its target with `git standards archive show {name} {}`",
+                        f.path
+                    )),
+                ));
+            }
+            if archive::occupied(&project.root, &f.path) {
+                return Err(Error::refused(
+                    format!("refusing to restore `{}`: something already exists there", f.path),
+                    Some(format!("move it away first, or read the archived copy with `git standards archive show {name} {}`", f.path)),
+                ));
+            }
+            changes.push(Change::write(
+                f.path.clone(),
+                archive::blob(&project.repo, f.id)?,
+            ));
+            chosen.push(f.path.clone());
+        }
+    }
+    journal::write_all(
+        &project,
+        "archive-restore",
+        changes,
+        serde_json::json!({ "archive": name, "paths": chosen }),
+    )?;
+    for p in &chosen {
+        writeln!(ctx.out, "restored       {p}").map_err(Error::stdout)?;
+    }
+    writeln!(
+        ctx.err,
+        "Restored {} file(s) from archive `{name}`; nothing was overwritten.",
+        chosen.len()
+    )
+    .map_err(|e| Error::io("<stderr>", e))?;
+    Ok(())
+}

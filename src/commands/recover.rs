@@ -1,0 +1,56 @@
+//! `git standards recover`: finishes an operation that was interrupted (killed,
+//! power loss) after it began writing, from the journal it left (D22).
+
+use crate::commands::Context;
+use crate::error::{Error, Result};
+use crate::repo::journal::{self, Direction};
+use crate::repo::Project;
+
+/// A validated recover request.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// Undo the interrupted operation instead of completing it.
+    pub rollback: bool,
+}
+
+/// The failpoints `recover` passes (see [`journal::RECOVER_POINTS`]).
+pub const FAILPOINTS: &[&str] = journal::RECOVER_POINTS;
+
+/// Runs `recover`.
+pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
+    let project = Project::discover(&ctx.cwd)?;
+    let w = |e: std::io::Error| Error::io("<stderr>", e);
+    match journal::recover(&project, request.rollback)? {
+        None => {
+            writeln!(
+                ctx.err,
+                "Nothing to recover: no interrupted STANDARDS operation in {}.",
+                project.root.display()
+            )
+            .map_err(w)?;
+        }
+        Some(done) => {
+            let p = &done.pending;
+            let what = match done.direction {
+                Direction::Completed => "Completed",
+                Direction::RolledBack => "Rolled back",
+            };
+            writeln!(
+                ctx.err,
+                "{what} the interrupted `git standards {}` (started {}; {} of {} steps had been applied).",
+                p.operation, p.started, p.applied, p.steps
+            )
+            .map_err(w)?;
+            writeln!(
+                ctx.out,
+                "{}",
+                match done.direction {
+                    Direction::Completed => "completed",
+                    Direction::RolledBack => "rolled-back",
+                }
+            )
+            .map_err(Error::stdout)?;
+        }
+    }
+    Ok(())
+}

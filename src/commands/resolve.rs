@@ -1,0 +1,283 @@
+//! `git standards resolve --keep ours|theirs [--yes]`: the user's explicit
+//! decision on a STATE.md conflict (issue 10 point 4).
+//!
+//! It writes the chosen side's whole STATE.md, stages it, and leaves every
+//! record of both cycles where it is: the cycle not kept simply stops being
+//! tracked. The `conflict-resolved` event is the evidence of the user's
+//! decision, so it is appended before anything is written (D20).
+
+use std::io::BufRead;
+
+use crate::audit::{Event, EventKind};
+use crate::commands::{audit, runtime, Context};
+use crate::error::{Error, Result};
+use crate::protocol::conflicts::{sides_from_markers, Conflict};
+use crate::protocol::layout::{STANDARDS_DIR, STATE_PATH};
+use crate::protocol::state::StateDoc;
+use crate::protocol::state_merge::SideSummary;
+use crate::protocol::tree::{Text, Tree};
+use crate::repo::conflicts::{self, ConflictState};
+use crate::repo::{failpoint, write, Project};
+
+/// Every crash point of `resolve`, in order (see `repo::failpoint`).
+pub const FAILPOINTS: &[&str] = &["resolve:before-write", "resolve:before-stage"];
+
+/// Which side the user keeps, in git's terms: stage 2 ("ours") or 3 ("theirs").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    Ours,
+    Theirs,
+}
+
+impl Keep {
+    pub fn name(self) -> &'static str {
+        match self {
+            Keep::Ours => "ours",
+            Keep::Theirs => "theirs",
+        }
+    }
+
+    fn other(self) -> Keep {
+        match self {
+            Keep::Ours => Keep::Theirs,
+            Keep::Theirs => Keep::Ours,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub keep: Keep,
+    /// The user confirmed on the command line.
+    pub yes: bool,
+}
+
+/// Runs `resolve`. `terminal` is the user's terminal to ask for confirmation
+/// (`None` when standard input or error is not a terminal: then `--yes` is required).
+pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRead>) -> Result<()> {
+    let rt = runtime::open(&ctx.cwd)?;
+    let project = &rt.project;
+    let state = conflicts::detect(project)?;
+    let decision = decide(&state, &rt.tree, project, request.keep)?;
+    let labels = state.side_labels();
+    let (kept_label, dropped_label) = match request.keep {
+        Keep::Ours => labels,
+        Keep::Theirs => (labels.1, labels.0),
+    };
+    let kept = decision.kept.label();
+    let dropped = decision.dropped.as_ref().map(SideSummary::label);
+
+    if !request.yes {
+        let command = format!("git standards resolve --keep {} --yes", request.keep.name());
+        let Some(terminal) = terminal else {
+            return Err(Error::refused(
+                format!(
+                    "refusing to resolve without the user's confirmation: keeping {kept_label} means STATE.md tracks {kept}{}",
+                    dropped.as_ref().map(|d| format!(" and {d} stops being tracked")).unwrap_or_default()
+                ),
+                Some(format!("this is the user's decision; to confirm it outside a terminal, run `{command}`")),
+            ));
+        };
+        write!(
+            ctx.err,
+            "Keep {kept_label}: STATE.md will track {kept}{}. Both cycles' records stay in place. Continue? [y/N] ",
+            dropped.as_ref().map(|d| format!(", and {d} stops being tracked")).unwrap_or_default()
+        )
+        .map_err(|e| Error::io("<stderr>", e))?;
+        let _ = ctx.err.flush();
+        let mut answer = String::new();
+        terminal
+            .read_line(&mut answer)
+            .map_err(|e| Error::io("<stdin>", e))?;
+        if !matches!(answer.trim(), "y" | "Y" | "yes" | "YES" | "Yes") {
+            return Err(Error::refused(
+                "not resolved: the user did not confirm; nothing was changed",
+                Some(format!("run `{command}` once the user has decided")),
+            ));
+        }
+    }
+
+    // D20: the user's decision is the evidence; recorded before any write.
+    let mut event = Event::new(EventKind::ConflictResolved)
+        .detail("path", STATE_PATH)
+        .detail("choice", request.keep.name())
+        .detail("kept", decision.kept.cycle.clone())
+        .detail(
+            "dropped",
+            decision.dropped.as_ref().and_then(|d| d.cycle.clone()),
+        )
+        .detail(
+            "operation",
+            state.in_progress.as_ref().map(|p| p.operation.slug()),
+        );
+    if let Some(id) = &decision.kept.cycle {
+        event = event.cycle(id.as_str());
+    }
+    audit::append_before(ctx, project, event)?;
+    failpoint::hit("resolve:before-write");
+    write::atomic_write(
+        &rt.root,
+        STATE_PATH,
+        &decision.content,
+        write::Existing::Replace,
+    )?;
+    failpoint::hit("resolve:before-stage");
+    conflicts::stage_resolved(project, STATE_PATH, &decision.content)?;
+
+    let records = decision
+        .dropped
+        .as_ref()
+        .and_then(|d| d.cycle.as_deref())
+        .map(|id| records_of(&rt.tree, id))
+        .unwrap_or_default();
+    let say = |ctx: &mut Context, line: String| -> Result<()> {
+        writeln!(ctx.out, "{line}").map_err(Error::stdout)
+    };
+    say(
+        ctx,
+        format!("Kept {kept_label}: `{STATE_PATH}` now tracks {kept} and is staged."),
+    )?;
+    match (&decision.dropped, dropped) {
+        (Some(d), Some(label)) if d.cycle.is_some() => {
+            say(
+                ctx,
+                format!(
+                    "{}, from {dropped_label}, stopped being tracked; its records stay in place:",
+                    capitalized(&label)
+                ),
+            )?;
+            if records.is_empty() {
+                say(
+                    ctx,
+                    format!("  (no record under `{STANDARDS_DIR}/docs/` names it)"),
+                )?;
+            }
+            for r in &records {
+                say(ctx, format!("  {r}"))?;
+            }
+        }
+        _ => say(
+            ctx,
+            format!("{dropped_label} tracked no cycle, so no cycle stopped being tracked."),
+        )?,
+    }
+    if let Some(p) = &state.in_progress {
+        say(
+            ctx,
+            format!(
+                "Finish {} with {}.",
+                p.operation.name(),
+                p.operation.finish_hint()
+            ),
+        )?;
+    }
+    Ok(())
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// What the user chose, ready to write.
+pub struct Decision {
+    pub content: Vec<u8>,
+    pub kept: SideSummary,
+    /// The side not kept (`None` when it deleted STATE.md).
+    pub dropped: Option<SideSummary>,
+}
+
+/// Checks that exactly STATE.md is in conflict and picks the chosen side's
+/// whole version: from its index stage, else rebuilt from the markers.
+fn decide(
+    state: &ConflictState,
+    tree: &dyn Tree,
+    project: &Project,
+    keep: Keep,
+) -> Result<Decision> {
+    let others: Vec<&Conflict> = state
+        .conflicts
+        .iter()
+        .filter(|c| c.path != STATE_PATH)
+        .collect();
+    if !others.is_empty() {
+        let list = others
+            .iter()
+            .map(|c| format!("`{}`", c.path))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(Error::refused(
+            format!("refusing to resolve STATE.md while other `.standards/` files still hold conflicts: {list}"),
+            Some("resolve those files first (edit them, then `git add` them), then run `git standards resolve` again".to_string()),
+        ));
+    }
+    let Some(conflict) = state.conflicts.iter().find(|c| c.path == STATE_PATH) else {
+        return Err(Error::refused(
+            format!("`{STATE_PATH}` has no merge conflict to resolve"),
+            Some("`git standards status` shows the workflow state".to_string()),
+        ));
+    };
+    let side_bytes = |k: Keep| -> Option<Vec<u8>> {
+        if conflict.unmerged {
+            if let Some(stages) = tree
+                .stages(STATE_PATH)
+                .or_else(|| project.index().ok().and_then(|i| i.stages(STATE_PATH)))
+            {
+                return match k {
+                    Keep::Ours => stages.ours,
+                    Keep::Theirs => stages.theirs,
+                };
+            }
+        }
+        match tree.text(STATE_PATH) {
+            Text::Ok(text) => sides_from_markers(&text).map(|(o, t)| match k {
+                Keep::Ours => o.into_bytes(),
+                Keep::Theirs => t.into_bytes(),
+            }),
+            _ => None,
+        }
+    };
+    let Some(content) = side_bytes(keep) else {
+        return Err(Error::refused(
+            format!("{} has no version of `{STATE_PATH}` to keep (that side deleted it, or the conflict markers cannot be read)", keep.name()),
+            Some("resolve STATE.md by hand so it describes exactly one cycle, then `git add` it".to_string()),
+        ));
+    };
+    let text = String::from_utf8(content.clone()).map_err(|_| {
+        Error::refused(
+            format!(
+                "{}'s `{STATE_PATH}` is not UTF-8 text, so it cannot be kept",
+                keep.name()
+            ),
+            Some("resolve STATE.md by hand, then `git add` it".to_string()),
+        )
+    })?;
+    if let Err(e) = StateDoc::parse(&text) {
+        return Err(Error::refused(
+            format!("{}'s `{STATE_PATH}` is not a valid STATE.md ({}: line {}: {}), so keeping it would leave a broken workflow", keep.name(), e.rule, e.line, e.message),
+            Some("resolve STATE.md by hand so it describes exactly one cycle, then `git add` it".to_string()),
+        ));
+    }
+    Ok(Decision {
+        kept: SideSummary::read(&content),
+        dropped: side_bytes(keep.other()).map(|b| SideSummary::read(&b)),
+        content,
+    })
+}
+
+/// The records under `.standards/docs/` that belong to cycle `id` (named
+/// after it, as `artifact init` names them, or carrying it as `Cycle`).
+fn records_of(tree: &dyn Tree, id: &str) -> Vec<String> {
+    let prefix = format!("{STANDARDS_DIR}/docs/");
+    tree.markdown_files()
+        .into_iter()
+        .filter(|p| p.starts_with(&prefix))
+        .filter(|p| {
+            p.contains(id)
+                || matches!(tree.text(p), Text::Ok(t) if t.contains(&format!("`Cycle`: `{id}`")))
+        })
+        .collect()
+}

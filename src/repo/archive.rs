@@ -1,0 +1,449 @@
+//! Cycle archives (D21): before reset or uninstall deletes anything, the whole
+//! current `.standards/` folder (tracked files as they are on disk, and
+//! untracked files that are not ignored) is committed under
+//! `refs/standards/archive/<name>`, built from objects with gix (no checkout,
+//! no index change). A later archive of the same name gets the previous one as
+//! its parent, so nothing archived is ever replaced. The tool never deletes an
+//! archive.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use gix::bstr::ByteSlice;
+
+use crate::error::{Error, Result};
+use crate::protocol::layout::STANDARDS_DIR;
+use crate::repo::Project;
+
+/// Where archives live.
+pub const PREFIX: &str = "refs/standards/archive/";
+
+/// The identity of archive commits when the user has none configured (D18).
+const TOOL_NAME: &str = "git-standards";
+const TOOL_EMAIL: &str = "git-standards@localhost";
+
+/// A stored archive commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Archived {
+    /// The full ref name.
+    pub reference: String,
+    pub commit: gix::ObjectId,
+    pub previous: Option<gix::ObjectId>,
+    /// How many files it holds.
+    pub files: usize,
+}
+
+impl Archived {
+    /// `<ref>@<commit>`, the form of the `Standards-Archive` trailer.
+    pub fn at(&self) -> String {
+        format!("{}@{}", self.reference, self.commit)
+    }
+}
+
+/// Whether `name` can be an archive name: one valid ref component.
+pub fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.contains('/')
+        && gix::refs::FullName::try_from(format!("{PREFIX}{name}")).is_ok()
+}
+
+/// `reset-<UTC timestamp>`: the name when no cycle was ever started.
+pub fn timestamp_name(prefix: &str) -> String {
+    format!("{prefix}-{}", chrono::Utc::now().format("%Y%m%dT%H%M%SZ"))
+}
+
+/// One file to archive: project-relative path, bytes, executable or link.
+struct File {
+    path: String,
+    bytes: Vec<u8>,
+    kind: gix::objs::tree::EntryKind,
+}
+
+/// The files under `.standards/` that the archive keeps: every regular file or
+/// link on disk that is tracked, or untracked and not ignored.
+fn collect(project: &Project) -> Result<Vec<File>> {
+    let work = project.worktree()?;
+    let prefix = format!("{STANDARDS_DIR}/");
+    let mut wanted: BTreeSet<String> = work
+        .untracked(&|p: &str| p.starts_with(&prefix))?
+        .into_iter()
+        .collect();
+    let index = project
+        .repo
+        .index_or_empty()
+        .map_err(|e| Error::Git(format!("cannot read the index: {e}")))?;
+    let root_prefix = if project.root_in_repo.is_empty() {
+        String::new()
+    } else {
+        format!("{}/", project.root_in_repo)
+    };
+    for entry in index.entries() {
+        let p = entry.path(&index).to_str_lossy().into_owned();
+        if let Some(rel) = p.strip_prefix(&root_prefix) {
+            if rel.starts_with(&prefix) {
+                wanted.insert(rel.to_string());
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for path in wanted {
+        let full = project.root.join(&path);
+        let Ok(meta) = std::fs::symlink_metadata(&full) else {
+            continue; // a tracked file deleted from disk: HEAD still has it
+        };
+        let kind = if meta.file_type().is_symlink() {
+            gix::objs::tree::EntryKind::Link
+        } else if meta.is_file() && is_executable(&meta) {
+            gix::objs::tree::EntryKind::BlobExecutable
+        } else if meta.is_file() {
+            gix::objs::tree::EntryKind::Blob
+        } else {
+            continue;
+        };
+        let bytes = if kind == gix::objs::tree::EntryKind::Link {
+            let target = std::fs::read_link(&full).map_err(|e| Error::io(&full, e))?;
+            target.to_string_lossy().into_owned().into_bytes()
+        } else {
+            std::fs::read(&full).map_err(|e| Error::io(&full, e))?
+        };
+        files.push(File { path, bytes, kind });
+    }
+    Ok(files)
+}
+
+#[cfg(unix)]
+fn is_executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn is_executable(_: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// The signature for tool-made commits: the user's identity, else the tool's (D18).
+pub fn signature(repo: &gix::Repository) -> gix::actor::Signature {
+    let now = gix::date::Time::now_local_or_utc();
+    let user = repo
+        .committer()
+        .and_then(|r| r.ok())
+        .and_then(|s| s.to_owned().ok());
+    user.unwrap_or_else(|| gix::actor::Signature {
+        name: TOOL_NAME.into(),
+        email: TOOL_EMAIL.into(),
+        time: now,
+    })
+}
+
+/// Writes a tree holding `files` (project-relative paths).
+fn write_tree(repo: &gix::Repository, files: &[File]) -> Result<gix::ObjectId> {
+    let git = |what: &str, e: &dyn std::fmt::Display| Error::Git(format!("{what}: {e}"));
+    let empty = repo
+        .write_object(gix::objs::Tree::empty())
+        .map_err(|e| git("cannot write the empty tree", &e))?
+        .detach();
+    let mut editor = repo
+        .edit_tree(empty)
+        .map_err(|e| git("cannot edit a tree", &e))?;
+    for f in files {
+        let blob = repo
+            .write_blob(&f.bytes)
+            .map_err(|e| git("cannot write a blob", &e))?
+            .detach();
+        editor
+            .upsert(f.path.as_str(), f.kind, blob)
+            .map_err(|e| git(&format!("cannot add `{}` to the archive", f.path), &e))?;
+    }
+    Ok(editor
+        .write()
+        .map_err(|e| git("cannot write the archive tree", &e))?
+        .detach())
+}
+
+/// The current tip of a ref, if it exists.
+pub fn tip(repo: &gix::Repository, name: &str) -> Result<Option<gix::ObjectId>> {
+    match repo.try_find_reference(name) {
+        Ok(Some(mut r)) => Ok(Some(
+            r.peel_to_id()
+                .map_err(|e| Error::Git(format!("cannot read `{name}`: {e}")))?
+                .detach(),
+        )),
+        Ok(None) => Ok(None),
+        Err(e) => Err(Error::Git(format!("cannot read `{name}`: {e}"))),
+    }
+}
+
+/// Archives the current `.standards/` under `refs/standards/archive/<name>`
+/// for `operation` (`reset`, `uninstall`). The ref moves by compare-and-swap,
+/// so a concurrent archive of the same name is never overwritten.
+pub fn store(project: &Project, name: &str, operation: &str) -> Result<Archived> {
+    if !valid_name(name) {
+        return Err(Error::Internal(format!("`{name}` is not an archive name")));
+    }
+    let repo = &project.repo;
+    let files = collect(project)?;
+    let tree = write_tree(repo, &files)?;
+    let reference = format!("{PREFIX}{name}");
+    let branch = match repo.head_name() {
+        Ok(Some(n)) => n.shorten().to_string(),
+        _ => "(detached HEAD)".to_string(),
+    };
+    let head = match repo.head_id() {
+        Ok(id) => id.to_string(),
+        Err(_) => "(no commit yet)".to_string(),
+    };
+    for _attempt in 0..5 {
+        let previous = tip(repo, &reference)?;
+        let message = format!(
+            "standards: archive .standards/ before {operation}\n\nBranch: {branch}\nHEAD: {head}\nOperation: {operation}\nProject: {}\nTool: git-standards {}\n",
+            if project.root_in_repo.is_empty() { "." } else { &project.root_in_repo },
+            env!("CARGO_PKG_VERSION")
+        );
+        let sig = signature(repo);
+        let commit = gix::objs::Commit {
+            tree,
+            parents: previous.into_iter().collect(),
+            author: sig.clone(),
+            committer: sig,
+            encoding: None,
+            message: message.into(),
+            extra_headers: Vec::new(),
+        };
+        let commit = repo
+            .write_object(&commit)
+            .map_err(|e| Error::Git(format!("cannot write the archive commit: {e}")))?
+            .detach();
+        use gix::refs::transaction::PreviousValue;
+        let expected = match previous {
+            Some(p) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(p)),
+            None => PreviousValue::MustNotExist,
+        };
+        match repo.reference(
+            reference.as_str(),
+            commit,
+            expected,
+            format!("standards: archive before {operation}"),
+        ) {
+            Ok(_) => {
+                return Ok(Archived {
+                    reference,
+                    commit,
+                    previous,
+                    files: files.len(),
+                })
+            }
+            Err(e) if e.is_conflict() => continue,
+            Err(e) => return Err(Error::Git(format!("cannot update `{reference}`: {e}"))),
+        }
+    }
+    Err(Error::refused(
+        format!("`{reference}` kept moving while git standards tried to archive into it"),
+        Some("retry when no other git standards command is running".into()),
+    ))
+}
+
+/// One archive as `archive list` shows it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Listed {
+    pub name: String,
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub commit: String,
+    /// Commit time, `YYYY-MM-DDTHH:MM:SSZ`.
+    pub time: String,
+    /// How many archive commits the ref holds (one per reset or uninstall).
+    pub versions: usize,
+    pub files: usize,
+    pub operation: String,
+    pub branch: String,
+}
+
+/// Every archive, sorted by name.
+pub fn list(repo: &gix::Repository) -> Result<Vec<Listed>> {
+    let git = |e: &dyn std::fmt::Display| Error::Git(format!("cannot list the archives: {e}"));
+    let refs = repo.references().map_err(|e| git(&e))?;
+    let mut out = Vec::new();
+    for r in refs.prefixed(PREFIX).map_err(|e| git(&e))? {
+        let mut r = r.map_err(|e| git(&e))?;
+        let reference = r.name().as_bstr().to_string();
+        let id = r.peel_to_id().map_err(|e| git(&e))?.detach();
+        let commit = repo.find_commit(id).map_err(|e| git(&e))?;
+        let message = commit.message_raw_sloppy().to_str_lossy().into_owned();
+        let field = |key: &str| {
+            message
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{key}: ")))
+                .unwrap_or("")
+                .to_string()
+        };
+        let seconds = commit.time().map(|t| t.seconds).unwrap_or_default();
+        let time = chrono::DateTime::from_timestamp(seconds, 0)
+            .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+            .unwrap_or_default();
+        let mut versions = 0;
+        let mut cursor = Some(id);
+        while let Some(c) = cursor {
+            versions += 1;
+            cursor = repo
+                .find_commit(c)
+                .ok()
+                .and_then(|c| c.parent_ids().next().map(|p| p.detach()));
+        }
+        let files = files(repo, id)?.len();
+        out.push(Listed {
+            name: reference.trim_start_matches(PREFIX).to_string(),
+            reference,
+            commit: id.to_string(),
+            time,
+            versions,
+            files,
+            operation: field("Operation"),
+            branch: field("Branch"),
+        });
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(out)
+}
+
+/// The commit an archive name (`<name>`, `refs/standards/archive/<name>`, or
+/// `<name>~<n>` for an older version) points at.
+pub fn resolve(repo: &gix::Repository, name: &str) -> Result<gix::ObjectId> {
+    let (base, back) = match name.rsplit_once('~') {
+        Some((b, n)) if n.parse::<usize>().is_ok() => (b, n.parse::<usize>().unwrap_or(0)),
+        _ => (name, 0),
+    };
+    let short = base.strip_prefix(PREFIX).unwrap_or(base);
+    let reference = format!("{PREFIX}{short}");
+    let not_found = || {
+        Error::refused(
+            format!("there is no archive `{short}` (no ref `{reference}`)"),
+            Some("`git standards archive list` shows the archives".into()),
+        )
+    };
+    if !valid_name(short) {
+        return Err(not_found());
+    }
+    let mut id = tip(repo, &reference)?.ok_or_else(not_found)?;
+    for step in 0..back {
+        let commit = repo
+            .find_commit(id)
+            .map_err(|e| Error::Git(format!("cannot read archive `{short}`: {e}")))?;
+        id = commit
+            .parent_ids()
+            .next()
+            .map(|p| p.detach())
+            .ok_or_else(|| {
+                Error::refused(
+                    format!("archive `{short}` has only {} version(s)", step + 1),
+                    None,
+                )
+            })?;
+    }
+    Ok(id)
+}
+
+/// An archived file.
+#[derive(Debug, Clone)]
+pub struct ArchivedFile {
+    pub path: String,
+    pub id: gix::ObjectId,
+    pub mode: gix::objs::tree::EntryKind,
+}
+
+/// Every file in the archive commit `commit`, sorted by path.
+pub fn files(repo: &gix::Repository, commit: gix::ObjectId) -> Result<Vec<ArchivedFile>> {
+    let git = |e: &dyn std::fmt::Display| Error::Git(format!("cannot read the archive: {e}"));
+    let tree = repo
+        .find_commit(commit)
+        .map_err(|e| git(&e))?
+        .tree()
+        .map_err(|e| git(&e))?;
+    let mut out = Vec::new();
+    let mut recorder = gix::traverse::tree::Recorder::default();
+    tree.traverse()
+        .breadthfirst(&mut recorder)
+        .map_err(|e| git(&e))?;
+    for entry in recorder.records {
+        if entry.mode.is_tree() {
+            continue;
+        }
+        out.push(ArchivedFile {
+            path: entry.filepath.to_str_lossy().into_owned(),
+            id: entry.oid,
+            mode: entry.mode.kind(),
+        });
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(out)
+}
+
+/// The bytes of one archived object.
+pub fn blob(repo: &gix::Repository, id: gix::ObjectId) -> Result<Vec<u8>> {
+    Ok(repo
+        .find_object(id)
+        .map_err(|e| Error::Git(format!("cannot read an archived file: {e}")))?
+        .detach()
+        .data)
+}
+
+/// Files of `all` selected by `path`: the file itself, or everything under a
+/// folder. A path may omit the leading `.standards/`.
+pub fn select<'a>(all: &'a [ArchivedFile], path: &str) -> Vec<&'a ArchivedFile> {
+    let path = path.trim_end_matches('/');
+    let pick = |p: &str| -> Vec<&'a ArchivedFile> {
+        all.iter()
+            .filter(|f| f.path == p || f.path.starts_with(&format!("{p}/")))
+            .collect()
+    };
+    let direct = pick(path);
+    if !direct.is_empty() || path.starts_with(&format!("{STANDARDS_DIR}/")) {
+        return direct;
+    }
+    pick(&format!("{STANDARDS_DIR}/{path}"))
+}
+
+/// Whether the project-relative `path` exists on disk (links not followed).
+pub fn occupied(root: &Path, path: &str) -> bool {
+    std::fs::symlink_metadata(root.join(path)).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_single_ref_components() {
+        assert!(valid_name("add-search-20260927T190146Z-7bef0f04"));
+        assert!(valid_name("reset-20260101T000000Z"));
+        assert!(!valid_name(""));
+        assert!(!valid_name("a/b"));
+        assert!(!valid_name("a..b"));
+        assert!(!valid_name("a b"));
+    }
+
+    #[test]
+    fn selection_takes_files_and_folders_with_or_without_the_prefix() {
+        let f = |p: &str| ArchivedFile {
+            path: p.into(),
+            id: gix::ObjectId::null(gix::hash::Kind::Sha1),
+            mode: gix::objs::tree::EntryKind::Blob,
+        };
+        let all = [
+            f(".standards/STATE.md"),
+            f(".standards/docs/a/x.md"),
+            f(".standards/docs/b.md"),
+            f(".standards/docsy.md"),
+        ];
+        let names = |v: Vec<&ArchivedFile>| v.iter().map(|f| f.path.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            names(select(&all, "docs")),
+            [".standards/docs/a/x.md", ".standards/docs/b.md"]
+        );
+        assert_eq!(
+            names(select(&all, ".standards/STATE.md")),
+            [".standards/STATE.md"]
+        );
+        assert!(select(&all, "nothing").is_empty());
+    }
+}

@@ -1,0 +1,1165 @@
+//! The journal of multi-file writes (D22): an operation that changes several
+//! files (and maybe refs) first writes its plan, the new contents and backups
+//! of everything it replaces or deletes into `<git-dir>/standards/journal/`,
+//! then applies the changes one by one, recording progress, and removes the
+//! journal at the end. A process killed at any moment leaves the journal
+//! behind; every later writing command refuses ([`refuse_if_pending`]) until
+//! `git standards recover` completes the operation or rolls it back.
+//!
+//! Every step is idempotent in both directions (a write puts the staged bytes,
+//! a removal deletes what is there, a rollback puts the backup back, a ref moves
+//! only from its expected value), so recovery needs no knowledge of how far the
+//! killed process got: completing re-applies every step, rolling back undoes
+//! every step in reverse order. That also holds after a recovery that was itself
+//! killed.
+//!
+//! Layout of the journal folder:
+//! - `plan.json`: operation, tool version, start time, project root, the steps;
+//! - `stage-<i>`: the new bytes of write step `i`;
+//! - `backup-<i>`: what step `i` replaces or deletes (a file or a folder copy);
+//! - `progress`: one line per applied step (for reporting only).
+//!
+//! The journal appears with one rename of a fully written folder, so it is
+//! complete or absent; it disappears with one rename before deletion.
+//!
+//! Usage from a command:
+//! ```ignore
+//! refuse_if_pending(&project)?;
+//! let changes = vec![Change::write(".standards/STATE.md", text), Change::remove(".standards/docs")];
+//! Journal::begin(&project, "reset", changes, serde_json::json!({}))?.run()?;
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::repo::{failpoint, write, Project};
+
+/// The folder name inside `<git-dir>/standards/`.
+const JOURNAL: &str = "journal";
+/// The lock file beside the journal: held while an operation runs, so a live
+/// journal is never mistaken for an interrupted one.
+const LOCK: &str = "journal.lock";
+/// How long a writer waits for another one to finish before refusing.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+/// The folder beside `.standards/` when there is no git directory (D22).
+pub const OUTSIDE_GIT: &str = ".standards-journal";
+const PLAN: &str = "plan.json";
+const PROGRESS: &str = "progress";
+
+/// The failpoints every journaled operation passes, as suffixes of
+/// `<operation>:`. `step-applied` and `step-recorded` are reached once per
+/// step; arm the `n`-th with `<operation>:step-applied@<n>`.
+pub const POINTS: &[&str] = &[
+    "journal-staged",
+    "journal-begun",
+    "step-applied",
+    "step-recorded",
+    "journal-closing",
+];
+
+/// One change of a journaled operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// Write `content` to the project-relative `path` (created or replaced).
+    Write { path: String, content: Vec<u8> },
+    /// Delete the project-relative file or folder `path` (a no-op when absent).
+    Remove { path: String },
+    /// Replace a file of the git directory itself (the index: `index`).
+    WriteGitFile { name: String, content: Vec<u8> },
+    /// Move a ref from `old` (`None`: it must not exist) to `new`.
+    MoveRef {
+        name: String,
+        old: Option<gix::ObjectId>,
+        new: gix::ObjectId,
+    },
+}
+
+impl Change {
+    pub fn write(path: impl Into<String>, content: impl Into<Vec<u8>>) -> Change {
+        Change::Write {
+            path: path.into(),
+            content: content.into(),
+        }
+    }
+
+    pub fn remove(path: impl Into<String>) -> Change {
+        Change::Remove { path: path.into() }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "action", rename_all = "kebab-case")]
+enum Step {
+    Write {
+        path: String,
+        /// Whether `backup-<i>` holds the file this write replaces.
+        backup: bool,
+        /// Parent folders the write creates, outermost first (removed on rollback).
+        #[serde(default)]
+        created_parents: Vec<String>,
+    },
+    Remove {
+        path: String,
+        backup: bool,
+    },
+    WriteGitFile {
+        name: String,
+        backup: bool,
+    },
+    MoveRef {
+        name: String,
+        old: Option<String>,
+        new: String,
+    },
+}
+
+/// The plan file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct PlanFile {
+    format: u32,
+    operation: String,
+    version: String,
+    started: String,
+    root: PathBuf,
+    git_dir: Option<PathBuf>,
+    /// Names this journal's temporary folders in the project, so a recovery
+    /// finds (and deletes) what a killed removal or restore left.
+    token: String,
+    steps: Vec<Step>,
+    #[serde(default)]
+    detail: serde_json::Value,
+}
+
+/// Where the journal of this project's worktree lives: inside the worktree's
+/// own git directory, so two worktrees never see each other's journals.
+pub fn location(project: &Project) -> PathBuf {
+    location_for(Some(project.repo.git_dir()), &project.root)
+}
+
+/// [`location`] from its parts; `None` for a project outside any git repository.
+pub fn location_for(git_dir: Option<&Path>, root: &Path) -> PathBuf {
+    match git_dir {
+        Some(g) => g.join("standards").join(JOURNAL),
+        None => root.join(OUTSIDE_GIT),
+    }
+}
+
+/// An interrupted operation found on disk.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub operation: String,
+    pub started: String,
+    pub version: String,
+    pub steps: usize,
+    pub applied: usize,
+    pub dir: PathBuf,
+    /// What the operation recorded about itself (for its audit event).
+    pub detail: serde_json::Value,
+}
+
+/// An exclusive lock on this worktree's journal, held by the one operation
+/// that may write it; released when dropped (or when its process dies, which
+/// is what tells an interrupted journal from a live one).
+pub struct OperationLock {
+    _file: std::fs::File,
+}
+
+impl OperationLock {
+    /// Takes the lock beside `journal`, waiting (bounded) for another writer.
+    fn acquire(journal: &Path) -> Result<OperationLock> {
+        let parent = journal.parent().expect("the journal has a parent folder");
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        let path = parent.join(LOCK);
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        let deadline = std::time::Instant::now() + LOCK_WAIT;
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(OperationLock { _file: file }),
+                Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(Error::refused(
+                        format!(
+                            "another git standards operation has been writing this worktree for more than {} s (it holds `{}`)",
+                            LOCK_WAIT.as_secs(),
+                            path.display()
+                        ),
+                        Some("wait for it to finish and run the command again".into()),
+                    ))
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+            }
+        }
+    }
+}
+
+/// The interrupted operation of this worktree, if any. A journal whose
+/// operation is still running (its lock is held) is waited for, not reported.
+pub fn pending(project: &Project) -> Result<Option<Pending>> {
+    let dir = location(project);
+    if !exists(&dir)? {
+        return Ok(None);
+    }
+    let _lock = OperationLock::acquire(&dir)?;
+    pending_locked(&dir)
+}
+
+fn exists(dir: &Path) -> Result<bool> {
+    match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(Error::io(dir, e)),
+        Ok(_) => Ok(true),
+    }
+}
+
+/// [`pending`] for a caller that holds the lock.
+fn pending_locked(dir: &Path) -> Result<Option<Pending>> {
+    let dir = dir.to_path_buf();
+    if !exists(&dir)? {
+        return Ok(None);
+    }
+    let plan = read_plan(&dir)?;
+    Ok(Some(Pending {
+        operation: plan.operation.clone(),
+        started: plan.started.clone(),
+        version: plan.version.clone(),
+        steps: plan.steps.len(),
+        applied: read_progress(&dir),
+        dir,
+        detail: plan.detail,
+    }))
+}
+
+/// Refuses when an interrupted operation left its journal: every writing
+/// command calls this first (D22).
+pub fn refuse_if_pending(project: &Project) -> Result<()> {
+    match pending(project)? {
+        None => Ok(()),
+        Some(p) => Err(pending_refusal(&p)),
+    }
+}
+
+fn pending_refusal(p: &Pending) -> Error {
+    Error::refused(
+        format!(
+            "an interrupted `git standards {}` (started {}) left its journal at `{}` ({} of {} steps applied); nothing else may write until it is finished",
+            p.operation,
+            p.started,
+            p.dir.display(),
+            p.applied,
+            p.steps
+        ),
+        Some(format!(
+            "run `git standards recover` to complete the {}, or `git standards recover --rollback` to undo it",
+            p.operation
+        )),
+    )
+}
+
+/// A journaled operation in progress.
+pub struct Journal {
+    dir: PathBuf,
+    root: PathBuf,
+    git_dir: Option<PathBuf>,
+    repo: Option<gix::Repository>,
+    operation: String,
+    token: String,
+    steps: Vec<Step>,
+    /// Held until the operation ends (`run` or drop).
+    _lock: Option<OperationLock>,
+}
+
+impl Journal {
+    /// Writes the journal (plan, new contents, backups) and puts it in place.
+    /// Nothing in the project changes yet. Refuses when another journal exists.
+    pub fn begin(
+        project: &Project,
+        operation: &str,
+        changes: Vec<Change>,
+        detail: serde_json::Value,
+    ) -> Result<Journal> {
+        let dir = location(project);
+        let lock = OperationLock::acquire(&dir)?;
+        if let Some(p) = pending_locked(&dir)? {
+            return Err(pending_refusal(&p));
+        }
+        let git_dir = Some(project.repo.git_dir().to_path_buf());
+        let mut journal = Journal::begin_at(
+            dir,
+            project.root.clone(),
+            git_dir,
+            Some(project.repo.clone()),
+            operation,
+            changes,
+            detail,
+        )?;
+        journal._lock = Some(lock);
+        Ok(journal)
+    }
+
+    fn begin_at(
+        dir: PathBuf,
+        root: PathBuf,
+        git_dir: Option<PathBuf>,
+        repo: Option<gix::Repository>,
+        operation: &str,
+        changes: Vec<Change>,
+        detail: serde_json::Value,
+    ) -> Result<Journal> {
+        let parent = dir.parent().expect("the journal has a parent folder");
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        clean_leftovers(parent);
+        let token = random_suffix()?;
+        let staging = parent.join(format!("{JOURNAL}.new-{token}"));
+        std::fs::create_dir(&staging).map_err(|e| Error::io(&staging, e))?;
+        let staged = (|| -> Result<Vec<Step>> {
+            let mut steps = Vec::with_capacity(changes.len());
+            for (i, change) in changes.into_iter().enumerate() {
+                steps.push(stage(&staging, i, &root, git_dir.as_deref(), change)?);
+            }
+            let plan = PlanFile {
+                format: 1,
+                operation: operation.to_string(),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+                started: chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+                root: root.clone(),
+                git_dir: git_dir.clone(),
+                token: token.clone(),
+                steps: steps.clone(),
+                detail,
+            };
+            let text = serde_json::to_string_pretty(&plan)
+                .map_err(|e| Error::Internal(format!("cannot serialise the journal plan: {e}")))?;
+            write_durable(&staging.join(PLAN), text.as_bytes())?;
+            sync_dir(&staging);
+            Ok(steps)
+        })();
+        let steps = match staged {
+            Ok(s) => s,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&staging);
+                return Err(e);
+            }
+        };
+        failpoint::hit(&format!("{operation}:journal-staged"));
+        // A rename onto an existing journal (never empty) fails: at most one operation at a time.
+        if let Err(e) = std::fs::rename(&staging, &dir) {
+            let _ = std::fs::remove_dir_all(&staging);
+            if dir.exists() {
+                return Err(Error::refused(
+                    format!(
+                        "another STANDARDS operation started a journal at `{}` meanwhile",
+                        dir.display()
+                    ),
+                    Some("wait for it to finish, or run `git standards recover`".into()),
+                ));
+            }
+            return Err(Error::io(&dir, e));
+        }
+        sync_dir(parent);
+        failpoint::hit(&format!("{operation}:journal-begun"));
+        Ok(Journal {
+            dir,
+            root,
+            git_dir,
+            repo,
+            operation: operation.to_string(),
+            token,
+            steps,
+            _lock: None,
+        })
+    }
+
+    /// Applies every step, then removes the journal. On an error the steps
+    /// are undone and the journal removed; if the undo fails too, the journal
+    /// stays for `git standards recover`.
+    pub fn run(self) -> Result<()> {
+        let applied = (|| -> Result<()> {
+            for i in 0..self.steps.len() {
+                self.apply(i)?;
+                failpoint::hit(&format!("{}:step-applied", self.operation));
+                append_progress(&self.dir, i)?;
+                failpoint::hit(&format!("{}:step-recorded", self.operation));
+            }
+            Ok(())
+        })();
+        match applied {
+            Ok(()) => self.close(),
+            Err(e) => match self.rollback_steps() {
+                Ok(()) => {
+                    self.close()?;
+                    Err(e)
+                }
+                Err(undo) => Err(Error::refused(
+                    format!(
+                        "{e}; undoing the partial `{}` failed too ({undo})",
+                        self.operation
+                    ),
+                    Some(format!(
+                        "the backups are in `{}`; run `git standards recover --rollback` once the cause is fixed",
+                        self.dir.display()
+                    )),
+                )),
+            },
+        }
+    }
+
+    fn close(&self) -> Result<()> {
+        failpoint::hit(&format!("{}:journal-closing", self.operation));
+        close_dir(&self.dir)
+    }
+
+    fn step_path(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// The temporary name beside step `i`'s path, the same in every run.
+    fn scratch(&self, i: usize) -> String {
+        format!(".git-standards-{}-{i}", self.token)
+    }
+
+    fn apply(&self, i: usize) -> Result<()> {
+        match &self.steps[i] {
+            Step::Write { path, .. } => {
+                let bytes = read_stage(&self.dir, i)?;
+                put_file(&self.root, path, &bytes, &self.scratch(i))
+            }
+            Step::Remove { path, .. } => remove_any(&self.root, path, &self.scratch(i)),
+            Step::WriteGitFile { name, .. } => {
+                let git_dir = self.git_dir()?;
+                let bytes = read_stage(&self.dir, i)?;
+                put_file(git_dir, name, &bytes, &self.scratch(i))
+            }
+            Step::MoveRef { name, old, new } => {
+                let old = parse_id(old.as_deref())?;
+                let new = parse_id(Some(new))?.expect("a new id");
+                move_ref(self.repo()?, name, old, Some(new))
+            }
+        }
+    }
+
+    fn undo(&self, i: usize) -> Result<()> {
+        let backup = self.dir.join(format!("backup-{i}"));
+        match &self.steps[i] {
+            Step::Write {
+                path,
+                backup: had,
+                created_parents,
+            } => {
+                if *had {
+                    restore(&backup, &self.root, path, &self.scratch(i))
+                } else {
+                    remove_any(&self.root, path, &self.scratch(i))?;
+                    for dir in created_parents.iter().rev() {
+                        let _ = std::fs::remove_dir(self.step_path(dir));
+                    }
+                    Ok(())
+                }
+            }
+            Step::Remove { path, backup: had } => {
+                if *had {
+                    restore(&backup, &self.root, path, &self.scratch(i))
+                } else {
+                    Ok(())
+                }
+            }
+            Step::WriteGitFile { name, backup: had } => {
+                let git_dir = self.git_dir()?.to_path_buf();
+                if *had {
+                    restore(&backup, &git_dir, name, &self.scratch(i))
+                } else {
+                    remove_any(&git_dir, name, &self.scratch(i))
+                }
+            }
+            Step::MoveRef { name, old, new } => {
+                let old = parse_id(old.as_deref())?;
+                let new = parse_id(Some(new))?;
+                move_ref(self.repo()?, name, new, old)
+            }
+        }
+    }
+
+    fn rollback_steps(&self) -> Result<()> {
+        for i in (0..self.steps.len()).rev() {
+            self.undo(i)?;
+        }
+        Ok(())
+    }
+
+    fn git_dir(&self) -> Result<&Path> {
+        self.git_dir
+            .as_deref()
+            .ok_or_else(|| Error::Internal("a journal outside git cannot write git files".into()))
+    }
+
+    fn repo(&self) -> Result<&gix::Repository> {
+        self.repo
+            .as_ref()
+            .ok_or_else(|| Error::Internal("a journal outside git cannot move refs".into()))
+    }
+}
+
+/// Runs a whole journaled operation: [`Journal::begin`] then [`Journal::run`].
+pub fn write_all(
+    project: &Project,
+    operation: &str,
+    changes: Vec<Change>,
+    detail: serde_json::Value,
+) -> Result<()> {
+    if changes.is_empty() {
+        // Nothing to write: no journal, but still no writing past an interrupted one.
+        return refuse_if_pending(project);
+    }
+    Journal::begin(project, operation, changes, detail)?.run()
+}
+
+/// Which way `recover` went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Completed,
+    RolledBack,
+}
+
+/// The interrupted operation, recovered.
+#[derive(Debug, Clone)]
+pub struct Recovered {
+    pub pending: Pending,
+    pub direction: Direction,
+}
+
+/// Completes the interrupted operation (re-applying every step), or with
+/// `rollback` undoes it (every step in reverse), then removes the journal.
+/// `None` when nothing was interrupted.
+pub fn recover(project: &Project, rollback: bool) -> Result<Option<Recovered>> {
+    let location = location(project);
+    if !exists(&location)? {
+        return Ok(None);
+    }
+    let lock = OperationLock::acquire(&location)?;
+    let Some(found) = pending_locked(&location)? else {
+        return Ok(None);
+    };
+    let plan = read_plan(&found.dir)?;
+    if plan.version != env!("CARGO_PKG_VERSION") {
+        return Err(Error::refused(
+            format!(
+                "the interrupted `{}` was started by git-standards {}; this is {}",
+                plan.operation,
+                plan.version,
+                env!("CARGO_PKG_VERSION")
+            ),
+            Some(format!(
+                "recover with git-standards {} (its journal format is its own)",
+                plan.version
+            )),
+        ));
+    }
+    let journal = Journal {
+        dir: found.dir.clone(),
+        root: plan.root.clone(),
+        git_dir: plan.git_dir.clone(),
+        repo: Some(project.repo.clone()),
+        operation: plan.operation.clone(),
+        token: plan.token.clone(),
+        steps: plan.steps.clone(),
+        _lock: Some(lock),
+    };
+    let point = |what: &str| failpoint::hit(&format!("recover:{what}"));
+    if rollback {
+        for i in (0..journal.steps.len()).rev() {
+            journal.undo(i)?;
+            point("step-undone");
+        }
+    } else {
+        for i in 0..journal.steps.len() {
+            journal.apply(i)?;
+            point("step-applied");
+        }
+    }
+    point("journal-closing");
+    close_dir(&journal.dir)?;
+    Ok(Some(Recovered {
+        pending: found,
+        direction: if rollback {
+            Direction::RolledBack
+        } else {
+            Direction::Completed
+        },
+    }))
+}
+
+/// The failpoints of `recover` itself.
+pub const RECOVER_POINTS: &[&str] = &[
+    "recover:step-applied",
+    "recover:step-undone",
+    "recover:journal-closing",
+];
+
+fn stage(
+    staging: &Path,
+    i: usize,
+    root: &Path,
+    git_dir: Option<&Path>,
+    change: Change,
+) -> Result<Step> {
+    let backup = staging.join(format!("backup-{i}"));
+    Ok(match change {
+        Change::Write { path, content } => {
+            write::validate_relative(&path)?;
+            let had = back_up(&root.join(&path), &path, &backup, false)?;
+            write_durable(&staging.join(format!("stage-{i}")), &content)?;
+            Step::Write {
+                created_parents: absent_parents(root, &path)?,
+                path,
+                backup: had,
+            }
+        }
+        Change::Remove { path } => {
+            write::validate_relative(&path)?;
+            let had = back_up(&root.join(&path), &path, &backup, true)?;
+            Step::Remove { path, backup: had }
+        }
+        Change::WriteGitFile { name, content } => {
+            write::validate_relative(&name)?;
+            let git_dir = git_dir.ok_or_else(|| {
+                Error::Internal("a journal outside git cannot write git files".into())
+            })?;
+            let had = back_up(&git_dir.join(&name), &name, &backup, false)?;
+            write_durable(&staging.join(format!("stage-{i}")), &content)?;
+            Step::WriteGitFile { name, backup: had }
+        }
+        Change::MoveRef { name, old, new } => Step::MoveRef {
+            name,
+            old: old.map(|o| o.to_string()),
+            new: new.to_string(),
+        },
+    })
+}
+
+/// The parent folders of `rel` that do not exist yet, outermost first.
+fn absent_parents(root: &Path, rel: &str) -> Result<Vec<String>> {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let mut out = Vec::new();
+    for n in 1..parts.len() {
+        let prefix = parts[..n].join("/");
+        match std::fs::symlink_metadata(root.join(&prefix)) {
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => out.push(prefix),
+            Err(e) => return Err(Error::io(root.join(&prefix), e)),
+        }
+    }
+    Ok(out)
+}
+
+/// Copies what is at `source` into `backup` (a file, or with `folders` a whole
+/// folder). Returns whether anything was there. Refuses symbolic links.
+fn back_up(source: &Path, shown: &str, backup: &Path, folders: bool) -> Result<bool> {
+    let meta = match std::fs::symlink_metadata(source) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(Error::io(source, e)),
+    };
+    if meta.file_type().is_symlink() {
+        return Err(Error::refused(
+            format!("refusing to replace or delete `{shown}`: it is a symbolic link"),
+            Some("replace the link with a regular file or folder first".into()),
+        ));
+    }
+    if meta.is_dir() {
+        if !folders {
+            return Err(Error::refused(
+                format!("refusing to write `{shown}`: it is a folder"),
+                Some(format!("move `{shown}` out of the way")),
+            ));
+        }
+        copy_tree(source, backup, shown)?;
+    } else if meta.is_file() {
+        copy_file(source, backup)?;
+    } else {
+        return Err(Error::refused(
+            format!("refusing to replace or delete `{shown}`: it is not a regular file or folder"),
+            None,
+        ));
+    }
+    Ok(true)
+}
+
+fn copy_file(from: &Path, to: &Path) -> Result<()> {
+    std::fs::copy(from, to).map_err(|e| Error::io(from, e))?;
+    let f = std::fs::File::open(to).map_err(|e| Error::io(to, e))?;
+    sync(&f).map_err(|e| Error::io(to, e))
+}
+
+/// Copies a folder tree, refusing symbolic links and special files inside it.
+fn copy_tree(from: &Path, to: &Path, shown: &str) -> Result<()> {
+    std::fs::create_dir(to).map_err(|e| Error::io(to, e))?;
+    let mut entries: Vec<_> = std::fs::read_dir(from)
+        .map_err(|e| Error::io(from, e))?
+        .collect::<std::io::Result<_>>()
+        .map_err(|e| Error::io(from, e))?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let kind = entry.file_type().map_err(|e| Error::io(entry.path(), e))?;
+        let name = entry.file_name();
+        let inner = format!("{shown}/{}", name.to_string_lossy());
+        if kind.is_symlink() {
+            return Err(Error::refused(
+                format!("refusing to delete `{shown}`: it holds the symbolic link `{inner}`"),
+                Some("move the link out of the folder first".into()),
+            ));
+        } else if kind.is_dir() {
+            copy_tree(&entry.path(), &to.join(&name), &inner)?;
+        } else if kind.is_file() {
+            copy_file(&entry.path(), &to.join(&name))?;
+        } else {
+            return Err(Error::refused(
+                format!("refusing to delete `{shown}`: `{inner}` is not a regular file or folder"),
+                None,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Puts `backup` (a file or folder) back at `base/rel`, replacing what is
+/// there; `scratch` names the temporary sibling folders (the same in every run).
+fn restore(backup: &Path, base: &Path, rel: &str, scratch: &str) -> Result<()> {
+    let meta = std::fs::symlink_metadata(backup).map_err(|e| Error::io(backup, e))?;
+    if meta.is_dir() {
+        remove_any(base, rel, scratch)?;
+        write::prepare_parents(base, rel)?;
+        // Copy into a sibling, then rename: a kill midway leaves the target absent, never half.
+        let target = base.join(rel);
+        let parent = target.parent().expect("a relative path has a parent");
+        let temp = parent.join(format!("{scratch}-restoring"));
+        discard(&temp)?;
+        copy_tree(backup, &temp, rel)?;
+        std::fs::rename(&temp, &target).map_err(|e| Error::io(&target, e))
+    } else {
+        let bytes = std::fs::read(backup).map_err(|e| Error::io(backup, e))?;
+        put_file(base, rel, &bytes, scratch)?;
+        let perms = meta.permissions();
+        std::fs::set_permissions(base.join(rel), perms).map_err(|e| Error::io(base.join(rel), e))
+    }
+}
+
+/// Writes `bytes` to `base/rel` atomically through the temporary sibling
+/// `<scratch>-writing` and a rename. Unlike `write::atomic_write`'s unique
+/// temporary names, this name is the same in every run of the step, so a
+/// recovery deletes what a killed write left behind. Parents are created
+/// without following links; a link or folder at the target is refused; a
+/// replaced file keeps its permissions.
+fn put_file(base: &Path, rel: &str, bytes: &[u8], scratch: &str) -> Result<()> {
+    use std::io::Write as _;
+    write::prepare_parents(base, rel)?;
+    let target = base.join(rel);
+    let parent = target.parent().expect("a relative path has a parent");
+    let temp = parent.join(format!("{scratch}-writing"));
+    discard(&temp)?;
+    let keep = match std::fs::symlink_metadata(&target) {
+        Ok(m) if m.file_type().is_symlink() || m.is_dir() => {
+            return Err(Error::refused(
+                format!("refusing to write `{rel}`: it is a symbolic link or a folder"),
+                Some(format!(
+                    "move `{rel}` out of the way, then run `git standards recover` again"
+                )),
+            ))
+        }
+        Ok(m) => Some(m.permissions()),
+        Err(_) => None,
+    };
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .map_err(|e| Error::io(&temp, e))?;
+    f.write_all(bytes).map_err(|e| Error::io(&temp, e))?;
+    if let Some(perms) = keep {
+        f.set_permissions(perms).map_err(|e| Error::io(&temp, e))?;
+    }
+    sync(&f).map_err(|e| Error::io(&temp, e))?;
+    std::fs::rename(&temp, &target).map_err(|e| Error::io(&target, e))
+}
+
+/// Deletes the file or folder `base/rel` if present, never following links
+/// (a link is removed itself, not its target). A folder is first renamed to
+/// the sibling `<scratch>-removing`, so a kill leaves the path whole or absent;
+/// a rerun deletes what such a kill left there.
+fn remove_any(base: &Path, rel: &str, scratch: &str) -> Result<()> {
+    let target = base.join(rel);
+    let parent = target.parent().expect("a relative path has a parent");
+    let doomed = parent.join(format!("{scratch}-removing"));
+    discard(&doomed)?;
+    discard(&parent.join(format!("{scratch}-restoring")))?;
+    discard(&parent.join(format!("{scratch}-writing")))?;
+    match std::fs::symlink_metadata(&target) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Error::io(&target, e)),
+        Ok(m) if m.is_dir() => {
+            std::fs::rename(&target, &doomed).map_err(|e| Error::io(&target, e))?;
+            discard(&doomed)
+        }
+        Ok(_) => std::fs::remove_file(&target).map_err(|e| Error::io(&target, e)),
+    }
+}
+
+/// Deletes a temporary folder of ours if it exists.
+fn discard(path: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Error::io(path, e)),
+        Ok(m) if m.is_dir() => std::fs::remove_dir_all(path).map_err(|e| Error::io(path, e)),
+        Ok(_) => std::fs::remove_file(path).map_err(|e| Error::io(path, e)),
+    }
+}
+
+fn parse_id(hex: Option<&str>) -> Result<Option<gix::ObjectId>> {
+    hex.map(|h| {
+        gix::ObjectId::from_hex(h.as_bytes())
+            .map_err(|e| Error::Internal(format!("journal: bad object id `{h}`: {e}")))
+    })
+    .transpose()
+}
+
+/// Moves `name` from `from` to `to` (`None`: absent), idempotently: already at
+/// `to` is success; anywhere but `from` or `to` is a refusal.
+fn move_ref(
+    repo: &gix::Repository,
+    name: &str,
+    from: Option<gix::ObjectId>,
+    to: Option<gix::ObjectId>,
+) -> Result<()> {
+    use gix::refs::transaction::{Change as RefChange, LogChange, PreviousValue, RefEdit, RefLog};
+    use gix::refs::Target;
+    let current = match repo.try_find_reference(name) {
+        Ok(Some(mut r)) => Some(
+            r.peel_to_id()
+                .map_err(|e| Error::Git(format!("cannot read `{name}`: {e}")))?
+                .detach(),
+        ),
+        Ok(None) => None,
+        Err(e) => return Err(Error::Git(format!("cannot read `{name}`: {e}"))),
+    };
+    if current == to {
+        return Ok(());
+    }
+    if current != from {
+        return Err(Error::refused(
+            format!(
+                "`{name}` moved to {} while the operation was interrupted; it was expected at {}",
+                current.map_or("nothing".to_string(), |c| c.to_string()),
+                from.map_or("nothing".to_string(), |c| c.to_string())
+            ),
+            Some(format!(
+                "put `{name}` back, or finish by hand; the journal stays"
+            )),
+        ));
+    }
+    let expected = match from {
+        Some(id) => PreviousValue::MustExistAndMatch(Target::Object(id)),
+        None => PreviousValue::MustNotExist,
+    };
+    let full: gix::refs::FullName = name
+        .try_into()
+        .map_err(|e| Error::Internal(format!("bad ref name `{name}`: {e}")))?;
+    let change = match to {
+        Some(id) => RefChange::Update {
+            log: LogChange {
+                mode: RefLog::AndReference,
+                force_create_reflog: false,
+                message: "git standards".into(),
+            },
+            expected,
+            new: Target::Object(id),
+        },
+        None => RefChange::Delete {
+            expected,
+            log: RefLog::AndReference,
+        },
+    };
+    repo.edit_reference(RefEdit {
+        change,
+        name: full,
+        deref: false,
+    })
+    .map_err(|e| Error::Git(format!("cannot move `{name}`: {e}")))?;
+    Ok(())
+}
+
+fn read_plan(dir: &Path) -> Result<PlanFile> {
+    let path = dir.join(PLAN);
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+    serde_json::from_str(&text).map_err(|e| Error::Invalid {
+        path: path.display().to_string(),
+        message: format!("the journal plan is damaged ({e}); it is not safe to recover automatically: restore from the backups in this folder by hand"),
+    })
+}
+
+fn read_stage(dir: &Path, i: usize) -> Result<Vec<u8>> {
+    let path = dir.join(format!("stage-{i}"));
+    std::fs::read(&path).map_err(|e| Error::io(&path, e))
+}
+
+fn read_progress(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join(PROGRESS))
+        .map(|t| t.lines().filter(|l| l.parse::<usize>().is_ok()).count())
+        .unwrap_or(0)
+}
+
+fn append_progress(dir: &Path, i: usize) -> Result<()> {
+    use std::io::Write as _;
+    let path = dir.join(PROGRESS);
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| Error::io(&path, e))?;
+    writeln!(f, "{i}").map_err(|e| Error::io(&path, e))?;
+    sync(&f).map_err(|e| Error::io(&path, e))
+}
+
+fn write_durable(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write as _;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    f.write_all(bytes).map_err(|e| Error::io(path, e))?;
+    sync(&f).map_err(|e| Error::io(path, e))
+}
+
+/// The test-only variable that skips fsync in debug builds: a `kill -9`
+/// keeps the page cache, so the crash tests need no disk flush, and on a
+/// loaded machine each flush costs milliseconds. Release builds always flush.
+pub const NO_FSYNC: &str = "GIT_STANDARDS_TEST_NO_FSYNC";
+
+fn sync(f: &std::fs::File) -> std::io::Result<()> {
+    #[cfg(debug_assertions)]
+    if std::env::var_os(NO_FSYNC).is_some_and(|v| v == "1") {
+        return Ok(());
+    }
+    f.sync_all()
+}
+
+fn sync_dir(dir: &Path) {
+    if let Ok(f) = std::fs::File::open(dir) {
+        let _ = sync(&f);
+    }
+}
+
+/// Removes a journal: one rename makes it disappear, then the deletion.
+fn close_dir(dir: &Path) -> Result<()> {
+    let parent = dir.parent().expect("the journal has a parent folder");
+    let done = parent.join(format!("{JOURNAL}.done-{}", random_suffix()?));
+    std::fs::rename(dir, &done).map_err(|e| Error::io(dir, e))?;
+    sync_dir(parent);
+    let _ = std::fs::remove_dir_all(&done);
+    Ok(())
+}
+
+/// Deletes journals that were already closed but not yet deleted when their
+/// process died, and staging folders of journals that never began.
+fn clean_leftovers(parent: &Path) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let stale_new = name.starts_with(&format!("{JOURNAL}.new-"))
+            && entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age.as_secs() > 600);
+        if name.starts_with(&format!("{JOURNAL}.done-")) || stale_new {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+fn random_suffix() -> Result<String> {
+    let mut random = [0u8; 6];
+    getrandom::fill(&mut random)
+        .map_err(|e| Error::Internal(format!("no randomness for a temporary name: {e}")))?;
+    Ok(random.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_writer_waits_for_the_lock_instead_of_seeing_an_interrupted_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let journal = dir.path().join("standards").join(JOURNAL);
+        let held = OperationLock::acquire(&journal).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let waiter = {
+            let journal = journal.clone();
+            std::thread::spawn(move || {
+                let lock = OperationLock::acquire(&journal);
+                tx.send(()).unwrap();
+                lock.map(|_| ())
+            })
+        };
+        assert!(
+            rx.recv_timeout(std::time::Duration::from_millis(200))
+                .is_err(),
+            "the second writer must wait while the first holds the lock"
+        );
+        drop(held);
+        rx.recv_timeout(std::time::Duration::from_secs(10)).unwrap();
+        waiter.join().unwrap().unwrap();
+    }
+
+    fn journal(root: &Path, changes: Vec<Change>) -> Journal {
+        let dir = location_for(None, root);
+        Journal::begin_at(
+            dir,
+            root.to_path_buf(),
+            None,
+            None,
+            "test",
+            changes,
+            serde_json::Value::Null,
+        )
+        .unwrap()
+    }
+
+    fn snapshot(root: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut out = Vec::new();
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let rel = e
+                    .path()
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                if rel.starts_with(OUTSIDE_GIT) {
+                    continue;
+                }
+                if e.file_type().unwrap().is_dir() {
+                    out.push((rel + "/", Vec::new()));
+                    stack.push(e.path());
+                } else {
+                    out.push((rel, std::fs::read(e.path()).unwrap()));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    fn fixture() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        std::fs::create_dir_all(r.join(".standards/docs/a")).unwrap();
+        std::fs::write(r.join(".standards/docs/a/one.md"), "one").unwrap();
+        std::fs::write(r.join(".standards/docs/two.md"), "two").unwrap();
+        std::fs::write(r.join(".standards/STATE.md"), "old state").unwrap();
+        dir
+    }
+
+    fn changes() -> Vec<Change> {
+        vec![
+            Change::remove(".standards/docs"),
+            Change::write(".standards/STATE.md", "new state"),
+            Change::write(".standards/new/deep/file.md", "created"),
+        ]
+    }
+
+    #[test]
+    fn run_applies_everything_and_removes_the_journal() {
+        let dir = fixture();
+        journal(dir.path(), changes()).run().unwrap();
+        let r = dir.path();
+        assert!(!r.join(".standards/docs").exists());
+        assert_eq!(
+            std::fs::read(r.join(".standards/STATE.md")).unwrap(),
+            b"new state"
+        );
+        assert!(r.join(".standards/new/deep/file.md").is_file());
+        assert!(!location_for(None, r).exists());
+    }
+
+    #[test]
+    fn after_any_prefix_of_steps_both_directions_work() {
+        for applied in 0..=3 {
+            for rollback in [false, true] {
+                let dir = fixture();
+                let before = snapshot(dir.path());
+                let j = journal(dir.path(), changes());
+                for i in 0..applied {
+                    j.apply(i).unwrap();
+                }
+                // A half-applied later step: a stray temporary of a removal.
+                if rollback {
+                    j.rollback_steps().unwrap();
+                    assert_eq!(snapshot(dir.path()), before, "applied {applied}");
+                } else {
+                    for i in 0..3 {
+                        j.apply(i).unwrap();
+                    }
+                    assert_eq!(
+                        std::fs::read(dir.path().join(".standards/STATE.md")).unwrap(),
+                        b"new state"
+                    );
+                    assert!(!dir.path().join(".standards/docs").exists());
+                }
+                // Recovering twice (a recovery killed and rerun) changes nothing more.
+                if rollback {
+                    j.rollback_steps().unwrap();
+                    assert_eq!(snapshot(dir.path()), before);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_second_journal_is_refused_and_symlinks_are_never_backed_up() {
+        let dir = fixture();
+        let _first = journal(dir.path(), vec![Change::write("x.md", "x")]);
+        let e = Journal::begin_at(
+            location_for(None, dir.path()),
+            dir.path().to_path_buf(),
+            None,
+            None,
+            "test",
+            vec![],
+            serde_json::Value::Null,
+        )
+        .err()
+        .unwrap();
+        assert!(e.to_string().contains("another STANDARDS operation"), "{e}");
+        #[cfg(unix)]
+        {
+            let other = fixture();
+            std::os::unix::fs::symlink("/etc", other.path().join(".standards/docs/link")).unwrap();
+            let e = Journal::begin_at(
+                location_for(None, other.path()),
+                other.path().to_path_buf(),
+                None,
+                None,
+                "test",
+                vec![Change::remove(".standards/docs")],
+                serde_json::Value::Null,
+            )
+            .err()
+            .unwrap();
+            assert!(e.to_string().contains("symbolic link"), "{e}");
+            assert!(!location_for(None, other.path()).exists());
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! Interrupted operations (D22): a command killed at any write step leaves a
+//! journal; every writing command then refuses naming `git standards recover`,
+//! which completes the operation or rolls it back.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::common::{stderr, stdout, write, Env};
+
+/// Every file and folder below `root` with its bytes, `.git` excluded.
+pub fn tree_bytes(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let e = e.unwrap();
+            if e.file_name() == ".git" {
+                continue;
+            }
+            let rel = e
+                .path()
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if e.file_type().unwrap().is_dir() {
+                out.insert(rel + "/", None);
+                stack.push(e.path());
+            } else {
+                out.insert(rel, Some(std::fs::read(e.path()).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+/// The failpoint names to try for a command: each point, and for the
+/// per-step points each arrival up to `steps`.
+pub fn arms(points: &[&str], steps: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in points {
+        if p.ends_with(":step-applied")
+            || p.ends_with(":step-recorded")
+            || p.ends_with(":step-undone")
+        {
+            for n in 1..=steps {
+                out.push(format!("{p}@{n}"));
+            }
+        } else {
+            out.push(p.to_string());
+        }
+    }
+    out
+}
+
+/// Runs the binary with a failpoint armed; returns whether it died there.
+pub fn killed_at(env: &Env, dir: &Path, args: &[&str], point: &str) -> bool {
+    let out = env
+        .cmd(dir)
+        .args(args)
+        .env(git_standards::repo::failpoint::VARIABLE, point)
+        .output()
+        .unwrap();
+    !out.status.success() && out.status.code().is_none()
+}
+
+#[test]
+fn nothing_to_recover_is_not_an_error() {
+    let (env, repo) = Env::repo();
+    let a = env.run(&repo, &["recover"]).success();
+    assert!(stderr(&a).contains("Nothing to recover"), "{}", stderr(&a));
+}
+
+#[test]
+fn an_install_killed_at_any_step_is_refused_then_completed_or_rolled_back() {
+    use git_standards::commands::install::FAILPOINTS;
+    let (env, done) = Env::repo();
+    write(done.join("README.md"), "# hello\n");
+    env.run(&done, &["install"]).success();
+    let installed = tree_bytes(&done);
+    for point in arms(FAILPOINTS, 8) {
+        for rollback in [false, true] {
+            let (env, repo) = Env::repo();
+            write(repo.join("README.md"), "# hello\n");
+            let before = tree_bytes(&repo);
+            assert!(killed_at(&env, &repo, &["install"], &point), "{point}");
+            if repo.join(".git/standards/journal").exists() {
+                let refusal = env.run(&repo, &["install"]).failure();
+                assert!(
+                    stderr(&refusal).contains("git standards recover"),
+                    "{point}: {}",
+                    stderr(&refusal)
+                );
+                let args: &[&str] = if rollback {
+                    &["recover", "--rollback"]
+                } else {
+                    &["recover"]
+                };
+                let a = env.run(&repo, args).success();
+                let said = stdout(&a);
+                assert_eq!(
+                    said.trim(),
+                    if rollback { "rolled-back" } else { "completed" }
+                );
+                assert_eq!(
+                    tree_bytes(&repo),
+                    if rollback {
+                        before.clone()
+                    } else {
+                        installed.clone()
+                    },
+                    "{point} rollback={rollback}"
+                );
+            } else {
+                // Killed before the journal began (nothing written) or after it closed (all written).
+                let now = tree_bytes(&repo);
+                assert!(now == before || now == installed, "{point}: {now:?}");
+            }
+            assert!(!repo.join(".git/standards/journal").exists());
+            env.run(&repo, &["install"]).success();
+            assert_eq!(tree_bytes(&repo), installed, "{point}");
+        }
+    }
+}
+
+/// Copies a folder tree (a prepared repository) to `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        let kind = e.file_type().unwrap();
+        if kind.is_dir() {
+            copy_tree(&e.path(), &target);
+        } else if kind.is_symlink() {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &target).unwrap();
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A small deterministic pseudo-random sequence (no dependency needed).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n.max(1)
+    }
+}
+
+/// How one interrupted run ended up after `recover`.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// Nothing had changed (killed before the journal began, or rolled back).
+    Before,
+    /// The operation is complete (it finished, or recover completed it).
+    After,
+}
+
+/// Kills `args` by the failpoint `point` or (with `None`) by SIGKILL after
+/// `delay`, then recovers (rolling back when `rollback`), and says how it ended.
+pub fn interrupt_and_recover(
+    env: &Env,
+    repo: &Path,
+    args: &[&str],
+    point: Option<&str>,
+    delay: std::time::Duration,
+    rollback: bool,
+) -> (Ended, bool) {
+    let check_refusal = point.is_some();
+    match point {
+        Some(p) => {
+            killed_at(env, repo, args, p);
+        }
+        None => {
+            let mut child = env
+                .cmd(repo)
+                .args(args)
+                .env(git_standards::repo::journal::NO_FSYNC, "1")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(delay);
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+    let journaled = repo.join(".git/standards/journal").exists();
+    if journaled && check_refusal {
+        let other = env.run(repo, &["install"]).failure();
+        assert!(
+            stderr(&other).contains("git standards recover"),
+            "{}",
+            stderr(&other)
+        );
+    }
+    if journaled {
+        let args: &[&str] = if rollback {
+            &["recover", "--rollback"]
+        } else {
+            &["recover"]
+        };
+        let said = stdout(&env.run(repo, args).success());
+        assert_eq!(
+            said.trim(),
+            if rollback { "rolled-back" } else { "completed" }
+        );
+        assert!(!repo.join(".git/standards/journal").exists());
+        return (
+            if rollback {
+                Ended::Before
+            } else {
+                Ended::After
+            },
+            true,
+        );
+    }
+    (Ended::After, false)
+}
