@@ -156,6 +156,43 @@ pub fn installed_clients(tree: &dyn Tree) -> Result<Vec<Client>> {
     Ok(out)
 }
 
+/// On a terminal (stdin and stdout both), asks which clients to set up;
+/// `None` elsewhere or when the answer cannot be read.
+fn ask_on_terminal(default: &[Client]) -> Option<Vec<Client>> {
+    use std::io::IsTerminal;
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        return None;
+    }
+    let default_name = match default {
+        [] => "none",
+        [Client::Claude] => "claude",
+        [Client::Codex] => "codex",
+        _ => "both",
+    };
+    loop {
+        eprint!("Set up which agent clients? claude, codex, both or none [{default_name}]: ");
+        let mut line = String::new();
+        std::io::stdin().read_line(&mut line).ok()?;
+        let answer = line.trim().to_ascii_lowercase();
+        return Some(
+            match if answer.is_empty() {
+                default_name
+            } else {
+                answer.as_str()
+            } {
+                "claude" | "claude-code" => vec![Client::Claude],
+                "codex" => vec![Client::Codex],
+                "both" => vec![Client::Codex, Client::Claude],
+                "none" => Vec::new(),
+                _ => {
+                    eprintln!("Please answer claude, codex, both or none.");
+                    continue;
+                }
+            },
+        );
+    }
+}
+
 fn client_name(c: Client) -> &'static str {
     match c {
         Client::Codex => "Codex",
@@ -185,7 +222,10 @@ pub fn plan(tree: &dyn Tree, manifest: &str, request: &Request, list: Lister) ->
                         found.push(c);
                     }
                 }
-                p.notices.push(if found.is_empty() {
+                if let Some(answer) = ask_on_terminal(&found) {
+                    found = answer;
+                } else {
+                    p.notices.push(if found.is_empty() {
                     "No --client given and no .claude/, .agents/ or .codex/ folder: no agent client was set up; run `git standards install --client claude|codex|both` to add one.".into()
                 } else {
                     format!(
@@ -193,6 +233,7 @@ pub fn plan(tree: &dyn Tree, manifest: &str, request: &Request, list: Lister) ->
                         found.iter().map(|c| client_name(*c)).collect::<Vec<_>>().join(" and ")
                     )
                 });
+                }
             }
             found
         }
