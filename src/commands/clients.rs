@@ -239,7 +239,7 @@ pub fn plan(tree: &dyn Tree, manifest: &str, request: &Request, list: Lister) ->
         }
     };
     if request.choice == Some(Choice::None) {
-        return removal(tree, manifest, list, false).map(|mut r| {
+        return removal(tree, manifest, list).map(|mut r| {
             r.notices.push("Removed the agent-client integration (--client none); the runtime in .standards/ stays.".into());
             r
         });
@@ -472,10 +472,10 @@ fn note_hooks(
 /// the skills it wrote (a changed file is kept, with a warning), the owned
 /// overrides left unchanged, its hook handlers, the managed blocks, and
 /// created folders left empty. The user's settings stay byte for byte.
-/// `list` lists a folder's names; `for_uninstall` keeps nothing of the
-/// ownership record for later (the caller deletes `.standards/`).
-pub fn removal(tree: &dyn Tree, manifest: &str, list: Lister, for_uninstall: bool) -> Result<Plan> {
-    let _ = for_uninstall;
+/// `list` lists a folder's names. `uninstall` calls this, then removes
+/// `.standards/` (with the record) last; `install --client none` keeps the
+/// runtime and writes the returned record.
+pub fn removal(tree: &dyn Tree, manifest: &str, list: Lister) -> Result<Plan> {
     let mut m = Manifest::parse(manifest).map_err(|e| Error::refused(e, None))?;
     let created = m.created_paths();
     let mut p = Plan::default();

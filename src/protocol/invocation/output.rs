@@ -765,4 +765,225 @@ mod tests {
         assert_eq!(run(&m, "developer")["catalogStatus"], "unavailable");
         assert_eq!(run(&base, "../escape")["catalogStatus"], "unavailable");
     }
+
+    fn doc_record(fields: &[(&str, &str)]) -> String {
+        let mut r = crate::assets::new_record(ArtifactType::Documentation, None, ID);
+        for (k, v) in fields {
+            r = set(&r, k, v);
+        }
+        r
+    }
+
+    #[test]
+    fn sc_inv_017_044_documenter_saved_target_and_free_text_detail() {
+        let mut m = fixture();
+        m.put(
+            ".standards/STATE.md",
+            &state("DOCUMENTING", "DOCUMENTATION", "NONE"),
+        );
+        let path = crate::protocol::layout::record_path(ArtifactType::Documentation, None, ID);
+        m.put(
+            &path,
+            &doc_record(&[
+                ("Collaboration", "GUIDED"),
+                ("Target", "FILE"),
+                ("Target Detail", "docs/start.md"),
+                ("User Style", "alice"),
+                ("Status", "IN_PROGRESS"),
+            ]),
+        );
+        m.put(".standards/user-styles/documenter/alice.md", "x");
+        let j = run(&m, "documenter");
+        assert_eq!(j["complete"], true, "{j:#}");
+        assert_eq!(j["groups"][0]["selected"]["value"], "GUIDED");
+        assert_eq!(j["groups"][1]["selected"]["value"], "FILE");
+        assert_eq!(j["groups"][1]["savedArgument"]["value"], "docs/start.md");
+        assert_eq!(j["userStyles"]["selected"]["value"], "alice");
+        m.put(
+            &path,
+            &doc_record(&[
+                ("Collaboration", "GUIDED"),
+                ("Target", "VERTICAL_SLICE"),
+                ("Target Detail", "input A | B"),
+                ("User Style", "NONE"),
+                ("Status", "IN_PROGRESS"),
+            ]),
+        );
+        let j = run(&m, "documenter");
+        assert_eq!(j["complete"], true, "{j:#}");
+        assert_eq!(j["groups"][1]["savedArgument"]["value"], "input A | B");
+    }
+
+    #[test]
+    fn sc_inv_023_024_025_reviewer_conflicts_unknowns_and_cycles() {
+        let skill = ".agents/skills/reviewer/modes/final-deliverable.md";
+        let mut m = fixture();
+        m.put(
+            ".standards/STATE.md",
+            &state("REVIEWING_IMPLEMENTATION", "STANDARD", "FULL_DELIVERABLE"),
+        );
+        let original = m.files[skill].clone();
+        let any = r#""when": { "any": [ { "fact": { "kind": "workflow", "field": "WorkflowState" }, "equals": "REVIEWING_FINAL" }, { "fact": { "kind": "workflow", "field": "WorkflowState" }, "equals": "REVIEWING_IMPLEMENTATION" } ] }"#;
+        let when_at = original.find("\"when\"").unwrap();
+        let when_end = original[when_at..].find("\n}").unwrap() + when_at;
+        m.put(
+            skill,
+            &format!("{}{any}{}", &original[..when_at], &original[when_end..]),
+        );
+        let j = run(&m, "reviewer");
+        assert_eq!(j["groups"][0]["selected"]["status"], "conflict", "{j:#}");
+        assert_eq!(j["userStyles"]["savedValue"]["status"], "unknown");
+        let unknown = r#""when": { "fact": { "kind": "record", "artifact": "DEVELOPMENT", "field": "Status" }, "equals": "COMPLETE" }"#;
+        m.files.remove(PLAN);
+        m.put(
+            skill,
+            &format!("{}{unknown}{}", &original[..when_at], &original[when_end..]),
+        );
+        let j = run(&m, "reviewer");
+        assert_eq!(j["groups"][0]["selected"]["status"], "unknown");
+        let cyclic = r#""when": { "fact": { "kind": "record", "artifact": "REVIEW", "field": "Status", "reviewKindFromGroup": "review-kind" }, "equals": "COMPLETE" }"#;
+        m.put(
+            skill,
+            &format!("{}{cyclic}{}", &original[..when_at], &original[when_end..]),
+        );
+        let j = run(&m, "reviewer");
+        assert_eq!(j["catalogStatus"], "unavailable");
+        assert!(j["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cyclic"));
+        // A saved value reading its own state-derived group is fine.
+        m.put(skill, &original);
+        let sk = ".agents/skills/reviewer/SKILL.md";
+        let role = m.files[sk].replace(
+            "\"selectionRules\": \"SKILL.md#review-kinds\"",
+            "\"selectionRules\": \"SKILL.md#review-kinds\", \"savedValue\": { \"kind\": \"record\", \"artifact\": \"REVIEW\", \"field\": \"ReviewKind\", \"reviewKindFromGroup\": \"review-kind\" }",
+        );
+        m.put(sk, &role);
+        assert_eq!(run(&m, "reviewer")["catalogStatus"], "complete");
+    }
+
+    #[test]
+    fn sc_inv_026_048_untrustworthy_state_makes_state_facts_unknown() {
+        let mut m = fixture();
+        m.put(
+            ".standards/STATE.md",
+            &state("REVIEWING_FINAL", "EXPEDITED", "NONE"),
+        );
+        assert_eq!(
+            run(&m, "reviewer")["groups"][0]["selected"]["status"],
+            "unknown"
+        );
+        m.put(
+            ".standards/STATE.md",
+            &set(
+                &state("REVIEWING_FINAL", "STANDARD", "FULL_DELIVERABLE"),
+                "Id",
+                "../../wrong",
+            ),
+        );
+        assert_eq!(
+            run(&m, "reviewer")["groups"][0]["selected"]["status"],
+            "unknown"
+        );
+        m.put(
+            ".standards/STATE.md",
+            &state("REVIEWING_IMPLEMENTATION", "STANDARD", "FULL_DELIVERABLE"),
+        );
+        m.put(
+            ".standards/MODE.md",
+            &format!(
+                "{}<<<<<<< ours\n",
+                crate::protocol::mode::render(ProjectMode::Brownfield)
+            ),
+        );
+        let j = run(&m, "reviewer");
+        assert_eq!(j["groups"][0]["selected"]["status"], "unknown");
+        assert!(j["diagnostics"]
+            .to_string()
+            .contains("MODE.md has merge conflicts"));
+    }
+
+    #[test]
+    fn sc_inv_028_054_057_overlapping_style_names() {
+        let mut m = fixture();
+        m.put(".standards/user-styles/developer/tony.md", "x");
+        m.put(PLAN, &plan("STEPWISE", "PROPOSED", "tony.md", "false"));
+        assert_eq!(
+            run(&m, "developer")["userStyles"]["selected"]["value"],
+            "tony"
+        );
+        m.put(".standards/user-styles/developer/tony.md.md", "x");
+        let j = run(&m, "developer");
+        assert_eq!(j["userStyles"]["selected"]["status"], "invalid");
+        assert_eq!(j["userStyles"]["selected"]["value"], "tony.md");
+        assert_eq!(j["complete"], false);
+        m.put(PLAN, &plan("STEPWISE", "PROPOSED", "tony.md.md", "false"));
+        let j = run(&m, "developer");
+        assert_eq!(j["complete"], true);
+        assert_eq!(j["userStyles"]["selected"]["value"], "tony.md");
+        assert_eq!(j["userStyles"]["options"][1]["selector"], "tony.md.md");
+        let text = to_text(&discover(&m, "developer", Ok(Client::Codex)));
+        assert!(text.contains("tony.md (invoke as tony.md.md)"), "{text}");
+    }
+
+    #[test]
+    fn sc_inv_041_042_043_conditions_and_locks_on_options() {
+        let mode = ".agents/skills/developer/modes/autonomous.md";
+        let mut m = fixture();
+        let original = m.files[mode].clone();
+        let tied = original.replace("\"selection\": \"user\"", "\"selection\": \"user\", \"when\": { \"fact\": { \"kind\": \"record\", \"artifact\": \"DEVELOPMENT\", \"field\": \"Mode\" }, \"equals\": \"AUTONOMOUS\" }");
+        m.put(mode, &tied);
+        m.put(PLAN, &plan("OBSOLETE", "PROPOSED", "NONE", "false"));
+        let j = run(&m, "developer");
+        assert_eq!(j["groups"][0]["options"][0]["condition"], "unknown");
+        assert_eq!(j["groups"][0]["selected"]["status"], "invalid");
+        let never = original.replace("\"selection\": \"user\"", "\"selection\": \"user\", \"when\": { \"fact\": { \"kind\": \"workflow\", \"field\": \"CycleMode\" }, \"equals\": \"DOCUMENTATION\" }");
+        m.put(mode, &never);
+        m.put(PLAN, &plan("STEPWISE", "PROPOSED", "NONE", "false"));
+        assert_eq!(
+            run(&m, "developer")["groups"][0]["options"][0]["selectability"],
+            "unavailable"
+        );
+        m.put(mode, &original);
+        let sk = ".agents/skills/developer/SKILL.md";
+        let locked = m.files[sk].replace(
+            "\"defaultForNew\": \"AUTONOMOUS\",",
+            "\"defaultForNew\": \"AUTONOMOUS\", \"lockedWhen\": { \"fact\": { \"kind\": \"record\", \"artifact\": \"DEVELOPMENT\", \"field\": \"User Style Locked\" }, \"equals\": \"true\" },",
+        );
+        m.put(sk, &locked);
+        m.put(PLAN, &plan("STEPWISE", "APPROVED", "NONE", "true"));
+        let j = run(&m, "developer");
+        assert!(
+            j["groups"][0]["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|o| o["selectability"] == "locked"),
+            "{j:#}"
+        );
+        assert_eq!(j["groups"][0]["selected"]["value"], "STEPWISE");
+    }
+
+    #[test]
+    fn sc_inv_049_051_omitted_records_and_visible_values() {
+        let mut m = fixture();
+        m.put(
+            ".standards/STATE.md",
+            &state("DOCUMENTING", "DOCUMENTATION", "NONE"),
+        );
+        let j = run(&m, "developer");
+        assert_eq!(j["groups"][0]["savedValue"]["status"], "unknown");
+        assert!(j["diagnostics"].to_string().contains("omits"));
+        let mut m = fixture();
+        let p = plan("STEPWISE", "PROPOSED", "NONE", "false").replace(
+            "`Mode`: `STEPWISE`",
+            "`Mode`: `STEPWISE` <!-- retained collaboration -->",
+        ) + "<!-- `User Style Locked`: `true` -->\n";
+        m.put(PLAN, &p);
+        let j = run(&m, "developer");
+        assert_eq!(j["complete"], true, "{j:#}");
+        assert_eq!(j["groups"][0]["selected"]["value"], "STEPWISE");
+        assert_eq!(j["userStyles"]["locked"], "false");
+    }
 }
