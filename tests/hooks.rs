@@ -4,14 +4,14 @@ use std::path::{Path, PathBuf};
 
 use crate::common::{read, write, Env};
 
-fn bin_dir() -> PathBuf {
+pub(crate) fn bin_dir() -> PathBuf {
     Path::new(assert_cmd::cargo::cargo_bin!("git-standards"))
         .parent()
         .unwrap()
         .to_path_buf()
 }
 
-fn install_hooks(repo: &Path) {
+pub(crate) fn install_hooks(repo: &Path) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("git-hooks");
     for name in ["pre-commit", "pre-merge-commit"] {
         let target = repo.join(".git/hooks").join(name);
@@ -21,7 +21,7 @@ fn install_hooks(repo: &Path) {
 }
 
 /// Runs git with the binary's folder on PATH, so the hooks find `git-standards`.
-fn git(env: &Env, repo: &Path, args: &[&str]) -> std::process::Output {
+pub(crate) fn git(env: &Env, repo: &Path, args: &[&str]) -> std::process::Output {
     let path = format!(
         "{}:{}",
         bin_dir().display(),
@@ -42,7 +42,7 @@ fn git(env: &Env, repo: &Path, args: &[&str]) -> std::process::Output {
 }
 
 /// What a git run printed; git sends a hook's stdout to its stderr.
-fn said(out: &std::process::Output) -> String {
+pub(crate) fn said(out: &std::process::Output) -> String {
     format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -167,6 +167,56 @@ fn pre_commit_checks_a_project_installed_in_a_subfolder() {
     );
     assert!(!out.status.success(), "the sub-project is checked");
     assert!(said(&out).contains("RT-005"), "{}", said(&out));
+}
+
+#[test]
+fn pre_commit_checks_a_project_folder_whose_name_has_a_space() {
+    let (env, repo) = Env::repo();
+    let app = repo.join("my app");
+    write(app.join("main.py"), "print(\"hi\")\n");
+    std::fs::create_dir_all(app.join(".standards")).unwrap();
+    env.run(&app, &["install"]).success();
+    let other = repo.join("tools/ünï");
+    write(other.join("x.py"), "x = 1\n");
+    std::fs::create_dir_all(other.join(".standards")).unwrap();
+    env.run(&other, &["install"]).success();
+    env.commit_all(&repo, "two projects");
+    install_hooks(&repo);
+    write(app.join(".standards/MODE.md"), "`ProjectMode`: `HYBRID`\n");
+    env.git(&repo, &["add", "-A"]);
+    let out = git(&env, &repo, &["commit", "-q", "-m", "break my app"]);
+    assert!(!out.status.success(), "the project in `my app` is checked");
+    assert!(said(&out).contains("RT-005"), "{}", said(&out));
+    env.git(&repo, &["checkout", "-q", "HEAD", "--", "my app"]);
+    write(
+        other.join(".standards/MODE.md"),
+        "`ProjectMode`: `HYBRID`\n",
+    );
+    env.git(&repo, &["add", "-A"]);
+    let out = git(&env, &repo, &["commit", "-q", "-m", "break the other"]);
+    assert!(
+        !out.status.success(),
+        "the project in a non-ASCII folder is checked"
+    );
+    assert!(said(&out).contains("RT-005"), "{}", said(&out));
+}
+
+#[test]
+fn pre_commit_is_silent_and_skips_the_binary_when_nothing_relevant_is_staged() {
+    let (env, repo) = brownfield_with_hooks();
+    write(repo.join("app.py"), "print(\"changed\")\n");
+    env.git(&repo, &["add", "-A"]);
+    // `env.git` runs without the binary on PATH: the hook would fail if it
+    // went past its fast path.
+    let out = env.git_status(&repo, &["commit", "-q", "-m", "code only"]);
+    assert!(out.status.success(), "{}", said(&out));
+    assert_eq!(said(&out), "");
+    // A Markdown file anywhere takes the full check (and, without the binary, fails).
+    write(repo.join("docs/guide.md"), "# Guide\n");
+    env.git(&repo, &["add", "-A"]);
+    let out = env.git_status(&repo, &["commit", "-q", "-m", "docs"]);
+    assert!(!out.status.success());
+    assert!(said(&out).contains("not on PATH"), "{}", said(&out));
 }
 
 #[test]

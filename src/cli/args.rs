@@ -193,6 +193,37 @@ pub enum Command {
     /// Refused while other `.standards/` files still hold conflicts (it lists them), when STATE.md has no conflict, and when the kept version is not a valid STATE.md. It asks for confirmation on a terminal; elsewhere it needs --yes.
     #[command(verbatim_doc_comment)]
     Resolve(ResolveArgs),
+    /// Refuse to merge a branch that still holds cycle state into the main branch.
+    ///
+    /// A branch may merge into the main branch (or a protected branch) only when its committed `.standards/` is a fresh installation: no CONTEXT.md, no `.standards/docs/`, STATE.md in the installed state of its MODE.md's mode, no cycle. Reset the branch first (`git standards reset --commit`); when the target has no `.standards/` at all, `git standards uninstall` is the other way out. Every project of the repository is checked.
+    ///
+    /// The main branch is git config `standards.mainBranch`, else `main-branch` in `.standards/config.toml`, else the remote's HEAD branch, else `init.defaultBranch`, else `main`; protected branches are the glob patterns `protected-branches` (or git config `standards.protectedBranches`).
+    ///
+    /// Without <branch> it judges the merge in progress (MERGE_HEAD, or the branch git names to the pre-merge-commit hook), else the staged merge result. Exit status 0 when the merge may go ahead (also when the target is not guarded), 1 when it is refused.
+    #[command(verbatim_doc_comment)]
+    MergeGuard(MergeGuardArgs),
+    /// Check every commit of a range against its first parent, and optionally the merge into a branch.
+    ///
+    /// For CI and the pre-push hook. The default range runs from the merge-base with the main branch to HEAD, along first parents; `A..B` runs from A (excluded) to B, `A...B` from their merge-base, and a single revision B from its merge-base with the main branch. Each commit is checked as `git standards check --ref <commit>` would; a commit whose `.standards/` and Markdown files, and whose parent's, equal those of a commit already checked reuses that verdict, and a blob is read once per run. Commits without a STANDARDS runtime are skipped.
+    ///
+    /// With --into <branch>, the tip's merge into <branch> is computed in memory (`git merge-tree --write-tree`) and checked against <branch>, the merge guard judges the tip (see `git standards merge-guard`), and STATE.md counts as conflicting when both sides changed it since their merge-base (D24), because forges run no merge driver.
+    ///
+    /// A shallow clone whose range reaches the shallow boundary is refused (fetch with `fetch-depth: 0`, or `git fetch --deepen`); it is never reported as clean.
+    ///
+    /// Prints one verdict line per commit (short ID, subject, pass or the problems) and a summary. Exit status 0 when everything passes, 1 when any commit or the merge fails.
+    ///
+    /// FORMATS
+    ///
+    /// text: the lines above. github (the default when GITHUB_ACTIONS=true): the text, then `::error` workflow commands, at most 10, most important first (the merge, then the commits oldest first), a `::notice` counting the rest, and the full table appended to $GITHUB_STEP_SUMMARY (at most 1 MiB). gitlab: a Code Quality report (a JSON array of {description, check_name, fingerprint, severity, location: {path, lines: {begin}}}); the fingerprint hashes rule, path and cycle ID, never a line number.
+    ///
+    /// JSON
+    ///
+    /// {ok, mainBranch, projects (the project folders checked, "" for the top: the project -C names, else every project of the tip), base (commit ID or null), tip, commits: [{id, subject, ok, skipped (reason or null), reusedFrom (commit ID or null), cycle (ID or null), problems: [{rule, file, message, hint}]}], into: null or {branch, target, ok, guarded, guard: [{project, message, hint}], stateConflict (text or null), conflicts: [path], problems: [...]}, summary: {commits, failed, reused}}. Refusals print {ok: false, error, hint}.
+    #[command(verbatim_doc_comment)]
+    Verify(VerifyArgs),
+    /// Install, remove or show the git hooks and the STATE.md merge driver.
+    #[command(subcommand)]
+    Hooks(HooksCommand),
     /// Install the manual pages where `man` finds them.
     ///
     /// `git standards --help` makes git open `man git-standards`; after `cargo install`, run `git standards manpages --install` once so that works. Without `--install`, lists the pages.
@@ -300,6 +331,69 @@ pub struct RecoverArgs {
     /// Undo the interrupted operation instead of completing it.
     #[arg(long)]
     pub rollback: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// Install the git hooks and the STATE.md merge driver.
+    ///
+    /// Without options: pre-commit (`check --staged` for every project), pre-merge-commit (the merge guard, then the same check) and the merge driver (a `.standards/STATE.md merge=standards` line in each project's `.gitattributes`, plus `merge.standards.driver = git standards merge-driver %O %A %B %P` in the repository's config). Name options to choose; --pre-push runs `verify` and the merge guard on what is pushed, --reference-transaction refuses to move the main branch (or a protected one) to a commit that fails the merge guard, fast-forwards included.
+    ///
+    /// Hooks go where git runs them: `core.hooksPath`, else the common git directory's `hooks/` (shared by linked worktrees). Each is a shim marked with its fingerprint. A hook you already have is kept as `<hook>.local` and runs first; its exit status stops the hook as before. When pre-commit, lefthook or husky manages the hooks, nothing is written: the snippet for that manager is printed instead. Running it again changes nothing.
+    #[command(verbatim_doc_comment)]
+    Install(HooksInstallArgs),
+    /// Remove what `hooks install` added and put back the hooks that were there, byte for byte.
+    Uninstall,
+    /// Show each hook, the merge driver, the `.gitattributes` lines and any hook manager.
+    Status,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HooksInstallArgs {
+    #[arg(long)]
+    pub pre_commit: bool,
+    #[arg(long)]
+    pub pre_merge_commit: bool,
+    #[arg(long)]
+    pub pre_push: bool,
+    #[arg(long)]
+    pub reference_transaction: bool,
+    #[arg(long)]
+    pub merge_driver: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The commits to check: `A..B`, `A...B`, or one revision (default: HEAD), from the merge-base with the main branch.
+    #[arg(value_name = "range")]
+    pub range: Option<String>,
+    /// Also check the merge of the range's tip into this branch.
+    #[arg(long, value_name = "branch")]
+    pub into: Option<String>,
+    /// Output format (default: github when GITHUB_ACTIONS=true, else text).
+    #[arg(long, value_enum)]
+    pub format: Option<VerifyFormat>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VerifyFormat {
+    Text,
+    Json,
+    Github,
+    Gitlab,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeGuardArgs {
+    /// The branch (or commit) to be merged.
+    #[arg(value_name = "branch")]
+    pub branch: Option<String>,
+    /// The branch merged into (default: the current branch).
+    #[arg(long, value_name = "branch")]
+    pub into: Option<String>,
+    /// Print nothing when the merge may go ahead.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -593,6 +687,7 @@ impl Command {
             Command::Check(a) => a.json,
             Command::Log(a) => a.json,
             Command::Archive(ArchiveCommand::List { json }) => *json,
+            Command::Verify(a) => a.format == Some(VerifyFormat::Json),
             _ => false,
         }
     }
@@ -817,6 +912,71 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             },
         ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
+        Command::Verify(a) => {
+            use commands::verify::Format;
+            let format = match a.format {
+                Some(VerifyFormat::Text) => Format::Text,
+                Some(VerifyFormat::Json) => Format::Json,
+                Some(VerifyFormat::Github) => Format::Github,
+                Some(VerifyFormat::Gitlab) => Format::Gitlab,
+                None if std::env::var("GITHUB_ACTIONS").as_deref() == Ok("true") => Format::Github,
+                None => Format::Text,
+            };
+            commands::verify::run(
+                ctx,
+                &commands::verify::Request {
+                    range: a.range,
+                    into: a.into,
+                    format,
+                    progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+                    step_summary: std::env::var_os("GITHUB_STEP_SUMMARY")
+                        .filter(|v| !v.is_empty())
+                        .map(PathBuf::from),
+                },
+            )
+        }
+        Command::Hooks(c) => {
+            use commands::hooks::{Action, Selection};
+            let action = match c {
+                HooksCommand::Install(a) => {
+                    let any = a.pre_commit
+                        || a.pre_merge_commit
+                        || a.pre_push
+                        || a.reference_transaction
+                        || a.merge_driver;
+                    Action::Install(if any {
+                        let mut hooks = Vec::new();
+                        for (on, name) in [
+                            (a.pre_commit, "pre-commit"),
+                            (a.pre_merge_commit, "pre-merge-commit"),
+                            (a.pre_push, "pre-push"),
+                            (a.reference_transaction, "reference-transaction"),
+                        ] {
+                            if on {
+                                hooks.push(name);
+                            }
+                        }
+                        Selection {
+                            hooks,
+                            merge_driver: a.merge_driver,
+                        }
+                    } else {
+                        Selection::default_set()
+                    })
+                }
+                HooksCommand::Uninstall => Action::Uninstall,
+                HooksCommand::Status => Action::Status,
+            };
+            commands::hooks::run(ctx, &action)
+        }
+        Command::MergeGuard(a) => commands::merge_guard::run(
+            ctx,
+            &commands::merge_guard::Request {
+                incoming: a.branch,
+                into: a.into,
+                quiet: a.quiet,
+            },
+        ),
         Command::Manpages(a) => commands::manpages::run(
             ctx,
             &commands::manpages::Request {

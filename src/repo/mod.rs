@@ -3,13 +3,17 @@
 
 pub mod archive;
 pub mod bounded;
+pub mod config;
 pub mod conflicts;
 mod dirtree;
 pub mod failpoint;
+pub mod hooks;
 pub mod journal;
+pub mod merge_tree;
 pub mod notes;
 pub mod notes_config;
 pub mod notes_sync;
+pub mod projects;
 pub mod reads;
 mod snapshot;
 pub mod write;

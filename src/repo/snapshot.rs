@@ -363,6 +363,25 @@ impl ObjectTree {
         let tree = commit
             .tree()
             .map_err(|e| git_err("cannot read the commit's tree", e))?;
+        let short = commit.id.to_hex_with_len(7).to_string();
+        Self::from_tree(
+            repo,
+            tree,
+            root_in_repo,
+            format!("commit {short} (`{rev}`)"),
+            Some(commit.id),
+        )
+    }
+
+    /// The project below `root_in_repo` of a tree object (a commit's, or a
+    /// merge result that no commit holds yet).
+    pub(super) fn from_tree(
+        repo: &gix::Repository,
+        tree: gix::Tree<'_>,
+        root_in_repo: &str,
+        description: String,
+        commit: Option<gix::ObjectId>,
+    ) -> Result<Self, Error> {
         let mut entries = BTreeMap::new();
         let sub = if root_in_repo.is_empty() {
             Some(tree)
@@ -397,14 +416,13 @@ impl ObjectTree {
                 entries.insert(r.filepath.to_str_lossy().into_owned(), (r.oid, kind));
             }
         }
-        let short = commit.id.to_hex_with_len(7).to_string();
         Ok(ObjectTree {
             repo: repo.clone(),
-            description: format!("commit {short} (`{rev}`)"),
+            description,
             entries,
             unmerged: Vec::new(),
             index_root: None,
-            commit: Some(commit.id),
+            commit,
         })
     }
 }
@@ -413,6 +431,11 @@ impl ObjectTree {
     /// The project-relative paths of every entry, sorted.
     pub fn paths(&self) -> impl Iterator<Item = &str> {
         self.entries.keys().map(String::as_str)
+    }
+
+    /// The object ID at `path`, if an entry is there.
+    pub fn entry_id(&self, path: &str) -> Option<gix::ObjectId> {
+        self.entries.get(path).map(|(id, _)| *id)
     }
 
     /// Whether `path` holds the same object, of the same kind, in both trees.

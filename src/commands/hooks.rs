@@ -1,0 +1,436 @@
+//! `git standards hooks install|uninstall|status`: the git hooks, the STATE.md
+//! merge driver (D24) and what another hook manager needs instead.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::audit::{Event, EventKind};
+use crate::commands::Context;
+use crate::error::{Error, Result};
+use crate::repo::hooks::{self, HookFile, Manager, ATTRIBUTE_LINE};
+use crate::repo::{failpoint, projects, Project};
+
+/// Where a test may kill `hooks install` (`GIT_STANDARDS_FAILPOINT`).
+pub const FAILPOINTS: &[&str] = &[
+    "hooks-install:chain",
+    "hooks-install:shim",
+    "hooks-install:driver",
+    "hooks-install:attributes",
+];
+
+/// What `install` sets up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    pub hooks: Vec<&'static str>,
+    pub merge_driver: bool,
+}
+
+impl Selection {
+    /// pre-commit, pre-merge-commit and the merge driver.
+    pub fn default_set() -> Selection {
+        Selection {
+            hooks: vec!["pre-commit", "pre-merge-commit"],
+            merge_driver: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Install(Selection),
+    Uninstall,
+    Status,
+}
+
+/// What install did, so uninstall restores exactly what was there. Kept in
+/// the common git directory (hooks are shared by linked worktrees).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+struct Record {
+    /// Hooks whose previous file is kept as `<hook>.local`.
+    chained: Vec<String>,
+    /// `.gitattributes` files (repository-relative) install created, and those it appended to.
+    created_attributes: Vec<String>,
+    appended_attributes: Vec<String>,
+}
+
+fn record_path(project: &Project) -> PathBuf {
+    project
+        .repo
+        .common_dir()
+        .join("standards")
+        .join("hooks.json")
+}
+
+fn read_record(project: &Project) -> Result<Record> {
+    let path = record_path(project);
+    match std::fs::read(&path) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| Error::Invalid {
+            path: path.display().to_string(),
+            message: format!("cannot read the hooks record: {e}"),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Record::default()),
+        Err(e) => Err(Error::io(&path, e)),
+    }
+}
+
+fn write_record(project: &Project, record: &Record) -> Result<()> {
+    let path = record_path(project);
+    let dir = std::path::absolute(path.parent().unwrap_or(Path::new(".")))
+        .map_err(|e| Error::io(&path, e))?;
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let bytes = serde_json::to_vec_pretty(record).map_err(|e| Error::Internal(e.to_string()))?;
+    crate::repo::write::atomic_write(
+        &dir,
+        "hooks.json",
+        &bytes,
+        crate::repo::write::Existing::Replace,
+    )
+}
+
+fn say(ctx: &mut Context, text: impl AsRef<str>) -> Result<()> {
+    writeln!(ctx.err, "{}", text.as_ref()).map_err(|e| Error::io("<stderr>", e))
+}
+
+fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Ok(Some(
+            format!(
+                "symlink to {}",
+                std::fs::read_link(path)
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            )
+            .into_bytes(),
+        )),
+        Ok(_) => std::fs::read(path)
+            .map(Some)
+            .map_err(|e| Error::io(path, e)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+fn exists(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
+/// Project folders of the working tree (the index's and the current one).
+fn project_dirs(project: &Project) -> Result<Vec<String>> {
+    let mut dirs = projects::in_index(&project.repo)?;
+    if project.root.join(".standards").is_dir() && !dirs.contains(&project.root_in_repo) {
+        dirs.push(project.root_in_repo.clone());
+    }
+    dirs.sort();
+    dirs.dedup();
+    Ok(dirs)
+}
+
+fn attributes_rel(dir: &str) -> String {
+    if dir.is_empty() {
+        ".gitattributes".to_string()
+    } else {
+        format!("{dir}/.gitattributes")
+    }
+}
+
+fn has_line(text: &str) -> bool {
+    text.lines().any(|l| l.trim() == ATTRIBUTE_LINE)
+}
+
+pub fn run(ctx: &mut Context, action: &Action) -> Result<()> {
+    let project = Project::discover(&ctx.cwd)?;
+    match action {
+        Action::Install(selection) => install(ctx, &project, selection),
+        Action::Uninstall => uninstall(ctx, &project),
+        Action::Status => status(ctx, &project),
+    }
+}
+
+fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Result<()> {
+    let mut changed: Vec<String> = Vec::new();
+    let top = project.require_workdir()?.to_path_buf();
+    let (dir, from_config) = hooks::hooks_dir(&project.repo, Some(&top))?;
+    let mut record = read_record(project)?;
+    let manager = hooks::detect_manager(Some(&top), &dir);
+    if let Some(manager) = manager.filter(|_| !selection.hooks.is_empty()) {
+        say(
+            ctx,
+            format!(
+                "{} manages this repository's hooks, so no hook file was written; add this to its configuration:",
+                manager.name()
+            ),
+        )?;
+        ctx.out
+            .write_all(hooks::snippet(manager).as_bytes())
+            .map_err(Error::stdout)?;
+    } else {
+        // Refuse before changing anything: every hook must be installable.
+        for name in &selection.hooks {
+            let path = dir.join(name);
+            let local = dir.join(format!("{name}.local"));
+            let current = read_bytes(&path)?;
+            if hooks::classify(name, current.as_deref()) == HookFile::Foreign && exists(&local) {
+                return Err(Error::refused(
+                    format!(
+                        "cannot install the {name} hook: `{}` holds another hook and `{}` exists too, so there is no place to keep the first",
+                        path.display(),
+                        local.display()
+                    ),
+                    Some(format!("merge the two into `{}` yourself, then run the install again", path.display())),
+                ));
+            }
+        }
+        for name in &selection.hooks {
+            let path = dir.join(name);
+            let current = read_bytes(&path)?;
+            match hooks::classify(name, current.as_deref()) {
+                HookFile::Current => {
+                    say(ctx, format!("The {name} hook is already installed."))?;
+                    continue;
+                }
+                HookFile::Foreign => {
+                    let local = dir.join(format!("{name}.local"));
+                    // The record first: a crash after it leaves the hook in
+                    // place, and the next install moves it.
+                    if !record.chained.iter().any(|c| c == name) {
+                        record.chained.push(name.to_string());
+                    }
+                    write_record(project, &record)?;
+                    failpoint::hit("hooks-install:chain");
+                    std::fs::rename(&path, &local).map_err(|e| Error::io(&path, e))?;
+                    failpoint::hit("hooks-install:shim");
+                    say(
+                        ctx,
+                        format!(
+                            "Kept your {name} hook as `{}`; it runs first, and its failure stops the commit as before.",
+                            local.display()
+                        ),
+                    )?;
+                }
+                HookFile::Absent | HookFile::Outdated => {}
+            }
+            hooks::write_hook(&dir, name, &hooks::shim(name))?;
+            changed.push(name.to_string());
+            say(
+                ctx,
+                format!("Installed the {name} hook in `{}`.", dir.display()),
+            )?;
+        }
+        if from_config && !selection.hooks.is_empty() {
+            say(
+                ctx,
+                format!(
+                    "(core.hooksPath is set: git runs hooks from `{}`.)",
+                    dir.display()
+                ),
+            )?;
+        }
+    }
+    if selection.merge_driver {
+        if hooks::driver_configured(&project.repo)?.as_deref() != Some(hooks::DRIVER) {
+            changed.push("merge-driver".into());
+        }
+        failpoint::hit("hooks-install:driver");
+        hooks::configure_driver(&project.repo)?;
+        for dir in project_dirs(project)? {
+            let rel = attributes_rel(&dir);
+            let existing = read_bytes(&top.join(&rel))?;
+            let text = match &existing {
+                Some(bytes) => String::from_utf8_lossy(bytes).into_owned(),
+                None => String::new(),
+            };
+            if has_line(&text) {
+                continue;
+            }
+            let mut new = text.clone();
+            if !new.is_empty() && !new.ends_with('\n') {
+                new.push('\n');
+            }
+            new.push_str(ATTRIBUTE_LINE);
+            new.push('\n');
+            // The record first, so an interrupted install is still undone.
+            let list = if existing.is_some() {
+                &mut record.appended_attributes
+            } else {
+                &mut record.created_attributes
+            };
+            if !list.contains(&rel) {
+                list.push(rel.clone());
+            }
+            write_record(project, &record)?;
+            failpoint::hit("hooks-install:attributes");
+            crate::repo::write::atomic_write(
+                &top,
+                &rel,
+                new.as_bytes(),
+                crate::repo::write::Existing::Replace,
+            )?;
+            say(ctx, format!("Added `{ATTRIBUTE_LINE}` to `{rel}`; commit it so every clone merges STATE.md as one value."))?;
+        }
+        say(
+            ctx,
+            format!(
+                "Configured the STATE.md merge driver (`merge.standards.driver = {}`).",
+                hooks::DRIVER
+            ),
+        )?;
+    }
+    if !changed.is_empty() {
+        let event = Event::new(EventKind::HooksInstalled)
+            .detail("hooks", changed)
+            .detail("folder", dir.display().to_string());
+        crate::commands::audit::append_after(ctx, project, event);
+    }
+    Ok(())
+}
+
+fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
+    let mut removed: Vec<String> = Vec::new();
+    let top = project.workdir.clone();
+    let (dir, _) = hooks::hooks_dir(&project.repo, top.as_deref())?;
+    let mut record = read_record(project)?;
+    for name in hooks::HOOKS {
+        let path = dir.join(name);
+        let local = dir.join(format!("{name}.local"));
+        let current = read_bytes(&path)?;
+        match hooks::classify(name, current.as_deref()) {
+            HookFile::Current | HookFile::Outdated => {
+                std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+                removed.push(name.to_string());
+                if record.chained.iter().any(|c| c == name) && exists(&local) {
+                    std::fs::rename(&local, &path).map_err(|e| Error::io(&local, e))?;
+                    say(ctx, format!("Removed the {name} hook and put yours back."))?;
+                } else {
+                    say(ctx, format!("Removed the {name} hook."))?;
+                }
+                record.chained.retain(|c| c != name);
+            }
+            HookFile::Foreign => say(
+                ctx,
+                format!(
+                    "Left `{}` alone: it is not a git-standards hook (or was edited).",
+                    path.display()
+                ),
+            )?,
+            HookFile::Absent => {}
+        }
+    }
+    if hooks::remove_driver(&project.repo)? {
+        removed.push("merge-driver".into());
+        say(ctx, "Removed the STATE.md merge driver configuration.")?;
+    }
+    if let Some(top) = &top {
+        for rel in record
+            .created_attributes
+            .clone()
+            .into_iter()
+            .chain(record.appended_attributes.clone())
+        {
+            let path = top.join(&rel);
+            let Some(bytes) = read_bytes(&path)? else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let kept: Vec<&str> = text
+                .lines()
+                .filter(|l| l.trim() != ATTRIBUTE_LINE)
+                .collect();
+            if kept.is_empty() && record.created_attributes.contains(&rel) {
+                std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+                say(
+                    ctx,
+                    format!("Removed `{rel}`, which hooks install had created."),
+                )?;
+            } else if kept.len() != text.lines().count() {
+                let mut new = kept.join("\n");
+                if !new.is_empty() {
+                    new.push('\n');
+                }
+                crate::repo::write::atomic_write(
+                    top,
+                    &rel,
+                    new.as_bytes(),
+                    crate::repo::write::Existing::Replace,
+                )?;
+                say(ctx, format!("Removed `{ATTRIBUTE_LINE}` from `{rel}`."))?;
+            }
+        }
+    }
+    record.created_attributes.clear();
+    record.appended_attributes.clear();
+    let path = record_path(project);
+    if record.chained.is_empty() {
+        if exists(&path) {
+            std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+        }
+    } else {
+        write_record(project, &record)?;
+    }
+    if !removed.is_empty() {
+        let event = Event::new(EventKind::HooksUninstalled).detail("hooks", removed);
+        crate::commands::audit::append_after(ctx, project, event);
+    }
+    Ok(())
+}
+
+fn status(ctx: &mut Context, project: &Project) -> Result<()> {
+    let top = project.workdir.clone();
+    let (dir, from_config) = hooks::hooks_dir(&project.repo, top.as_deref())?;
+    let record = read_record(project)?;
+    let out = &mut *ctx.out;
+    let line = |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(Error::stdout);
+    line(
+        out,
+        format!(
+            "hooks folder: {}{}",
+            dir.display(),
+            if from_config { " (core.hooksPath)" } else { "" }
+        ),
+    )?;
+    for name in hooks::HOOKS {
+        let current = read_bytes(&dir.join(name))?;
+        let state = match hooks::classify(name, current.as_deref()) {
+            HookFile::Absent => "not installed".to_string(),
+            HookFile::Current => "installed".to_string(),
+            HookFile::Outdated => {
+                "installed by another version (run `git standards hooks install` to update)"
+                    .to_string()
+            }
+            HookFile::Foreign => "another hook (not git-standards)".to_string(),
+        };
+        let chained = if record.chained.iter().any(|c| c == name)
+            && exists(&dir.join(format!("{name}.local")))
+        {
+            format!(", runs your {name}.local first")
+        } else {
+            String::new()
+        };
+        line(out, format!("{name}: {state}{chained}"))?;
+    }
+    let driver = match hooks::driver_configured(&project.repo)? {
+        Some(cmd) => format!("configured (`{cmd}`)"),
+        None => "not configured".to_string(),
+    };
+    line(out, format!("merge driver: {driver}"))?;
+    if let Some(top) = &top {
+        for d in project_dirs(project)? {
+            let rel = attributes_rel(&d);
+            let has = read_bytes(&top.join(&rel))?
+                .map(|b| has_line(&String::from_utf8_lossy(&b)))
+                .unwrap_or(false);
+            line(
+                out,
+                format!(
+                    "{rel}: {}",
+                    if has {
+                        ATTRIBUTE_LINE
+                    } else {
+                        "no merge=standards line"
+                    }
+                ),
+            )?;
+        }
+    }
+    let manager = hooks::detect_manager(top.as_deref(), &dir).map(Manager::name);
+    line(out, format!("hook manager: {}", manager.unwrap_or("none")))
+}

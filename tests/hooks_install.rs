@@ -1,0 +1,283 @@
+//! `git standards hooks install|uninstall|status` on real repositories.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use crate::common::{read, stderr, stdout, write, Env};
+use crate::hooks::{git, said};
+
+fn installed() -> (Env, PathBuf) {
+    let (env, repo) = Env::repo();
+    write(repo.join("app.py"), "print(\"hi\")\n");
+    env.run(&repo, &["install"]).success();
+    env.commit_all(&repo, "install");
+    (env, repo)
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn install_keeps_the_users_hook_running_and_uninstall_restores_it_byte_for_byte() {
+    let (env, repo) = installed();
+    let hook = repo.join(".git/hooks/pre-commit");
+    let mine = "#!/bin/sh\n# my own hook\necho mine >> \"$(git rev-parse --git-dir)/mine.log\"\n[ ! -e stop ] \n";
+    write(&hook, mine);
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o750)).unwrap();
+
+    let a = env.run(&repo, &["hooks", "install"]).success();
+    assert!(
+        stderr(&a).contains("Kept your pre-commit hook"),
+        "{}",
+        stderr(&a)
+    );
+    assert_eq!(read(repo.join(".git/hooks/pre-commit.local")), mine);
+    assert!(read(&hook).contains("# git-standards-hook: pre-commit sha256="));
+    assert!(repo.join(".git/hooks/pre-merge-commit").exists());
+
+    // Idempotent: a second run changes nothing.
+    let before = read(&hook);
+    env.run(&repo, &["hooks", "install"]).success();
+    assert_eq!(read(&hook), before);
+    assert_eq!(read(repo.join(".git/hooks/pre-commit.local")), mine);
+
+    // The user's hook runs first; its failure stops the commit.
+    write(repo.join("notes.md"), "# Notes\n");
+    let out = git(&env, &repo, &["add", "-A"]);
+    assert!(out.status.success());
+    let out = git(&env, &repo, &["commit", "-q", "-m", "notes"]);
+    assert!(out.status.success(), "{}", said(&out));
+    assert_eq!(read(repo.join(".git/mine.log")), "mine\n");
+    write(repo.join("stop"), "");
+    write(repo.join("notes.md"), "# Notes 2\n");
+    git(&env, &repo, &["add", "notes.md"]);
+    let out = git(&env, &repo, &["commit", "-q", "-m", "stopped"]);
+    assert!(!out.status.success(), "the user's hook refused");
+    std::fs::remove_file(repo.join("stop")).unwrap();
+    // And our check still runs after it.
+    write(repo.join(".standards/MODE.md"), "`ProjectMode`: `HYBRID`\n");
+    git(&env, &repo, &["add", "-A"]);
+    let out = git(&env, &repo, &["commit", "-q", "-m", "broken"]);
+    assert!(!out.status.success());
+    assert!(said(&out).contains("RT-005"), "{}", said(&out));
+
+    let a = env.run(&repo, &["hooks", "status"]).success();
+    let shown = stdout(&a);
+    assert!(
+        shown.contains("pre-commit: installed, runs your pre-commit.local first"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("merge driver: configured (`git standards merge-driver %O %A %B %P`)"),
+        "{shown}"
+    );
+
+    env.run(&repo, &["hooks", "uninstall"]).success();
+    let a = env.run(&repo, &["log", "--json"]).success();
+    let kinds: Vec<String> = stdout(&a)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["event"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .filter(|k| k.starts_with("hooks-"))
+        .collect();
+    assert_eq!(
+        kinds,
+        ["hooks-installed", "hooks-uninstalled"],
+        "one event per change, none for the idempotent run"
+    );
+    assert_eq!(read(&hook), mine);
+    assert_eq!(mode(&hook), 0o750);
+    assert!(!repo.join(".git/hooks/pre-commit.local").exists());
+    assert!(!repo.join(".git/hooks/pre-merge-commit").exists());
+    assert!(!repo.join(".gitattributes").exists());
+    assert!(
+        env.git_status(&repo, &["config", "--get", "merge.standards.driver"])
+            .status
+            .code()
+            == Some(1)
+    );
+}
+
+#[test]
+fn merge_driver_lines_for_every_project_and_their_removal() {
+    let (env, repo) = Env::repo();
+    write(repo.join(".gitattributes"), "*.png binary\n");
+    let app = repo.join("my app");
+    write(app.join("main.py"), "x\n");
+    std::fs::create_dir_all(app.join(".standards")).unwrap();
+    env.run(&app, &["install"]).success();
+    env.commit_all(&repo, "install in my app");
+    env.run(&repo, &["hooks", "install", "--merge-driver"])
+        .success();
+    assert!(
+        !repo.join(".git/hooks/pre-commit").exists(),
+        "only the driver was asked for"
+    );
+    assert_eq!(
+        read(app.join(".gitattributes")),
+        ".standards/STATE.md merge=standards\n"
+    );
+    assert_eq!(
+        read(repo.join(".gitattributes")),
+        "*.png binary\n",
+        "the top has no project"
+    );
+    // git itself sees the attribute.
+    let attr = env.git(
+        &repo,
+        &["check-attr", "merge", "--", "my app/.standards/STATE.md"],
+    );
+    assert!(attr.contains("merge: standards"), "{attr}");
+    assert_eq!(
+        env.git(&repo, &["config", "--get", "merge.standards.driver"])
+            .trim(),
+        "git standards merge-driver %O %A %B %P"
+    );
+    env.run(&repo, &["hooks", "uninstall"]).success();
+    assert!(!app.join(".gitattributes").exists());
+    assert_eq!(read(repo.join(".gitattributes")), "*.png binary\n");
+}
+
+#[test]
+fn another_hook_manager_gets_its_snippet_instead() {
+    let (env, repo) = installed();
+    write(repo.join(".pre-commit-config.yaml"), "repos: []\n");
+    let a = env
+        .run(&repo, &["hooks", "install", "--pre-commit"])
+        .success();
+    assert!(
+        stderr(&a).contains("pre-commit manages this repository's hooks"),
+        "{}",
+        stderr(&a)
+    );
+    assert!(stdout(&a).contains("entry: git-standards check --staged"));
+    assert!(!repo.join(".git/hooks/pre-commit").exists());
+    std::fs::remove_file(repo.join(".pre-commit-config.yaml")).unwrap();
+    write(repo.join("lefthook.yml"), "pre-commit: {}\n");
+    let a = env
+        .run(&repo, &["hooks", "install", "--pre-commit"])
+        .success();
+    assert!(
+        stdout(&a).contains("run: git-standards check --staged"),
+        "{}",
+        stdout(&a)
+    );
+}
+
+#[test]
+fn core_hooks_path_and_linked_worktrees_share_one_hooks_folder() {
+    let (env, repo) = installed();
+    let wt = env.dir.path().join("linked");
+    env.git(&repo, &["worktree", "add", "-q", wt.to_str().unwrap()]);
+    env.run(&wt, &["hooks", "install", "--pre-commit"])
+        .success();
+    assert!(
+        repo.join(".git/hooks/pre-commit").exists(),
+        "the common hooks folder"
+    );
+    env.run(&wt, &["hooks", "uninstall"]).success();
+    assert!(!repo.join(".git/hooks/pre-commit").exists());
+
+    env.git(&repo, &["config", "core.hooksPath", "tools/hooks"]);
+    env.run(&repo, &["hooks", "install", "--pre-push"])
+        .success();
+    assert!(read(repo.join("tools/hooks/pre-push")).contains("git-standards verify"));
+    let a = env.run(&repo, &["hooks", "status"]).success();
+    assert!(stdout(&a).contains("(core.hooksPath)"), "{}", stdout(&a));
+    assert!(stdout(&a).contains("pre-push: installed"), "{}", stdout(&a));
+}
+
+#[test]
+fn the_installed_reference_transaction_hook_refuses_a_fast_forward() {
+    let (env, repo) = installed();
+    env.run(&repo, &["hooks", "install", "--reference-transaction"])
+        .success();
+    git(&env, &repo, &["checkout", "-q", "-b", "feature"]);
+    write(repo.join(".standards/CONTEXT.md"), "# Context\n");
+    git(&env, &repo, &["add", "-A"]);
+    assert!(git(&env, &repo, &["commit", "-q", "-m", "context"])
+        .status
+        .success());
+    git(&env, &repo, &["checkout", "-q", "main"]);
+    let out = git(&env, &repo, &["merge", "--ff-only", "-q", "feature"]);
+    assert!(!out.status.success());
+    assert!(
+        said(&out).contains("may not merge into `main`"),
+        "{}",
+        said(&out)
+    );
+}
+
+#[test]
+fn the_installed_pre_push_hook_refuses_pushing_cycle_state_to_main() {
+    let (env, repo) = installed();
+    let remote = env.dir.path().join("remote.git");
+    env.git(
+        env.dir.path(),
+        &["init", "-q", "--bare", remote.to_str().unwrap()],
+    );
+    env.git(
+        &repo,
+        &["remote", "add", "origin", remote.to_str().unwrap()],
+    );
+    env.git(&repo, &["push", "-q", "origin", "main"]);
+    env.run(&repo, &["hooks", "install", "--pre-push"])
+        .success();
+    git(&env, &repo, &["checkout", "-q", "-b", "feature"]);
+    write(repo.join(".standards/CONTEXT.md"), "# Context\n");
+    git(&env, &repo, &["add", "-A"]);
+    assert!(git(
+        &env,
+        &repo,
+        &["commit", "-q", "--no-verify", "-m", "context"]
+    )
+    .status
+    .success());
+    // A feature branch may carry its cycle to the remote.
+    let out = git(&env, &repo, &["push", "-q", "origin", "feature"]);
+    assert!(out.status.success(), "{}", said(&out));
+    // Not into main.
+    let out = git(&env, &repo, &["push", "-q", "origin", "feature:main"]);
+    assert!(!out.status.success(), "{}", said(&out));
+    assert!(
+        said(&out).contains("may not merge into `main`"),
+        "{}",
+        said(&out)
+    );
+}
+
+#[test]
+fn an_install_killed_at_any_step_completes_on_the_next_run_and_uninstall_restores_the_users_hook() {
+    for point in git_standards::commands::hooks::FAILPOINTS {
+        let (env, repo) = installed();
+        let hook = repo.join(".git/hooks/pre-commit");
+        let mine = "#!/bin/sh\necho mine\n";
+        write(&hook, mine);
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let out = env
+            .cmd(&repo)
+            .args(["hooks", "install"])
+            .env("GIT_STANDARDS_FAILPOINT", point)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{point} was not reached");
+        env.run(&repo, &["hooks", "install"]).success();
+        assert_eq!(
+            read(repo.join(".git/hooks/pre-commit.local")),
+            mine,
+            "{point}"
+        );
+        env.run(&repo, &["hooks", "uninstall"]).success();
+        assert_eq!(read(&hook), mine, "{point}");
+        assert!(
+            !repo.join(".git/hooks/pre-commit.local").exists(),
+            "{point}"
+        );
+        assert!(!repo.join(".gitattributes").exists(), "{point}");
+    }
+}
