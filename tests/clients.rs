@@ -531,3 +531,23 @@ fn the_hook_returns_without_reading_20000_unchanged_files() {
     let (_, n) = reads("{\"stop_hook_active\": false}");
     assert!(n > 1000, "check read only {n} files");
 }
+
+#[test]
+fn sc_unin_001_uninstall_removes_exactly_what_install_added() {
+    let (env, repo) = Env::repo();
+    write(repo.join("app.js"), "x\n");
+    env.run(&repo, &["install", "--client", "both"]).success();
+    env.commit_all(&repo, "installed");
+    env.run(&repo, &["uninstall", "--yes"]).success();
+    for gone in [
+        ".standards",
+        ".agents",
+        ".claude",
+        ".codex",
+        "AGENTS.md",
+        "CLAUDE.md",
+    ] {
+        assert!(!repo.join(gone).exists(), "{gone}");
+    }
+    assert_eq!(read(repo.join("app.js")), "x\n");
+}

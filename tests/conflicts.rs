@@ -505,3 +505,114 @@ fn during_a_rebase_the_sides_are_labelled_by_the_operation() {
     );
     env.run(&repo, &["check"]).success();
 }
+
+/// Nothing the user wrote is lost: a STATE.md already edited by hand out of
+/// its conflict is not overwritten by `resolve`.
+#[test]
+fn resolve_refuses_to_overwrite_a_state_resolved_by_hand() {
+    let (env, repo) = installed();
+    two_cycles_conflicting(&env, &repo);
+    let by_hand = env
+        .git(&repo, &["show", "main:.standards/STATE.md"])
+        .replace("Add main export", "Add main export, edited by hand");
+    write(repo.join(STATE), &by_hand);
+    let a = env
+        .run(&repo, &["resolve", "--keep", "theirs", "--yes"])
+        .code(1);
+    assert!(
+        stderr(&a).contains("looks resolved by hand"),
+        "{}",
+        stderr(&a)
+    );
+    assert_eq!(read(repo.join(STATE)), by_hand);
+    assert!(events(&env, &repo, "conflict-resolved").is_empty());
+}
+
+/// On a terminal `resolve` asks; only "y" goes ahead. The terminal comes from
+/// util-linux `script` (the test is skipped where it is missing).
+#[test]
+fn resolve_asks_on_a_terminal() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return;
+    }
+    let (env, repo) = installed();
+    let (_main, side) = two_cycles_conflicting(&env, &repo);
+    let before = read(repo.join(STATE));
+    let on_terminal = |answer: &str| {
+        let command = format!("'{}' resolve --keep theirs", Env::bin().display());
+        let mut cmd = env.sealed("script", &repo);
+        cmd.args(["-qec", &command, "/dev/null"]);
+        assert_cmd::Command::from_std(cmd)
+            .write_stdin(answer)
+            .output()
+            .unwrap()
+    };
+    let out = on_terminal("n\n");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("Continue? [y/N]"), "{said}");
+    assert!(said.contains("the user did not confirm"), "{said}");
+    assert_eq!(read(repo.join(STATE)), before);
+    let out = on_terminal("y\n");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains(&format!("now tracks cycle {side}")), "{said}");
+}
+
+/// The other writing commands use the same guard: `reset` and `archive
+/// restore` refuse mid-conflict too.
+#[test]
+fn reset_and_archive_restore_refuse_during_a_conflict() {
+    let (env, repo) = installed();
+    let (main, side) = two_cycles_conflicting(&env, &repo);
+    let before = crate::common::files_below(&repo);
+    for args in [
+        &["reset", "--yes"][..],
+        &["archive", "restore", "x", ".standards/STATE.md"],
+    ] {
+        let a = env.run(&repo, args).code(1);
+        let err = stderr(&a);
+        assert!(
+            err.contains("refusing to change the workflow"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains(&main) && err.contains(&side),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(crate::common::files_below(&repo), before);
+}
+
+/// End to end: the driver as `hooks install` configures it (`git standards
+/// merge-driver ...`, found on PATH) turns the silent line merge into a conflict.
+#[test]
+fn the_driver_installed_by_hooks_install_stops_the_silent_merge() {
+    let (env, repo) = installed();
+    env.run(&repo, &["hooks", "install", "--merge-driver"])
+        .success();
+    assert_eq!(
+        env.git(&repo, &["config", "merge.standards.driver"]).trim(),
+        "git standards merge-driver %O %A %B %P"
+    );
+    env.commit_all(&repo, "hooks installed");
+    let id = handoff_and_blocked_on(&env, &repo);
+    let out = crate::hooks::git(&env, &repo, &["merge", "-q", "--no-edit", "side"]);
+    assert!(!out.status.success(), "{}", crate::hooks::said(&out));
+    let merged = read(repo.join(STATE));
+    assert!(
+        merged.starts_with(&format!("<<<<<<< ours: cycle {id} (ARCHITECTING)\n")),
+        "{merged}"
+    );
+    let a = env.run(&repo, &["check"]).code(1);
+    assert!(
+        stdout(&a).contains("Merge conflict during a merge"),
+        "{}",
+        stdout(&a)
+    );
+}

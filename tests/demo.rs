@@ -45,12 +45,25 @@ fn demo_installs_shows_status_and_removes_its_folder() {
         "      Workflow state      SCOPING, owned by the Scoper\n",
         "      Project mode        GREENFIELD\n",
         "Checking the state against every protocol rule, as `git standards check` does:\n",
-        "Then it creates the cycle's scope record with `git standards artifact init SCOPE`:\n",
-        "      Cycle mode          STANDARD\n",
+        "$ git standards start --request \"Build the greeting app\"\n",
+        "    Next role: Scoper\n",
+        "$ git standards artifact init SCOPE\n",
+        "$ git standards handoff --to ARCHITECTING --reason \"The scope is complete.\"\n",
+        "    Codex:       $architect Continue the active workflow",
+        "then run: /tester Continue the active workflow",
+        "$ git standards handoff --to AWAITING_USER_SIGNOFF --reason \"The records agree.\"\n",
+        "    The user decides next:\n",
+        "$ git standards signoff\n",
+        "      Workflow state      SIGNED_OFF, owned by the user\n",
     ] {
         assert!(out.contains(sentence), "missing {sentence:?} in:\n{out}");
     }
-    assert_eq!(out.matches("check passed: no problems").count(), 2, "{out}");
+    // Every step passed check and was committed.
+    assert_eq!(
+        out.matches("  check passed; committed ").count(),
+        21,
+        "{out}"
+    );
     assert!(
         out.ends_with(&format!("\nRemoved the demo folder {folder}.\n")),
         "{out}"
@@ -72,7 +85,7 @@ fn keep_builds_a_real_repository_in_a_new_folder() {
         "{out}"
     );
     assert!(out.contains("The demo repository stays in"), "{out}");
-    assert_eq!(entries(&dir), [".git", ".standards"]);
+    assert_eq!(entries(&dir), [".git", ".standards", "README.md", "app.py"]);
     assert!(files_below(&dir).contains(&".standards/STATE.md".to_string()));
     // git itself accepts the repository gix created.
     assert_eq!(
@@ -84,12 +97,22 @@ fn keep_builds_a_real_repository_in_a_new_folder() {
         env.git(&dir, &["symbolic-ref", "HEAD"]).trim(),
         "refs/heads/main"
     );
-    assert!(env
-        .git(&dir, &["status", "--porcelain"])
-        .contains("?? .standards/"));
+    // Every step is a commit, git sees a clean tree, and each commit checks clean.
+    assert_eq!(env.git(&dir, &["status", "--porcelain"]), "");
+    let commits = env.git(&dir, &["rev-list", "HEAD"]);
+    assert_eq!(commits.lines().count(), 21);
+    for c in commits.lines() {
+        env.run(&dir, &["check", "--ref", c]).success();
+    }
+    env.git(&dir, &["fsck", "--no-dangling"]);
     let status = stdout(&env.run(&dir, &["status"]).success());
-    assert!(status.contains("SCOPING, owned by the Scoper"), "{status}");
-    // The demo started a cycle whose scope record exists, and the result checks clean.
+    assert!(status.contains("SIGNED_OFF, owned by the user"), "{status}");
+    // The transitions left their audit events.
+    let log = stdout(&env.run(&dir, &["log"]).success());
+    for event in ["cycle-started", "handed-off", "signed-off"] {
+        assert!(log.contains(event), "{event} missing from:\n{log}");
+    }
+    // The cycle's records exist, and the result checks clean.
     let state = read(dir.join(".standards/STATE.md"));
     let id = state
         .split("`Id`: `")
@@ -99,8 +122,11 @@ fn keep_builds_a_real_repository_in_a_new_folder() {
         .next()
         .unwrap()
         .to_string();
-    assert!(id.starts_with("add-user-search-"), "{state}");
+    assert!(id.starts_with("build-the-greeting-app-"), "{state}");
     assert!(dir.join(format!(".standards/docs/scope/{id}.md")).is_file());
+    assert!(dir
+        .join(format!(".standards/docs/synchronization/{id}.md"))
+        .is_file());
     env.run(&dir, &["check"]).success();
 
     // An existing empty folder is fine too.

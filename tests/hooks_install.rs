@@ -281,3 +281,40 @@ fn an_install_killed_at_any_step_completes_on_the_next_run_and_uninstall_restore
         assert!(!repo.join(".gitattributes").exists(), "{point}");
     }
 }
+
+#[test]
+fn with_the_installed_driver_divergent_state_edits_conflict_instead_of_combining() {
+    let (env, repo) = installed();
+    env.run(&repo, &["hooks", "install", "--merge-driver"])
+        .success();
+    env.commit_all(&repo, "merge STATE.md as one value");
+    let state = read(repo.join(".standards/STATE.md"));
+    env.git(&repo, &["checkout", "-q", "-b", "side"]);
+    let asked = crate::common::set_field(&state, "PendingCycleBlockedOn", "Which database?");
+    write(
+        repo.join(".standards/STATE.md"),
+        crate::common::set_field(&asked, "PendingCycleRequest", "Add storage"),
+    );
+    env.commit_all(&repo, "side asks");
+    env.git(&repo, &["checkout", "-q", "main"]);
+    write(
+        repo.join(".standards/STATE.md"),
+        state.replace(
+            "`Reason`:\n`Initial brownfield",
+            "`Reason`:\n`Still initial brownfield",
+        ),
+    );
+    env.commit_all(&repo, "main edits");
+    let out = git(
+        &env,
+        &repo,
+        &["merge", "--no-ff", "-q", "-m", "merge", "side"],
+    );
+    assert!(
+        !out.status.success(),
+        "the driver makes it a conflict: {}",
+        said(&out)
+    );
+    let merged = read(repo.join(".standards/STATE.md"));
+    assert!(merged.starts_with("<<<<<<< ours: "), "{merged}");
+}

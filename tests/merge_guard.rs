@@ -47,13 +47,14 @@ fn unreset_feature() -> (Env, PathBuf) {
     (env, repo)
 }
 
-/// Makes `feature` a fresh installation again, as `git standards reset
-/// --commit` will (until it lands: the template files committed by hand).
+/// Resets `feature` as the release manager does: `git standards reset --commit`
+/// on the branch (D23: then it may merge).
 fn reset_feature(env: &Env, repo: &Path) {
     env.git(repo, &["checkout", "-q", "feature"]);
-    let fresh = env.git(repo, &["show", "main:.standards/STATE.md"]);
-    write(repo.join(".standards/STATE.md"), fresh);
-    ok(&git(env, repo, &["commit", "-q", "-am", "Project Reset"]));
+    let a = env.run(repo, &["reset", "--commit", "--yes"]);
+    assert!(a.get_output().status.success(), "{}", stderr(&a));
+    let message = env.git(repo, &["log", "-1", "--format=%B"]);
+    assert!(message.contains("Standards-Reset:"), "{message}");
     env.git(repo, &["checkout", "-q", "main"]);
 }
 
@@ -77,7 +78,7 @@ fn the_command_refuses_an_unreset_branch_naming_cycle_state_and_command() {
         "{err}"
     );
     assert!(
-        err.contains("hint: run on the branch: `git standards reset --commit`"),
+        err.contains("hint: run on `feature`: `git standards reset --commit`"),
         "{err}"
     );
     // The refusal is in the audit trail, on the cycle.
@@ -121,7 +122,7 @@ fn an_active_cycle_must_be_signed_off_or_cancelled_first() {
         "{err}"
     );
     assert!(
-        err.contains("have the user sign it off or cancel it first; then run on the branch: `git standards reset --commit`"),
+        err.contains("have the user sign it off or cancel it first; then run on `feature`: `git standards reset --commit`"),
         "{err}"
     );
 }

@@ -23,7 +23,14 @@ pub fn tree_bytes(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
                 .unwrap()
                 .to_string_lossy()
                 .into_owned();
-            if e.file_type().unwrap().is_dir() {
+            let kind = e.file_type().unwrap();
+            if kind.is_symlink() {
+                let target = std::fs::read_link(e.path()).unwrap();
+                out.insert(
+                    rel + " -> link",
+                    Some(target.to_string_lossy().as_bytes().to_vec()),
+                );
+            } else if kind.is_dir() {
                 out.insert(rel + "/", None);
                 stack.push(e.path());
             } else {
@@ -223,4 +230,34 @@ pub fn interrupt_and_recover(
         );
     }
     (Ended::After, false)
+}
+
+#[test]
+fn every_writing_command_refuses_while_a_journal_is_pending() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install"]).success();
+    write(repo.join(".standards/CONTEXT.md"), "ctx\n");
+    assert!(killed_at(
+        &env,
+        &repo,
+        &["reset", "--yes"],
+        "reset:journal-begun"
+    ));
+    for args in [
+        &["install"][..],
+        &["reset", "--yes"],
+        &["uninstall", "--yes"],
+        &["artifact", "init", "scope"],
+        &["archive", "restore", "x", "y"],
+    ] {
+        let a = env.run(&repo, args).failure();
+        let err = stderr(&a);
+        assert!(
+            err.contains("interrupted `git standards reset`")
+                && err.contains("git standards recover --rollback"),
+            "{args:?}: {err}"
+        );
+    }
+    env.run(&repo, &["recover"]).success();
+    assert!(!repo.join(".standards/CONTEXT.md").exists());
 }

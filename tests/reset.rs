@@ -539,3 +539,80 @@ fn a_reset_killed_anywhere_is_recovered_with_no_record_lost() {
     assert!(trials >= 100 + points.len());
     assert!(seen.2 > 0, "some kills left a journal: {seen:?}");
 }
+
+/// Greenfield Bootstrap Cancellation (user-decisions.md) end to end: a
+/// greenfield cycle with no implementation, the approval question recorded in
+/// `BlockedOn`, the preview, then the approved reset; the result is a fresh
+/// greenfield state with no CANCELLED and no records, and `check` passes.
+#[test]
+fn greenfield_bootstrap_cancellation_runs_end_to_end_with_reset() {
+    let (env, repo) = Env::repo();
+    write(repo.join("README.md"), "# idea\n");
+    env.run(&repo, &["install"]).success();
+    let fresh = read(repo.join(".standards/STATE.md"));
+    let id = stdout(
+        &env.run(&repo, &["cycle", "new", "--request", "Build a todo app"])
+            .success(),
+    )
+    .trim()
+    .to_string();
+    let state = fresh
+        .replace("`Id`: `UNSET`", &format!("`Id`: `{id}`"))
+        .replace("`CycleMode`: `UNSET`", "`CycleMode`: `STANDARD`")
+        .replace(
+            "`CompletionPolicy`: `NONE`",
+            "`CompletionPolicy`: `FULL_DELIVERABLE`",
+        )
+        .replace("`Request`: `UNSET`", "`Request`: `Build a todo app`");
+    write(repo.join(".standards/STATE.md"), &state);
+    env.run(&repo, &["artifact", "init", "scope"]).success();
+    env.commit_all(&repo, "scoping started");
+    // Step 3: the pending approval is recorded while waiting.
+    let waiting = state.replace(
+        "`BlockedOn`: `NONE`",
+        "`BlockedOn`: `approve git standards reset --mode greenfield --yes in this project`",
+    );
+    write(repo.join(".standards/STATE.md"), &waiting);
+    // Step 2: the preview may run before approval and changes nothing.
+    let before = tree_bytes(&repo);
+    let preview = env
+        .run(&repo, &["reset", "--mode", "greenfield", "--dry-run"])
+        .success();
+    assert!(
+        stdout(&preview).contains(&format!("`{id}` (SCOPING, active)")),
+        "{}",
+        stdout(&preview)
+    );
+    assert!(stdout(&preview).contains("Mode: GREENFIELD"));
+    assert_eq!(tree_bytes(&repo), before);
+    // Step 4: the approved command, as the chapter names it.
+    let a = env
+        .run(&repo, &["reset", "--mode", "greenfield", "--yes"])
+        .success();
+    assert!(
+        stderr(&a).contains(&format!("refs/standards/archive/{id}")),
+        "{}",
+        stderr(&a)
+    );
+    // Step 5: the fresh state is the result; no CANCELLED, no records.
+    assert_eq!(read(repo.join(".standards/STATE.md")), fresh);
+    assert!(read(repo.join(".standards/MODE.md")).contains("GREENFIELD"));
+    assert!(!repo.join(".standards/docs").exists());
+    let status = stdout(&env.run(&repo, &["status", "--json"]).success());
+    let v: serde_json::Value = serde_json::from_str(&status).unwrap();
+    assert_eq!(v["workflowState"], "SCOPING");
+    assert!(v["activeWork"].is_null(), "{status}");
+    env.run(&repo, &["check"]).success();
+    // The scope record the cycle had written is still readable.
+    let scope = stdout(
+        &env.run(
+            &repo,
+            &["archive", "show", &id, &format!("docs/scope/{id}.md")],
+        )
+        .success(),
+    );
+    assert!(scope.contains(&id), "{scope}");
+    // The next request starts a first greenfield cycle from the fresh state.
+    env.run(&repo, &["cycle", "new", "--request", "Another idea"])
+        .success();
+}

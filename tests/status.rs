@@ -380,7 +380,8 @@ fn every_state_fixture_prints_every_json_field() {
                 "recovery",
                 "obligations",
                 "baselineReconciliation",
-                "problems"
+                "problems",
+                "next"
             ],
             "{name}"
         );

@@ -274,3 +274,56 @@ fn every_project_of_the_repository_is_verified_from_the_top() {
         stdout(&a)
     );
 }
+
+#[test]
+fn a_range_whose_start_is_merged_in_from_the_side_follows_git_semantics() {
+    let (env, repo, _) = reopening_branch();
+    // main gains a commit, and feature merges main: main's tip is the merge's
+    // second parent, not on feature's first-parent line.
+    env.git(&repo, &["checkout", "-q", "main"]);
+    write(repo.join("README.txt"), "main\n");
+    env.commit_all(&repo, "main moves");
+    env.git(&repo, &["checkout", "-q", "feature"]);
+    env.git(
+        &repo,
+        &["merge", "-q", "--no-ff", "-m", "sync main", "main"],
+    );
+    let a = env
+        .run(&repo, &["verify", "main..feature", "--format", "json"])
+        .code(1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    let subjects: Vec<&str> = v["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["subject"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        subjects,
+        [
+            "add search",
+            "sign off search",
+            "reopen search",
+            "more code",
+            "sync main"
+        ]
+    );
+}
+
+#[test]
+fn into_a_branch_known_only_as_origin_main_in_a_ci_clone() {
+    let (env, repo, _) = reopening_branch();
+    env.git(&repo, &["checkout", "-q", "main"]);
+    let url = format!("file://{}", repo.display());
+    env.git(
+        env.dir.path(),
+        &["clone", "-q", "--branch", "feature", &url, "ci"],
+    );
+    let ci = env.dir.path().join("ci");
+    let a = env.run(&ci, &["verify", "--into", "main"]).code(1);
+    let out = stdout(&a);
+    assert!(out.contains("may not merge into `main`"), "{out}");
+    // origin/main holds STANDARDS, so reset is the only way out offered.
+    assert!(out.contains("git standards reset --commit"), "{out}");
+    assert!(!out.contains("uninstall"), "{out}");
+}

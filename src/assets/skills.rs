@@ -195,15 +195,6 @@ pub fn skill(role: &str) -> Option<&'static Skill> {
     SKILLS.iter().find(|s| s.role == role)
 }
 
-/// The transition commands engineer "transitions" is adding in parallel. The
-/// skills name them; until they are in the CLI the command test skips exactly
-/// these names (and says so), so nothing else can slip through.
-#[cfg(test)]
-const PENDING_TRANSITION_COMMANDS: &[&str] = &[
-    "start", "handoff", "fail", "rework", "resume", "promote", "policy", "cadence", "signoff",
-    "cancel", "block", "unblock",
-];
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,7 +288,6 @@ mod tests {
     fn every_command_a_skill_names_is_accepted_by_the_cli() {
         use clap::CommandFactory;
         let cli = crate::cli::Cli::command();
-        let mut skipped = std::collections::BTreeSet::new();
         let mut checked = 0;
         for s in SKILLS {
             for (path, text) in s.files {
@@ -312,16 +302,11 @@ mod tests {
                         cmd = sub;
                         i += 1;
                     }
-                    if i == 0 {
-                        let name = words.first().copied().unwrap_or("");
-                        assert!(
-                            PENDING_TRANSITION_COMMANDS.contains(&name),
-                            "{}/{path}: `git standards {rest}` names no command",
-                            s.role
-                        );
-                        skipped.insert(name.to_string());
-                        continue;
-                    }
+                    assert!(
+                        i > 0,
+                        "{}/{path}: `git standards {rest}` names no command",
+                        s.role
+                    );
                     for flag in words.iter().filter_map(|w| w.strip_prefix("--")) {
                         let flag = flag.split('=').next().unwrap();
                         assert!(
@@ -334,13 +319,7 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 30, "only {checked} commands checked");
-        if !skipped.is_empty() {
-            eprintln!(
-                "skipped until engineer \"transitions\" lands them: {}",
-                skipped.into_iter().collect::<Vec<_>>().join(", ")
-            );
-        }
+        assert!(checked > 100, "only {checked} commands checked");
     }
 
     #[test]

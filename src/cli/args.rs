@@ -6,7 +6,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::commands::{self, Context};
 use crate::error::{Error, Result};
-use crate::protocol::vocab::{ArtifactType, IdPrefix, ReviewKind};
+use crate::protocol::plan::Cadence;
+use crate::protocol::vocab::{
+    ArtifactType, CompletionPolicy, CycleMode, FailureType, IdPrefix, ReviewKind, WorkflowState,
+};
 
 /// Git-native runtime of the S.T.A.N.D.A.R.D.S. agent workflow.
 ///
@@ -28,7 +31,7 @@ use crate::protocol::vocab::{ArtifactType, IdPrefix, ReviewKind};
 ///
 /// `git standards status --json` prints one JSON object; on success it has all the keys below. Vocabulary values keep the protocol's spelling, `UNSET` and `NONE` included; free-text and path fields are null where STATE.md says `NONE` or `UNSET`.
 ///
-/// ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3).
+/// ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3); when STATE.md or MODE.md is in a merge conflict it also has "conflict", the same object as in `git standards check --json`, naming both sides' cycle, request and workflow state.
 ///
 /// source: the snapshot read: "the working tree", "the index", or "commit <short id> (`<rev>`)".
 ///
@@ -55,6 +58,8 @@ use crate::protocol::vocab::{ArtifactType, IdPrefix, ReviewKind};
 /// baselineReconciliation: the cancelled cycles awaiting baseline reconciliation: [{sourceCycle, request}].
 ///
 /// problems: what is wrong but did not stop the report, as "file:line: message" strings.
+///
+/// next: {owner, state, invocation, userOptions, blockedBy}: the role that owns the current state ("user" when the user decides), its invocation {skill, heading, codex, claudeCode} for Codex (`$skill ...`) and Claude Code (`/skill ...`) or null, the user's options [{action, command}] at AWAITING_USER_SIGNOFF or without a cycle, and what blocks the work (a user question, an open recovery frame, outstanding obligations, merge conflicts) as sentences.
 ///
 /// EXAMPLES
 ///
@@ -125,8 +130,13 @@ pub enum Command {
     ///
     /// With --json, prints one object: `ok` (bool), `problems` (array of
     /// objects with `rule`, `file`, `message` and, when known, `hint`), `notes`
-    /// (array of strings) and `checked` (`source`, `comparedWith`, `rules`: the
-    /// number of rules evaluated).
+    /// (array of strings), `checked` (`source`, `comparedWith`, `rules`: the
+    /// number of rules evaluated) and `conflict`: null, or during a merge
+    /// conflict or an operation in progress that changes `.standards/`,
+    /// `{operation, operationChangesStandards, files: [{path, unmerged,
+    /// cycles, ours, theirs}]}` where each side is null (it deleted the file)
+    /// or `{label, cycle, request, workflowState}`. A conflict is also printed
+    /// first in the text form, naming both sides' cycles.
     Check(CheckArgs),
     /// Cycle IDs: `git standards cycle new --request "<request text>"`.
     #[command(subcommand)]
@@ -139,7 +149,7 @@ pub enum Command {
     Id(IdCommand),
     /// Show the workflow state of the working tree, the index or any commit.
     ///
-    /// Reads `.standards/STATE.md` and `.standards/MODE.md` from one snapshot and shows the project mode, the workflow state and its owner, the cycle, the last handoff, the recovery stack (newest frame first), outstanding obligations and baseline reconciliation entries.
+    /// Reads `.standards/STATE.md` and `.standards/MODE.md` from one snapshot and shows the project mode, the workflow state and its owner, the cycle, the last handoff, the recovery stack (newest frame first), outstanding obligations, baseline reconciliation entries, and Next: the role to invoke (for Codex and Claude Code) or the user's options, and what blocks the work.
     ///
     /// Exits 0 when it could show the state, even when it lists problems (for example an invalid MODE.md); exits 1 when no runtime is installed in the snapshot, or when STATE.md is missing, not UTF-8, invalid or has unresolved merge conflicts. The --json keys are described under STATUS JSON in `git standards --help`.
     #[command(verbatim_doc_comment)]
@@ -162,6 +172,57 @@ pub enum Command {
     /// Exit status: 0 when the catalog is complete, 1 when it is unavailable (the result is printed either way). Exit 0 does not mean an option is selectable or that a workflow gate passed.
     #[command(verbatim_doc_comment)]
     Invocation(InvocationArgs),
+    /// Start a cycle: validate its mode and policy, generate its ID and record it in STATE.md.
+    ///
+    /// Works from the installed state, `SIGNED_OFF` or `CANCELLED` (user-decisions.md, Start a cycle). The mode is --mode, else the pending preference, else STANDARD; the policy of a STANDARD cycle is --policy, else FULL_DELIVERABLE. When the mode is not legal (EXPEDITED or DOCUMENTATION in a GREENFIELD project, EXPEDITED while baseline reconciliation is open, a policy for a non-standard cycle) nothing starts: the request and the decision the user must make are saved in `PendingCycleRequest` and `PendingCycleBlockedOn`. After a cancelled cycle its ID and request join `BaselineReconciliation`, unless --cancelled-left-no-changes. Prints the first role's invocation.
+    #[command(verbatim_doc_comment)]
+    Start(StartArgs),
+    /// Hand the cycle to the next state: a forward handoff, or a checkpoint with --checkpoint.
+    ///
+    /// The target must be the next state of the cycle's route (Forward Transitions), or during a recovery rerun a later state up to the frame's `RerunThrough` (a jump is recorded as RESUME). Refused while `check` reports a problem in files the current role owns, while the cycle is blocked on a user question, while an outstanding obligation of the current state is open, and when `check` would reject the new state. A checkpoint goes DEVELOPING -> TESTING or back, only with the plan's cadence INCREMENTAL, no recovery, and a reason naming one `Increment N`. Prints the next role's invocation for Codex and Claude Code.
+    #[command(verbatim_doc_comment)]
+    Handoff(HandoffArgs),
+    /// Route a defect to the state that owns it (Failure Handoffs).
+    ///
+    /// The failure type names the owner (REVIEW: say which review with --to). A move to another state pushes a recovery frame that resumes at the current state; a same-state failure records the handoff without a frame. In an EXPEDITED cycle only IMPLEMENTATION and REVIEW exist (promote instead); a DOCUMENTATION cycle has no IMPLEMENTATION or VERIFICATION owner (block on a user decision instead).
+    #[command(verbatim_doc_comment)]
+    Fail(FailArgs),
+    /// Record the user's changed request and route it to the earliest owner it invalidates (USER_REWORK).
+    ///
+    /// Replaces `Active Work.Request`, then routes like `fail`, pushing a recovery frame when the state changes. Allowed in any nonterminal state, `AWAITING_USER_SIGNOFF` included.
+    #[command(verbatim_doc_comment)]
+    Rework(ReworkArgs),
+    /// Close or plan the active recovery frame (Recovery Mechanics).
+    ///
+    /// Run by the frame's owner: without --rerun-through it pops the frame and returns to its `ResumeAt` (RESUME); with --rerun-through it sets the frame's `RerunThrough` and hands off to the first rerun state (the owner's successor, or --to). At the rerun boundary (the state named in `RerunThrough`) it pops the frame and returns to `ResumeAt`.
+    #[command(verbatim_doc_comment)]
+    Resume(ResumeArgs),
+    /// Promote an EXPEDITED cycle to STANDARD (FULL_DELIVERABLE) at AUDITING.
+    ///
+    /// Open recovery frames whose owner has not finished become outstanding obligations; the reason is kept in `PromotionReason`. At AWAITING_USER_SIGNOFF it is the user's decision, audited before the write.
+    #[command(verbatim_doc_comment)]
+    Promote(PromoteArgs),
+    /// Change the completion policy of the active STANDARD cycle.
+    ///
+    /// In SCOPING through REVIEWING_IMPLEMENTATION the state stays; from an unstarted DOCUMENTING the shorter policy returns to REVIEWING_IMPLEMENTATION, and at AWAITING_USER_SIGNOFF withdrawing it resumes at DOCUMENTING (COMPLETION_CHANGE). Needs an empty recovery stack and no obligations. The user's decision: audited before the write.
+    #[command(verbatim_doc_comment)]
+    Policy(PolicyArgs),
+    /// Record the user's verification cadence request for the Developer (`PendingVerificationCadence`).
+    Cadence(CadenceArgs),
+    /// Sign off the cycle at AWAITING_USER_SIGNOFF (the user's decision, audited before the write).
+    ///
+    /// Refused while recovery frames or outstanding obligations remain.
+    #[command(verbatim_doc_comment)]
+    Signoff,
+    /// Cancel the active cycle (the user's decision, audited before the write).
+    ///
+    /// In a BROWNFIELD project the cycle is kept as CANCELLED and its changes are reconciled when the next cycle starts. In a GREENFIELD project cancellation is a workflow reset (Greenfield Bootstrap Cancellation): without --yes it previews `git standards reset --mode greenfield` and changes nothing (exit 1); with --yes, given the user's approval of that preview, it runs the reset (the `.standards/` tree is archived first).
+    #[command(verbatim_doc_comment)]
+    Cancel(CancelArgs),
+    /// Record a blocking user question in `Active Work.BlockedOn`.
+    Block(BlockArgs),
+    /// Clear the blocking question; before a cycle, drop the blocked next-cycle request.
+    Unblock,
     /// Show the audit trail: every recorded event, oldest first.
     ///
     /// Reads the events from git notes under `refs/notes/standards` and prints one line per event: time (UTC), actor, cycle (`-` outside any cycle), event type and its own keys. Sorted by time, then event ID. Every filter given must hold. With --json, prints each event's stored JSON line unchanged (JSON Lines).
@@ -259,6 +320,13 @@ pub enum Command {
     /// --commit commits the reset on the current branch, with only the `.standards/` paths it changed and the trailers `Standards-Reset: <cycle-id or none>` and `Standards-Archive: <ref>@<commit>`; it refuses when anything else is staged. Git's commit hooks do not run for it.
     #[command(verbatim_doc_comment)]
     Reset(ResetArgs),
+    /// Remove STANDARDS from the project (Project Uninstallation), archiving `.standards/` first.
+    ///
+    /// Removes the whole `.standards/` folder (workflow state, Auditor context, every cycle record, user styles, config.toml and anything else in it) and what the installer added outside it: STANDARDS hook handlers (ours and the Node.js runtime's `.standards/bin/hook.mjs`) in `.claude/settings.json` and `.codex/hooks.json`, installer-owned `skillOverrides` that still hold the installer's value (a changed one is kept, with a warning), marked role skills in `.agents/skills/` and `.claude/skills/`, the managed blocks in AGENTS.md and CLAUDE.md (a file left empty is deleted), and client files and folders that INSTALLATION.json records as created once nothing else is left in them. Project work, other skills, hooks and settings, the binary and git history stay.
+    ///
+    /// Before removing anything it stores the whole `.standards/` as a commit under `refs/standards/archive/<cycle-id>` (`uninstall-<UTC time>` without a cycle); `git standards archive show` reads it back. Works in either mode, with or without an active cycle; it signs off, cancels and reverts nothing. Refuses a `.standards/` without the framework marker, a missing or unknown INSTALLATION.json, symbolic links inside `.standards/`, and a VERSION.json other than this binary's version. Without --yes it asks on a terminal and refuses elsewhere. There is no forced or client-only uninstall.
+    #[command(verbatim_doc_comment)]
+    Uninstall(UninstallArgs),
     /// Read back the archives that reset and uninstall store under `refs/standards/archive/`.
     ///
     /// Each archive is a commit (one per reset or uninstall of that cycle, the newest on top) holding the whole `.standards/` as it was, uncommitted and untracked files included. Name an older version as `<name>~1`, `<name>~2`. Archives are ordinary git refs: share them with `git push origin 'refs/standards/*:refs/standards/*'` and fetch them with `git fetch origin 'refs/standards/*:refs/standards/*'`. git standards never deletes one.
@@ -324,6 +392,16 @@ pub struct ResetArgs {
     /// Commit the reset (only the paths it changed) with Standards-Reset and Standards-Archive trailers.
     #[arg(long)]
     pub commit: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct UninstallArgs {
+    /// Print the planned changes without changing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask for confirmation (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -685,9 +763,9 @@ impl Command {
         match self {
             Command::Status(a) => a.json,
             Command::Check(a) => a.json,
-            Command::Log(a) => a.json,
             Command::Archive(ArchiveCommand::List { json }) => *json,
             Command::Verify(a) => a.format == Some(VerifyFormat::Json),
+            Command::Log(a) => a.json,
             _ => false,
         }
     }
@@ -730,6 +808,151 @@ pub struct StatusArgs {
     /// Print one line (the workflow state, its owner and the cycle) instead of the dashboard.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+fn state_value(s: &str) -> std::result::Result<WorkflowState, String> {
+    WorkflowState::parse_loose(s).map_err(|e| e.to_string())
+}
+
+fn failure_value(s: &str) -> std::result::Result<FailureType, String> {
+    FailureType::parse_loose(s).map_err(|e| e.to_string())
+}
+
+fn mode_value(s: &str) -> std::result::Result<CycleMode, String> {
+    match CycleMode::parse_loose(s) {
+        Ok(CycleMode::Unset) => Err("a cycle starts STANDARD, EXPEDITED or DOCUMENTATION".into()),
+        other => other.map_err(|e| e.to_string()),
+    }
+}
+
+fn policy_value(s: &str) -> std::result::Result<CompletionPolicy, String> {
+    match CompletionPolicy::parse_loose(s) {
+        Ok(CompletionPolicy::None) => {
+            Err("choose FULL_DELIVERABLE or IMPLEMENTATION_REVIEWED".into())
+        }
+        other => other.map_err(|e| e.to_string()),
+    }
+}
+
+fn cadence_value(s: &str) -> std::result::Result<Cadence, String> {
+    Cadence::parse(&s.trim().to_ascii_uppercase().replace('-', "_")).ok_or_else(|| {
+        format!("`{s}` is not a verification cadence; expected INCREMENTAL or AFTER_IMPLEMENTATION")
+    })
+}
+
+/// A non-blank text value.
+fn text_value(s: &str) -> std::result::Result<String, String> {
+    if s.trim().is_empty() {
+        Err("the text must not be empty".into())
+    } else {
+        Ok(s.to_string())
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StartArgs {
+    /// The user's request; optional when a blocked request is saved in `PendingCycleRequest`.
+    #[arg(long, value_name = "request text", allow_hyphen_values = true, value_parser = text_value)]
+    pub request: Option<String>,
+    /// The cycle mode: standard, expedited or documentation (any case).
+    #[arg(long, value_name = "mode", value_parser = mode_value)]
+    pub mode: Option<CycleMode>,
+    /// The completion policy of a STANDARD cycle: full-deliverable or implementation-reviewed.
+    #[arg(long, value_name = "policy", value_parser = policy_value)]
+    pub policy: Option<CompletionPolicy>,
+    /// The user confirmed that the cancelled cycle left no project changes to reconcile.
+    #[arg(long)]
+    pub cancelled_left_no_changes: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HandoffArgs {
+    /// The target workflow state, e.g. ARCHITECTING (any case).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: WorkflowState,
+    /// A concise reason for `Handoff.Reason`.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+    /// A CHECKPOINT handoff of one increment (DEVELOPING <-> TESTING, INCREMENTAL cadence).
+    #[arg(long)]
+    pub checkpoint: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FailArgs {
+    /// The failure type, e.g. ARCHITECTURE (any case).
+    #[arg(long = "type", value_name = "FailureType", value_parser = failure_value)]
+    pub failure: FailureType,
+    /// The defect, concisely, for `Handoff.Reason` and the recovery frame.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+    /// The owning state when the type has two (REVIEW: REVIEWING_IMPLEMENTATION or REVIEWING_FINAL).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: Option<WorkflowState>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReworkArgs {
+    /// The failure type of the earliest invalidated work (any case).
+    #[arg(long = "type", value_name = "FailureType", value_parser = failure_value)]
+    pub failure: FailureType,
+    /// The changed request, in full; replaces `Active Work.Request`.
+    #[arg(long, value_name = "request text", allow_hyphen_values = true, value_parser = text_value)]
+    pub request: String,
+    /// The owning state when the type has two (REVIEW).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: Option<WorkflowState>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ResumeArgs {
+    /// Keep the frame and rerun the affected states through this one.
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub rerun_through: Option<WorkflowState>,
+    /// The first rerun state, when it is not the owner's successor (needs --rerun-through).
+    #[arg(long, value_name = "STATE", value_parser = state_value, requires = "rerun_through")]
+    pub to: Option<WorkflowState>,
+    /// The handoff reason (a default names the frame).
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PromoteArgs {
+    /// The standard guarantee now needed (kept in `PromotionReason`).
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PolicyArgs {
+    /// full-deliverable or implementation-reviewed (any case).
+    #[arg(value_name = "policy", value_parser = policy_value)]
+    pub policy: CompletionPolicy,
+    /// The reason the user gave, recorded with the choice in `Active Work.Request`.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CadenceArgs {
+    /// incremental or after-implementation (any case).
+    #[arg(value_name = "cadence", value_parser = cadence_value)]
+    pub cadence: Cadence,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CancelArgs {
+    /// Run the greenfield reset the preview showed (only with the user's explicit approval).
+    #[arg(long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BlockArgs {
+    /// The exact question the user must answer.
+    #[arg(long = "on", value_name = "question", allow_hyphen_values = true, value_parser = text_value)]
+    pub question: String,
 }
 
 #[derive(Debug, clap::Args)]
@@ -894,6 +1117,24 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 },
             },
         ),
+        Command::Start(a) => commands::transition::start(
+            ctx,
+            a.request,
+            a.mode,
+            a.policy,
+            a.cancelled_left_no_changes,
+        ),
+        Command::Handoff(a) => commands::transition::handoff(ctx, a.to, a.reason, a.checkpoint),
+        Command::Fail(a) => commands::transition::fail(ctx, a.failure, a.reason, a.to),
+        Command::Rework(a) => commands::transition::rework(ctx, a.failure, a.request, a.to),
+        Command::Resume(a) => commands::transition::resume(ctx, a.rerun_through, a.to, a.reason),
+        Command::Promote(a) => commands::transition::promote(ctx, a.reason),
+        Command::Policy(a) => commands::transition::policy(ctx, a.policy, a.reason),
+        Command::Cadence(a) => commands::transition::cadence(ctx, a.cadence),
+        Command::Signoff => commands::transition::signoff(ctx),
+        Command::Cancel(a) => commands::transition::cancel(ctx, a.yes),
+        Command::Block(a) => commands::transition::block(ctx, a.question),
+        Command::Unblock => commands::transition::unblock(ctx),
         Command::Log(a) => commands::log::run(ctx, &log_request(a)?),
         Command::Notes(NotesCommand::Sync(a)) => commands::notes::run_sync(
             ctx,
@@ -1004,6 +1245,13 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         Command::Archive(ArchiveCommand::Restore { name, paths }) => {
             commands::archive::run_restore(ctx, &name, &paths)
         }
+        Command::Uninstall(a) => commands::uninstall::run(
+            ctx,
+            &commands::uninstall::Request {
+                dry_run: a.dry_run,
+                yes: a.yes,
+            },
+        ),
         Command::Recover(a) => commands::recover::run(
             ctx,
             &commands::recover::Request {

@@ -98,6 +98,7 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String]) -> Result<()
     let project = Project::discover(&ctx.cwd)?;
     project.require_workdir()?;
     journal::refuse_if_pending(&project)?;
+    crate::commands::conflicts::refuse_during_conflict(ctx, &project, "archive restore")?;
     let commit = archive::resolve(&project.repo, name)?;
     let files = archive::files(&project.repo, commit)?;
     let mut changes = Vec::new();

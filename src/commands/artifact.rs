@@ -70,8 +70,14 @@ pub fn plan(tree: &dyn Tree, request: &InitRequest) -> Result<Plan> {
             )
         };
         return Err(Error::refused(
-            format!("there is no active cycle ({why}), so there is no cycle to create a {} record for", request.label()),
-            Some("start a cycle first: run `git standards cycle new --request \"<request>\"` and record the printed ID as STATE.md's `Active Work.Id`, with its `Request`, `CycleMode` and `WorkflowState`".to_string()),
+            format!(
+                "there is no active cycle ({why}), so there is no cycle to create a {} record for",
+                request.label()
+            ),
+            Some(
+                "start a cycle first with `git standards start --request \"<request>\"`"
+                    .to_string(),
+            ),
         ));
     };
     if !cycle_id::is_lenient(id) {
@@ -174,6 +180,8 @@ fn describe_other(found: &Provenance, wanted: &Provenance) -> String {
 /// Runs `artifact init`.
 pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
+    // D22: never write beside an interrupted multi-file operation.
+    crate::repo::journal::refuse_if_pending(&rt.project)?;
     crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;
     let plan = plan(&rt.tree, request)?;
     if let Plan::Create { path, content } = &plan {

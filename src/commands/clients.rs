@@ -608,6 +608,27 @@ pub fn removal(tree: &dyn Tree, manifest: &str, list: Lister) -> Result<Plan> {
     Ok(p)
 }
 
+/// What removing the installed skill folder `dir` of a packaged `role`
+/// takes (used by `uninstall`): the paths to remove, files before the
+/// folders they empty, and a warning per changed skill file that is kept.
+/// `None` for a role this version does not ship.
+pub fn skill_removal(
+    tree: &dyn Tree,
+    dir: &str,
+    role: &str,
+    list: Lister,
+) -> Result<Option<(Vec<String>, Vec<String>)>> {
+    let Some(skill) = crate::assets::skills::skill(role) else {
+        return Ok(None);
+    };
+    let mut p = Plan::default();
+    remove_skill_tree(tree, dir, skill.files, list, &mut p)?;
+    Ok(Some((
+        p.ops.iter().map(|o| o.path().to_string()).collect(),
+        p.warnings,
+    )))
+}
+
 /// Plans removing one installed skill folder: packaged files still as
 /// shipped go, changed ones stay with a warning, files the user added stay.
 /// Returns every path removed (the folder included when it empties).

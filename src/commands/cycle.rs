@@ -48,7 +48,7 @@ pub fn new_id(
 }
 
 /// Four fresh random bytes from the operating system.
-fn os_random() -> Result<[u8; 4]> {
+pub fn os_random() -> Result<[u8; 4]> {
     let mut bytes = [0u8; 4];
     getrandom::fill(&mut bytes).map_err(|e| {
         Error::Internal(format!(

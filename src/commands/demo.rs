@@ -4,11 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::commands::{artifact, check, cycle, install, status, Context};
+use crate::commands::{artifact, check, install, status, transition, Context};
 use crate::error::{Error, Result};
+use crate::protocol::fields;
 use crate::protocol::layout::{self, STATE_PATH};
 use crate::protocol::state::StateDoc;
-use crate::protocol::vocab::{ArtifactType, CompletionPolicy, CycleMode};
+use crate::protocol::vocab::{ArtifactType, ReviewKind, WorkflowState};
 use crate::repo::{write, Project};
 
 /// A validated demo request.
@@ -112,55 +113,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     )?;
     show_check(ctx, &dir)?;
 
-    let request = "Add user search";
-    say(
-        ctx,
-        &format!("\nAsking for a new cycle ID, as the Scoper does with `git standards cycle new --request \"{request}\"`:"),
-    )?;
-    let printed = capture(ctx, &dir, |inner| {
-        cycle::run_new(
-            inner,
-            &cycle::NewRequest {
-                request: request.to_string(),
-            },
-        )
-    })?;
-    indent(ctx, &printed)?;
-    let id = String::from_utf8_lossy(&printed).trim().to_string();
-
-    say(
-        ctx,
-        "\nStarting the cycle: the Scoper records the ID, the request, the STANDARD cycle mode, the FULL_DELIVERABLE completion policy and the scope path in STATE.md (only those fields change):",
-    )?;
-    start_cycle(&dir, &id, request)?;
-    let created = capture(ctx, &dir, |inner| {
-        artifact::run_init(
-            inner,
-            &artifact::InitRequest {
-                artifact: ArtifactType::Scope,
-                kind: None,
-            },
-        )
-    })?;
-    say(
-        ctx,
-        "Then it creates the cycle's scope record with `git standards artifact init SCOPE`:",
-    )?;
-    indent(ctx, &created)?;
-
-    say(ctx, "\nThe state now shows the active cycle:")?;
-    let shown = capture(ctx, &dir, |inner| {
-        status::run(
-            inner,
-            &status::Request {
-                source: status::Source::Worktree,
-                format: status::Format::Text,
-            },
-        )
-    })?;
-    indent(ctx, &shown)?;
-    say(ctx, "\nAnd `git standards check` reads the new record too:")?;
-    show_check(ctx, &dir)?;
+    walk_a_cycle(ctx, &dir)?;
 
     match temp {
         Some(temp) => {
@@ -277,27 +230,417 @@ fn show_check(ctx: &mut Context, dir: &Path) -> Result<()> {
     indent(ctx, &out)
 }
 
-/// Records a started cycle in STATE.md the way the Scoper does: only the named
-/// fields change, every other byte stays.
-fn start_cycle(dir: &Path, id: &str, request: &str) -> Result<()> {
-    let path = dir.join(STATE_PATH);
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
-    let mut doc = StateDoc::parse(&text)?;
-    doc = doc.update(doc.active_work.id.span.clone(), id)?;
-    doc = doc.update(doc.active_work.request.span.clone(), request)?;
-    doc = doc.update(doc.cycle_mode.span.clone(), CycleMode::Standard.as_str())?;
-    doc = doc.update(
-        doc.active_work.completion_policy.span.clone(),
-        CompletionPolicy::FullDeliverable.as_str(),
+/// The small example records the demo fills in, one per role.
+mod examples {
+    pub const SCOPE: &str = "\n# Greeting\n\n## Work\n\n### 1. Greet\n\n**Done when:**\n\n- `AC-001`: Running the app prints a greeting.\n";
+    pub const DESIGN: &str = "\n# Technical Design\n\n## Acceptance Coverage\n\n- `AC-001`: `app.py` prints the greeting with `print`.\n";
+    pub const CONTEXT: &str = "# Project Context\n\n## Project Baseline\n\n- The project is new: it holds no implementation yet.\n";
+    pub const PLAN: &str = "\n## Build Steps\n\n### DEV-001 — Print the greeting\n\n`Status`: `DONE` `Depends On`: `NONE`\n`Acceptance`: `AC-001`\n\n**Self-Check**\n\n`python3 app.py` prints the greeting.\n";
+    pub const APP: &str = "print(\"Hello, world!\")\n";
+    pub const REPORT: &str = "\n## Assessed Inputs\n\n- `app.py` at this commit.\n\n## Acceptance Evidence\n\n| AC / technical criterion | Tests or checks | Disposition and evidence |\n| --- | --- | --- |\n| AC-001 | `python3 app.py` | verified: prints the greeting |\n\n## Scenario Budget\n\n| Source file | Reused coverage | Active-change allocations | User additions |\n| --- | --- | --- | --- |\n| app.py | none | one run | none |\n\n## Execution Evidence\n\n`python3 app.py` exited 0.\n\n## Resume or Handoff\n\nVerification is complete.\n";
+    pub const REVIEW: &str = "\n## Assessed Inputs and Scope\n\n- The plan, the report and `app.py`.\n\n## Contract and Evidence Assessment\n\n| Obligation / criterion | Assessed evidence | Current disposition |\n| --- | --- | --- |\n| AC-001 | report row AC-001 | satisfied |\n\n## Checks and Results\n\nRan `python3 app.py`.\n\n## Findings\n\nNo material findings.\n\n## Questions, Limitations, and Later Dependencies\n\nNONE\n\n## Progress and Conclusion\n\nThe implementation satisfies AC-001.\n";
+    pub const DOCUMENTATION: &str = "\n## Assessed Inputs and Boundary\n\n- `app.py`.\n\n## Documentation Work and Evidence\n\n- AC-001: the README explains how to run the app.\n\n## Checks and Applicability\n\nNONE\n\n## Discrepancies, Dependencies, and Remaining Work\n\nNONE\n\n## Resume and Conclusion\n\nDocumentation is complete.\n";
+    pub const README: &str = "# Greeting app\n\nRun `python3 app.py` to print a greeting.\n";
+    pub const FINAL_REVIEW: &str = "\n## Assessed Inputs and Scope\n\n- The whole deliverable.\n\n## Contract and Evidence Assessment\n\n| Obligation / criterion | Assessed evidence | Current disposition |\n| --- | --- | --- |\n| AC-001 | code, report, README | satisfied |\n\n## Checks and Results\n\nRead the README and ran the app.\n\n## Findings\n\nNo material findings.\n\n## Questions, Limitations, and Later Dependencies\n\nNONE\n\n## Progress and Conclusion\n\nThe deliverable is complete.\n";
+    pub const SYNC: &str = "\n## Assessed Inputs\n\n- Every record of the cycle.\n\n## Completion and Evidence References\n\n- AC-001: verified in the report, documented, reviewed.\n\n## Discrepancies and Dispositions\n\nNONE\n\n## Limitations and Remaining Work\n\nNONE\n\n## Resume and Synchronization Conclusion\n\nThe records agree.\n";
+}
+
+/// Walks a whole greenfield cycle with the transition commands, each role's
+/// record filled from [`examples`]; `check` passes and a commit is made at
+/// every step.
+fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
+    let mut step = Stepper { n: 0 };
+    step.commit(ctx, dir, "Install the STANDARDS runtime")?;
+    say(
+        ctx,
+        "\nA whole greenfield cycle follows, from `git standards start` to `git standards signoff`. Each role's record is filled from a small example, `check` passes after every step, and every step is committed.",
     )?;
-    doc = doc.update(
-        doc.active_work.scope.span.clone(),
-        &layout::record_path(ArtifactType::Scope, None, id),
-    )?;
-    write::atomic_write(
+    let request = "Build the greeting app";
+    step.run(
+        ctx,
         dir,
-        STATE_PATH,
-        doc.render().as_bytes(),
-        write::Existing::Replace,
-    )
+        &format!("git standards start --request \"{request}\""),
+        |c| transition::start(c, Some(request.into()), None, None, false),
+    )?;
+    let scope = step.record(ctx, dir, ArtifactType::Scope, None, &[], examples::SCOPE)?;
+    record_path(dir, "Scope", &scope)?;
+    step.commit(ctx, dir, "Scoper: the scope, AC-001")?;
+
+    step.handoff(
+        ctx,
+        dir,
+        WorkflowState::Architecting,
+        "The scope is complete.",
+    )?;
+    let design = step.record(
+        ctx,
+        dir,
+        ArtifactType::Architecture,
+        None,
+        &[],
+        examples::DESIGN,
+    )?;
+    record_path(dir, "Architecture", &design)?;
+    step.commit(ctx, dir, "Architect: the technical design")?;
+
+    step.handoff(ctx, dir, WorkflowState::Auditing, "The design is complete.")?;
+    write_file(dir, layout::CONTEXT_PATH, examples::CONTEXT)?;
+    step.commit(ctx, dir, "Auditor: the project context")?;
+
+    step.handoff(
+        ctx,
+        dir,
+        WorkflowState::Developing,
+        "The project context is current.",
+    )?;
+    let plan = step.record(
+        ctx,
+        dir,
+        ArtifactType::Development,
+        None,
+        &[
+            ("Mode", "AUTONOMOUS"),
+            ("User Style", "NONE"),
+            ("User Style Locked", "true"),
+            ("Status", "COMPLETE"),
+        ],
+        examples::PLAN,
+    )?;
+    record_path(dir, "Development", &plan)?;
+    write_file(dir, "app.py", examples::APP)?;
+    // The first implementation makes the project BROWNFIELD for good.
+    write_file(
+        dir,
+        layout::MODE_PATH,
+        &crate::protocol::mode::render(crate::protocol::vocab::ProjectMode::Brownfield),
+    )?;
+    step.commit(
+        ctx,
+        dir,
+        "Developer: app.py, the plan; MODE.md is now BROWNFIELD",
+    )?;
+
+    step.handoff(ctx, dir, WorkflowState::Testing, "DEV-001 is implemented.")?;
+    step.record(
+        ctx,
+        dir,
+        ArtifactType::Verification,
+        None,
+        &[
+            ("Mode", "VERIFY"),
+            ("Status", "COMPLETE"),
+            ("User Style", "NONE"),
+        ],
+        examples::REPORT,
+    )?;
+    step.commit(ctx, dir, "Tester: the verification report")?;
+
+    step.handoff(
+        ctx,
+        dir,
+        WorkflowState::ReviewingImplementation,
+        "AC-001 is verified.",
+    )?;
+    step.record(
+        ctx,
+        dir,
+        ArtifactType::Review,
+        Some(ReviewKind::Implementation),
+        &[("Status", "COMPLETE"), ("User Style", "NONE")],
+        examples::REVIEW,
+    )?;
+    step.commit(ctx, dir, "Reviewer: the implementation review")?;
+
+    step.handoff(
+        ctx,
+        dir,
+        WorkflowState::Documenting,
+        "The implementation review passed.",
+    )?;
+    step.record(
+        ctx,
+        dir,
+        ArtifactType::Documentation,
+        None,
+        &[
+            ("Status", "COMPLETE"),
+            ("Collaboration", "AUTONOMOUS"),
+            ("Target", "ACTIVE_CHANGE"),
+            ("Target Detail", "the active cycle"),
+            ("User Style", "NONE"),
+        ],
+        examples::DOCUMENTATION,
+    )?;
+    write_file(dir, "README.md", examples::README)?;
+    step.commit(
+        ctx,
+        dir,
+        "Documenter: README.md and the documentation record",
+    )?;
+
+    step.handoff(
+        ctx,
+        dir,
+        WorkflowState::ReviewingFinal,
+        "The documentation is complete.",
+    )?;
+    step.record(
+        ctx,
+        dir,
+        ArtifactType::Review,
+        Some(ReviewKind::FinalDeliverable),
+        &[("Status", "COMPLETE"), ("User Style", "NONE")],
+        examples::FINAL_REVIEW,
+    )?;
+    step.commit(ctx, dir, "Reviewer: the final-deliverable review")?;
+
+    step.handoff(
+        ctx,
+        dir,
+        WorkflowState::Synchronizing,
+        "The final review passed.",
+    )?;
+    step.record(
+        ctx,
+        dir,
+        ArtifactType::Synchronization,
+        None,
+        &[("Status", "COMPLETE"), ("User Style", "NONE")],
+        examples::SYNC,
+    )?;
+    step.commit(ctx, dir, "Synchronizer: the synchronization record")?;
+
+    step.handoff(
+        ctx,
+        dir,
+        WorkflowState::AwaitingUserSignoff,
+        "The records agree.",
+    )?;
+    step.commit(ctx, dir, "Ready for the user's sign-off")?;
+    step.run(ctx, dir, "git standards signoff", transition::signoff)?;
+    step.commit(ctx, dir, "The user signed off")?;
+
+    say(
+        ctx,
+        "\nThe state after sign-off, as `git standards status` shows it:",
+    )?;
+    let shown = capture(ctx, dir, |inner| {
+        status::run(
+            inner,
+            &status::Request {
+                source: status::Source::Worktree,
+                format: status::Format::Text,
+            },
+        )
+    })?;
+    indent(ctx, &shown)?;
+    say(
+        ctx,
+        "\nEvery transition left an audit event; `git standards log` lists them.",
+    )?;
+    Ok(())
+}
+
+struct Stepper {
+    n: usize,
+}
+
+impl Stepper {
+    /// Runs one command in the demo repository, showing its output.
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        dir: &Path,
+        shown: &str,
+        command: impl FnOnce(&mut Context) -> Result<()>,
+    ) -> Result<()> {
+        say(ctx, &format!("\n$ {shown}"))?;
+        let mut err = Vec::new();
+        let mut out = Vec::new();
+        {
+            let mut inner = Context {
+                cwd: dir.to_path_buf(),
+                out: &mut out,
+                err: &mut err,
+                color: ctx.color,
+            };
+            command(&mut inner)?;
+        }
+        indent(ctx, &err)?;
+        indent(ctx, &out)?;
+        Ok(())
+    }
+
+    fn handoff(
+        &mut self,
+        ctx: &mut Context,
+        dir: &Path,
+        to: WorkflowState,
+        reason: &str,
+    ) -> Result<()> {
+        self.run(
+            ctx,
+            dir,
+            &format!("git standards handoff --to {to} --reason \"{reason}\""),
+            |c| transition::handoff(c, to, reason.to_string(), false),
+        )?;
+        self.commit(ctx, dir, &format!("Hand off to {to}"))
+    }
+
+    /// `artifact init`, then the role fills the header fields and appends its content.
+    fn record(
+        &mut self,
+        ctx: &mut Context,
+        dir: &Path,
+        artifact: ArtifactType,
+        kind: Option<ReviewKind>,
+        header: &[(&str, &str)],
+        body: &str,
+    ) -> Result<String> {
+        let shown = match kind {
+            Some(k) => format!("git standards artifact init {artifact} --kind {k}"),
+            None => format!("git standards artifact init {artifact}"),
+        };
+        say(ctx, &format!("\n$ {shown}"))?;
+        let printed = capture(ctx, dir, |inner| {
+            artifact::run_init(inner, &artifact::InitRequest { artifact, kind })
+        })?;
+        indent(ctx, &printed)?;
+        let rel = String::from_utf8_lossy(&printed).trim().to_string();
+        let mut text = read_file(dir, &rel)?;
+        for (name, value) in header {
+            text = set_first_field(&text, name, value);
+        }
+        text.push_str(body);
+        write_file(dir, &rel, &text)?;
+        Ok(rel)
+    }
+
+    /// Checks the working tree (it must pass) and commits everything.
+    fn commit(&mut self, ctx: &mut Context, dir: &Path, message: &str) -> Result<()> {
+        let project = Project::discover(dir)?;
+        let (report, _, _) =
+            check::evaluate(&project, &check::Source::Worktree, Default::default())?;
+        if !report.ok() {
+            let mut out = Vec::new();
+            check::print_text(&mut out, &report, "the demo", false)?;
+            return Err(Error::Internal(format!(
+                "the demo's step `{message}` does not pass `check`:\n{}",
+                String::from_utf8_lossy(&out)
+            )));
+        }
+        self.n += 1;
+        let id = commit_all(dir, message)?;
+        say(
+            ctx,
+            &format!("  check passed; committed {} \"{message}\"", &id[..7]),
+        )
+    }
+}
+
+/// The value of the first `name` field of `text` set to `value`.
+fn set_first_field(text: &str, name: &str, value: &str) -> String {
+    let found = fields::scan(text);
+    match fields::first(&found, name) {
+        Some(f) => format!(
+            "{}{}{}",
+            &text[..f.span.start],
+            fields::render_code_span(value),
+            &text[f.span.end..]
+        ),
+        None => text.to_string(),
+    }
+}
+
+/// The role records its artifact path in `Active Work` (a coordination
+/// update, not a transition): only that field's code span changes.
+fn record_path(dir: &Path, field: &str, rel: &str) -> Result<()> {
+    let doc = StateDoc::parse(&read_file(dir, STATE_PATH)?)?;
+    let span = match field {
+        "Scope" => doc.active_work.scope.span.clone(),
+        "Architecture" => doc.active_work.architecture.span.clone(),
+        _ => doc.active_work.development.span.clone(),
+    };
+    let doc = doc.update(span, rel)?;
+    write_file(dir, STATE_PATH, doc.render())
+}
+
+fn read_file(dir: &Path, rel: &str) -> Result<String> {
+    let path = dir.join(rel);
+    std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))
+}
+
+fn write_file(dir: &Path, rel: &str, text: &str) -> Result<()> {
+    let existing = if dir.join(rel).exists() {
+        write::Existing::Replace
+    } else {
+        write::Existing::Refuse
+    };
+    write::atomic_write(dir, rel, text.as_bytes(), existing)
+}
+
+/// Commits every file of the demo's working tree on HEAD with gix, and
+/// writes the index to match, so `git status` is clean afterwards.
+fn commit_all(dir: &Path, message: &str) -> Result<String> {
+    let git = |e: &dyn std::fmt::Display| {
+        Error::Git(format!("cannot commit in the demo repository: {e}"))
+    };
+    let repo = gix::open(dir).map_err(|e| git(&e))?;
+    let empty = repo
+        .write_object(gix::objs::Tree::empty())
+        .map_err(|e| git(&e))?
+        .detach();
+    let mut editor = repo.edit_tree(empty).map_err(|e| git(&e))?;
+    let mut files = Vec::new();
+    list_files(dir, dir, &mut files)?;
+    for rel in files {
+        let bytes = std::fs::read(dir.join(&rel)).map_err(|e| Error::io(dir.join(&rel), e))?;
+        let blob = repo.write_blob(bytes).map_err(|e| git(&e))?.detach();
+        editor
+            .upsert(rel.as_str(), gix::objs::tree::EntryKind::Blob, blob)
+            .map_err(|e| git(&e))?;
+    }
+    let tree = editor.write().map_err(|e| git(&e))?.detach();
+    let parents: Vec<gix::ObjectId> = repo
+        .head_id()
+        .ok()
+        .map(|id| id.detach())
+        .into_iter()
+        .collect();
+    let time = format!("{} +0000", chrono::Utc::now().timestamp());
+    let who = gix::actor::SignatureRef {
+        name: "STANDARDS demo".into(),
+        email: "demo@example.invalid".into(),
+        time: &time,
+    };
+    let id = repo
+        .commit_as(who, who, "HEAD", message, tree, parents)
+        .map_err(|e| git(&e))?
+        .detach();
+    let mut index = repo.index_from_tree(&tree).map_err(|e| git(&e))?;
+    index.write(Default::default()).map_err(|e| git(&e))?;
+    Ok(id.to_string())
+}
+
+fn list_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for p in paths {
+        if p.file_name().is_some_and(|n| n == ".git") {
+            continue;
+        }
+        let meta = std::fs::symlink_metadata(&p).map_err(|e| Error::io(&p, e))?;
+        if meta.is_dir() {
+            list_files(root, &p, out)?;
+        } else if meta.is_file() {
+            let rel = p
+                .strip_prefix(root)
+                .expect("below root")
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push(rel);
+        }
+    }
+    Ok(())
 }

@@ -139,6 +139,9 @@ fn has_line(text: &str) -> bool {
 
 pub fn run(ctx: &mut Context, action: &Action) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
+    if !matches!(action, Action::Status) {
+        crate::repo::journal::refuse_if_pending(&project)?;
+    }
     match action {
         Action::Install(selection) => install(ctx, &project, selection),
         Action::Uninstall => uninstall(ctx, &project),

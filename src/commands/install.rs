@@ -405,7 +405,7 @@ fn inspect_installed(
         if requested != installed_mode {
             return Err(Error::refused(
                 format!("the project is installed as {installed_mode}; install cannot change the mode to {requested}"),
-                Some("only a project reset chooses the mode again, and this version of git standards has no `reset` yet; leave MODE.md as it is".to_string()),
+                Some(format!("only a project reset chooses the mode again: `git standards reset --mode {}` (it archives and deletes the workflow state and cycle records; preview it with --dry-run)", requested.to_string().to_lowercase())),
             ));
         }
     }

@@ -152,12 +152,23 @@ pub fn evaluate(project: &Project, incoming: &Incoming, target: &str) -> Result<
         return Ok(report);
     }
     let repo = &project.repo;
-    let target_tip = repo
-        .try_find_reference(format!("refs/heads/{target}").as_str())
-        .map_err(|e| git_err("cannot read the branch", e))?
-        .map(|mut r| r.peel_to_id().map(|id| id.detach()))
-        .transpose()
-        .map_err(|e| git_err("cannot read the branch", e))?;
+    // The local branch, else the remote-tracking one (CI checkouts).
+    let mut target_tip = None;
+    for name in [
+        format!("refs/heads/{target}"),
+        format!("refs/remotes/origin/{target}"),
+    ] {
+        if let Some(mut r) = repo
+            .try_find_reference(name.as_str())
+            .map_err(|e| git_err("cannot read the branch", e))?
+        {
+            let id = r
+                .peel_to_id()
+                .map_err(|e| git_err("cannot read the branch", e))?;
+            target_tip = Some(id.detach());
+            break;
+        }
+    }
     let mut dirs: BTreeSet<String> = BTreeSet::new();
     match incoming {
         Incoming::Commit { id, .. } => dirs.extend(projects::in_commit(repo, *id)?),

@@ -23,6 +23,8 @@ pub mod reset;
 pub mod resolve;
 pub mod runtime;
 pub mod status;
+pub mod transition;
+pub mod uninstall;
 pub mod verify;
 
 use std::io::Write;

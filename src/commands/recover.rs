@@ -1,7 +1,8 @@
 //! `git standards recover`: finishes an operation that was interrupted (killed,
 //! power loss) after it began writing, from the journal it left (D22).
 
-use crate::commands::Context;
+use crate::audit::{Event, EventKind};
+use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::repo::journal::{self, Direction};
 use crate::repo::Project;
@@ -50,6 +51,23 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
                 }
             )
             .map_err(Error::stdout)?;
+            let mut event = Event::new(EventKind::Recovered)
+                .detail("operation", p.operation.clone())
+                .detail(
+                    "outcome",
+                    match done.direction {
+                        Direction::Completed => "completed",
+                        Direction::RolledBack => "rolled-back",
+                    },
+                )
+                .detail("started", p.started.clone())
+                .detail("applied", p.applied)
+                .detail("steps", p.steps)
+                .detail("journal", p.detail.clone());
+            if let Some(c) = p.detail.get("cycle").and_then(|c| c.as_str()) {
+                event = event.cycle(c);
+            }
+            audit::append_after(ctx, &project, event);
         }
     }
     Ok(())

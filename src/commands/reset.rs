@@ -12,8 +12,9 @@
 
 use std::io::{BufRead, IsTerminal};
 
+use crate::audit::{Event, EventKind};
 use crate::commands::install::{self, Version};
-use crate::commands::Context;
+use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::protocol::layout::{
     CONTEXT_PATH, DOCS_DIR, MARKER, MODE_PATH, PROTOCOL_PATH, STANDARDS_DIR, STATE_PATH,
@@ -354,6 +355,10 @@ pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     journal::refuse_if_pending(&project)?;
+    if !request.dry_run {
+        // D15: never reset in the middle of a conflict (it leaves the conflict-refused event).
+        crate::commands::conflicts::refuse_during_conflict(ctx, &project, "reset")?;
+    }
     let plan = preview(&project, request)?;
     let root = project.root.display().to_string();
     let w = |e: std::io::Error| Error::io("<stderr>", e);
@@ -413,7 +418,6 @@ pub fn apply(
     plan: Plan,
     request: &Request,
 ) -> Result<Outcome> {
-    let _ = &ctx;
     journal::refuse_if_pending(project)?;
     let commit_base = if request.commit {
         Some(commit_base(project, &plan)?)
@@ -460,11 +464,64 @@ pub fn apply(
             "mode": plan.mode.to_string(),
         }),
     )?;
+    archived_event(
+        ctx,
+        project,
+        &archived,
+        "reset",
+        plan.cycle.as_ref().map(|c| c.id.as_str()),
+    );
+    let mut event = Event::new(EventKind::Reset)
+        .detail("archive", archived.reference.clone())
+        .detail("archive_commit", archived.commit.to_string())
+        .detail("mode", plan.mode.to_string())
+        .detail(
+            "removed",
+            plan.ops
+                .iter()
+                .filter(|op| matches!(op, Op::Remove { .. }))
+                .map(|op| op.path().to_string())
+                .collect::<Vec<_>>(),
+        )
+        .detail("records", plan.records);
+    if let Some(c) = &plan.cycle {
+        event = event.cycle(c.id.clone()).state_change(
+            c.state.clone(),
+            if plan.mode == ProjectMode::Greenfield {
+                "SCOPING"
+            } else {
+                "AUDITING"
+            },
+        );
+    }
+    if let Some(c) = commit {
+        event = event.detail("reset_commit", c.to_string());
+    }
+    audit::append_after(ctx, project, event);
     Ok(Outcome {
         plan,
         archive: Some(archived),
         commit,
     })
+}
+
+/// The `archived` event of reset and uninstall (D20: after the write).
+pub(crate) fn archived_event(
+    ctx: &mut Context,
+    project: &Project,
+    archived: &Archived,
+    operation: &str,
+    cycle: Option<&str>,
+) {
+    let mut event = Event::new(EventKind::Archived)
+        .detail("ref", archived.reference.clone())
+        .detail("archive_commit", archived.commit.to_string())
+        .detail("operation", operation)
+        .detail("files", archived.files);
+    if let Some(c) = cycle {
+        event = event.cycle(c);
+    }
+    audit::append_after(ctx, project, event);
 }
 
 /// HEAD's commit, checked for `--commit`: HEAD has a commit, nothing outside

@@ -11,13 +11,13 @@ use std::io::BufRead;
 use crate::audit::{Event, EventKind};
 use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
-use crate::protocol::conflicts::{sides_from_markers, Conflict};
+use crate::protocol::conflicts::{has_markers, sides_from_markers, Conflict};
 use crate::protocol::layout::{STANDARDS_DIR, STATE_PATH};
 use crate::protocol::state::StateDoc;
 use crate::protocol::state_merge::SideSummary;
 use crate::protocol::tree::{Text, Tree};
 use crate::repo::conflicts::{self, ConflictState};
-use crate::repo::{failpoint, write, Project};
+use crate::repo::{failpoint, write};
 
 /// Every crash point of `resolve`, in order (see `repo::failpoint`).
 pub const FAILPOINTS: &[&str] = &["resolve:before-write", "resolve:before-stage"];
@@ -57,8 +57,9 @@ pub struct Request {
 pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRead>) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
     let project = &rt.project;
+    crate::repo::journal::refuse_if_pending(project)?;
     let state = conflicts::detect(project)?;
-    let decision = decide(&state, &rt.tree, project, request.keep)?;
+    let decision = decide(&state, &rt.tree, request.keep)?;
     let labels = state.side_labels();
     let (kept_label, dropped_label) = match request.keep {
         Keep::Ours => labels,
@@ -192,12 +193,7 @@ pub struct Decision {
 
 /// Checks that exactly STATE.md is in conflict and picks the chosen side's
 /// whole version: from its index stage, else rebuilt from the markers.
-fn decide(
-    state: &ConflictState,
-    tree: &dyn Tree,
-    project: &Project,
-    keep: Keep,
-) -> Result<Decision> {
+fn decide(state: &ConflictState, tree: &dyn Tree, keep: Keep) -> Result<Decision> {
     let others: Vec<&Conflict> = state
         .conflicts
         .iter()
@@ -222,10 +218,7 @@ fn decide(
     };
     let side_bytes = |k: Keep| -> Option<Vec<u8>> {
         if conflict.unmerged {
-            if let Some(stages) = tree
-                .stages(STATE_PATH)
-                .or_else(|| project.index().ok().and_then(|i| i.stages(STATE_PATH)))
-            {
+            if let Some(stages) = tree.stages(STATE_PATH) {
                 return match k {
                     Keep::Ours => stages.ours,
                     Keep::Theirs => stages.theirs,
@@ -240,6 +233,17 @@ fn decide(
             _ => None,
         }
     };
+    // Nothing the user wrote is lost: a STATE.md already edited by hand out
+    // of its conflict (no markers, neither side) is the user's resolution.
+    if let Text::Ok(now) = tree.text(STATE_PATH) {
+        let is_side = |k: Keep| side_bytes(k).is_some_and(|b| b == now.as_bytes());
+        if !has_markers(&now) && !is_side(Keep::Ours) && !is_side(Keep::Theirs) {
+            return Err(Error::refused(
+                format!("refusing to overwrite `{STATE_PATH}`: it holds no conflict markers and matches neither side, so it looks resolved by hand"),
+                Some(format!("if that is the resolution, `git add {STATE_PATH}`; to start over from git's conflict, `git checkout -m {STATE_PATH}`")),
+            ));
+        }
+    }
     let Some(content) = side_bytes(keep) else {
         return Err(Error::refused(
             format!("{} has no version of `{STATE_PATH}` to keep (that side deleted it, or the conflict markers cannot be read)", keep.name()),

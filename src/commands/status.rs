@@ -479,6 +479,29 @@ pub fn write_text(out: &mut dyn Write, s: &Summary, color: bool) -> std::io::Res
         t.row(4, "Request", &b.request)?;
     }
 
+    writeln!(t.out)?;
+    t.heading("Next")?;
+    let n = &s.next;
+    match &n.invocation {
+        Some(inv) => {
+            t.row(2, "Role", &format!("{} (owns {})", n.owner, n.state))?;
+            t.row(2, "Codex", &inv.codex)?;
+            t.row(2, "Claude Code", &inv.claude_code)?;
+        }
+        None => {
+            t.row(2, "Role", "the user decides")?;
+            for o in &n.user_options {
+                t.row(2, o.action, &o.command)?;
+            }
+        }
+    }
+    if n.blocked_by.is_empty() {
+        t.row(2, "Blocked by", "nothing")?;
+    }
+    for b in &n.blocked_by {
+        t.row(2, "Blocked by", b)?;
+    }
+
     if !s.problems.is_empty() {
         writeln!(t.out)?;
         t.heading("Problems")?;

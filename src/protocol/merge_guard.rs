@@ -31,15 +31,18 @@ pub struct Refusal {
     pub fixes: Vec<String>,
     /// A step that must come before the commands (sign-off or cancellation).
     pub first: Option<String>,
+    /// The branch (or commit) the commands must run on.
+    pub branch: String,
 }
 
 impl Refusal {
     /// The hint line: the step that must come first, then the commands.
     pub fn hint(&self) -> String {
         let commands = match self.fixes.as_slice() {
-            [one] => format!("run on the branch: `{one}`"),
+            [one] => format!("run on `{}`: `{one}`", self.branch),
             many => format!(
-                "run on the branch either {} (then commit the removal)",
+                "run on `{}` either {} (then commit the removal)",
+                self.branch,
                 many.iter()
                     .map(|f| format!("`{f}`"))
                     .collect::<Vec<_>>()
@@ -121,6 +124,7 @@ pub fn judge(incoming: Side, target: Side, project_dir: &str) -> Verdict {
         cycle: cycle.clone(),
         fixes,
         first,
+        branch: incoming.name.to_string(),
     })
 }
 
@@ -172,7 +176,7 @@ mod tests {
         assert_eq!(r.first, None);
         assert_eq!(
             r.hint(),
-            "run on the branch: `git standards reset --commit`; then merge again"
+            "run on `feature`: `git standards reset --commit`; then merge again"
         );
     }
 
@@ -184,7 +188,7 @@ mod tests {
         };
         assert!(r.message.contains("cycle `c-1` is active in `DEVELOPING`"));
         assert!(r.message.contains("app/.standards/"));
-        assert!(r.hint().starts_with("cycle `c-1` is still active (`DEVELOPING`): have the user sign it off or cancel it first; then run on the branch: `git standards -C app reset --commit`"), "{}", r.hint());
+        assert!(r.hint().starts_with("cycle `c-1` is still active (`DEVELOPING`): have the user sign it off or cancel it first; then run on `feature`: `git standards -C app reset --commit`"), "{}", r.hint());
     }
 
     #[test]
@@ -199,6 +203,6 @@ mod tests {
         assert_eq!(r.fixes.len(), 2);
         assert_eq!(r.fixes[0], "git standards -C 'my app' reset --commit");
         assert_eq!(r.fixes[1], "git standards -C 'my app' uninstall");
-        assert_eq!(r.hint(), "run on the branch either `git standards -C 'my app' reset --commit` or `git standards -C 'my app' uninstall` (then commit the removal); then merge again");
+        assert_eq!(r.hint(), "run on `feature` either `git standards -C 'my app' reset --commit` or `git standards -C 'my app' uninstall` (then commit the removal); then merge again");
     }
 }

@@ -75,6 +75,10 @@ pub struct ActiveWork {
     pub baseline: Baseline,
     /// Line of the `BaselineReconciliation` label.
     pub baseline_line: usize,
+    /// Where the baseline value sits: from just after the label's colon to the
+    /// end of its last list line (what a transition rewrites; blank lines and
+    /// comments after it are not part of it).
+    pub baseline_span: Range<usize>,
 }
 
 /// The Handoff section. Its vocabulary is not structural, so values stay raw.
@@ -284,6 +288,37 @@ impl StateDoc {
     pub fn active_cycle_id(&self) -> Option<&str> {
         self.has_active_cycle()
             .then_some(self.active_work.id.value.as_str())
+    }
+
+    /// The body of the `## <name>` section (after its heading line, up to the
+    /// next `## ` heading or the end), if the section exists once.
+    pub fn section_body(&self, name: &str) -> Option<Range<usize>> {
+        match find_section(&self.source, name).as_slice() {
+            [one] => Some(one.body.clone()),
+            _ => None,
+        }
+    }
+
+    /// Byte offset where line `line` (1-based) starts.
+    pub fn line_offset(&self, line: usize) -> usize {
+        if line <= 1 {
+            return 0;
+        }
+        self.source
+            .match_indices('\n')
+            .nth(line - 2)
+            .map_or(self.source.len(), |(i, _)| i + 1)
+    }
+
+    /// Replaces the bytes at `range` with `text` (raw Markdown, not a code
+    /// span) and re-parses: for the stack sections and the baseline list,
+    /// whose shape changes with a move.
+    pub fn splice(&self, range: Range<usize>, text: &str) -> Result<StateDoc, StateError> {
+        let mut source = String::with_capacity(self.source.len() + text.len());
+        source.push_str(&self.source[..range.start]);
+        source.push_str(text);
+        source.push_str(&self.source[range.end..]);
+        StateDoc::parse(&source)
     }
 
     /// Replaces the code span at `span` with `value` and re-parses, so every
@@ -540,6 +575,11 @@ fn parse_active_work(
         ));
     }
 
+    // The value without the blank (or comment-only) lines after it.
+    let content_end = value_start
+        + masked[value_start..value_end]
+            .trim_end_matches(|c: char| c.is_whitespace())
+            .len();
     let baseline = parse_baseline(
         &masked[value_start..value_end],
         base + value_start,
@@ -559,6 +599,7 @@ fn parse_active_work(
         pending_verification_cadence,
         baseline,
         baseline_line: line(label_at),
+        baseline_span: base + offset + value_start..base + offset + content_end,
     })
 }
 

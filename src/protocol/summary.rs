@@ -39,6 +39,8 @@ pub struct Summary {
     pub baseline_reconciliation: Vec<BaselineSource>,
     /// Problems that did not stop the summary (`file:line: message`).
     pub problems: Vec<String>,
+    /// Who acts next, their invocation, and what blocks them.
+    pub next: super::next::NextStep,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -226,8 +228,10 @@ pub fn summarize(
             reason: field(e, "Reason"),
         })
         .collect();
+    let next = super::next::next_step(doc, &extra_problems);
     problems.extend(extra_problems);
     Summary {
+        next,
         source: source.to_string(),
         commit,
         project_mode,
@@ -423,9 +427,24 @@ mod tests {
                 "recovery",
                 "obligations",
                 "baselineReconciliation",
-                "problems"
+                "problems",
+                "next"
             ]
         );
+        assert_eq!(v["next"]["owner"], "Scoper");
+        assert_eq!(v["next"]["state"], "SCOPING");
+        assert!(v["next"]["invocation"]["codex"]
+            .as_str()
+            .unwrap()
+            .starts_with("$scoper Continue the active recovery"));
+        assert!(v["next"]["invocation"]["claudeCode"]
+            .as_str()
+            .unwrap()
+            .starts_with("/scoper Continue the active recovery"));
+        assert!(v["next"]["blockedBy"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("recovery frame 3 (SCOPING from `ARCHITECTING`)"));
         assert_eq!(v["owner"], "Scoper");
         assert_eq!(v["recovery"][0]["ownerRole"], "Scoper");
         assert_eq!(v["recovery"][0]["rerunThrough"], "NONE");

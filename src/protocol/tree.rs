@@ -212,6 +212,41 @@ impl Tree for MemTree {
     }
 }
 
+/// A tree with one file replaced: what a planned write would leave, for
+/// checking a move before it is made.
+pub struct WithFile<'a> {
+    pub base: &'a dyn Tree,
+    pub path: &'a str,
+    pub content: &'a [u8],
+}
+
+impl Tree for WithFile<'_> {
+    fn describe(&self) -> String {
+        self.base.describe()
+    }
+
+    fn node(&self, path: &str) -> Node {
+        if path == self.path {
+            Node::File(self.content.to_vec())
+        } else {
+            self.base.node(path)
+        }
+    }
+
+    fn markdown_files(&self) -> Vec<String> {
+        let mut files = self.base.markdown_files();
+        if self.path.ends_with(".md") && !files.iter().any(|f| f == self.path) {
+            files.push(self.path.to_string());
+            files.sort();
+        }
+        files
+    }
+
+    fn unmerged(&self) -> Vec<String> {
+        self.base.unmerged()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,15 @@ macro_rules! vocabulary {
             pub fn as_str(self) -> &'static str {
                 match self { $($name::$variant => $text),+ }
             }
+
+            /// Parses a value typed on a command line: any ASCII case, `-`
+            /// for `_` (`--to architecting`, `full-deliverable`).
+            pub fn parse_loose(s: &str) -> Result<Self, UnknownValue> {
+                s.trim().to_ascii_uppercase().replace('-', "_").parse::<Self>().map_err(|mut e| {
+                    e.found = s.to_string();
+                    e
+                })
+            }
         }
 
         impl std::str::FromStr for $name {
@@ -194,6 +203,24 @@ impl Role {
             Role::Documenter => "Documenter",
             Role::Synchronizer => "Synchronizer",
             Role::Navigator => "Navigator",
+            Role::User => "user",
+        }
+    }
+}
+
+impl Role {
+    /// The role's skill identifier (`$architect` in Codex, `/architect` in Claude Code).
+    pub fn skill(self) -> &'static str {
+        match self {
+            Role::Scoper => "scoper",
+            Role::Architect => "architect",
+            Role::Auditor => "auditor",
+            Role::Developer => "developer",
+            Role::Tester => "tester",
+            Role::Reviewer => "reviewer",
+            Role::Documenter => "documenter",
+            Role::Synchronizer => "synchronizer",
+            Role::Navigator => "navigator",
             Role::User => "user",
         }
     }

@@ -285,34 +285,49 @@ fn first_parent_chain(
         .map(|c| c.iter().copied().collect())
         .unwrap_or_default();
     let mut chain = Vec::new();
-    let mut current = Some(tip);
-    while let Some(id) = current {
-        if Some(id) == base {
-            break;
-        }
-        if shallow.contains(&id) {
-            return Err(shallow_refusal(&format!(
-                "commit {} has no parents here",
-                id.to_hex_with_len(7)
-            )));
-        }
-        let commit = project.repo.find_commit(id).map_err(|e| {
-            if shallow.is_empty() {
-                git_err("cannot read a commit", e)
-            } else {
-                shallow_refusal(&format!("commit {} is missing", id.to_hex_with_len(7)))
+    let refuse_shallow = |id: gix::ObjectId| {
+        shallow_refusal(&format!(
+            "commit {} has no parents here",
+            id.to_hex_with_len(7)
+        ))
+    };
+    if let Some(base) = base {
+        // `base..tip --first-parent`: what the tip's first parents reach and the base does not.
+        let walk = project
+            .repo
+            .rev_walk([tip])
+            .first_parent_only()
+            .with_hidden([base])
+            .all()
+            .map_err(|e| git_err("cannot walk the history", e))?;
+        for info in walk {
+            let info = info.map_err(|e| {
+                if shallow.is_empty() {
+                    git_err("cannot walk the history", e)
+                } else {
+                    shallow_refusal(&format!("the history cannot be walked ({e})"))
+                }
+            })?;
+            if shallow.contains(&info.id) {
+                return Err(refuse_shallow(info.id));
             }
-        })?;
-        chain.push(id);
-        current = commit.parent_ids().next().map(|p| p.detach());
-        if current.is_none() && base.is_some() {
-            return Err(Error::refused(
-                format!(
-                    "the range's start {} is not on the first-parent line of its tip",
-                    base.map(|b| b.to_hex_with_len(7).to_string()).unwrap_or_default()
-                ),
-                Some("give a range whose start is a first-parent ancestor of its end, e.g. `main...HEAD`".into()),
-            ));
+            chain.push(info.id);
+        }
+    } else {
+        let mut current = Some(tip);
+        while let Some(id) = current {
+            if shallow.contains(&id) {
+                return Err(refuse_shallow(id));
+            }
+            let commit = project.repo.find_commit(id).map_err(|e| {
+                if shallow.is_empty() {
+                    git_err("cannot read a commit", e)
+                } else {
+                    shallow_refusal(&format!("commit {} is missing", id.to_hex_with_len(7)))
+                }
+            })?;
+            chain.push(id);
+            current = commit.parent_ids().next().map(|p| p.detach());
         }
     }
     chain.reverse();

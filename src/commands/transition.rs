@@ -1,0 +1,389 @@
+//! The transition commands (`start`, `handoff`, `fail`, `rework`, `resume`,
+//! `promote`, `policy`, `cadence`, `signoff`, `cancel`, `block`, `unblock`):
+//! each builds a [`Move`], and [`record`] validates it against the whole
+//! project with [`transition::gated`], writes STATE.md atomically and prints
+//! what comes next. The rules live in `protocol::transition`.
+
+use crate::audit::{Event, EventKind};
+use crate::commands::{audit, cycle, reset, runtime, Context};
+use crate::error::{Error, Result};
+use crate::protocol::layout::MODE_PATH;
+use crate::protocol::layout::STATE_PATH;
+use crate::protocol::mode;
+use crate::protocol::next::{self, NextStep};
+use crate::protocol::plan::Cadence;
+use crate::protocol::state::StateDoc;
+use crate::protocol::transition::{self, Move, MoveKind, Refusal, StartRequest, Transition};
+use crate::protocol::tree::Text;
+use crate::protocol::tree::Tree;
+use crate::protocol::vocab::ProjectMode;
+use crate::protocol::vocab::{CompletionPolicy, CycleMode, FailureType, WorkflowState};
+use crate::repo::journal;
+use crate::repo::{failpoint, write};
+
+/// The crash points of the transition commands (D22 tests iterate over them).
+pub const FAILPOINTS: &[&str] = &["transition:before-write", "transition:after-write"];
+
+fn refused(r: Refusal) -> Error {
+    Error::refused(format!("refused: {r}"), r.hint)
+}
+
+/// Validates and records one move; prints the summary on stderr and the next
+/// step on stdout.
+pub fn record(ctx: &mut Context, mv: Move) -> Result<Transition> {
+    let rt = runtime::open(&ctx.cwd)?;
+    // D22: no move while an interrupted multi-file write awaits `recover`.
+    journal::refuse_if_pending(&rt.project)?;
+    // D15: refuses while anything under `.standards/` is conflicted.
+    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, mv.command())?;
+    let doc = runtime::load_state(&rt.tree)?;
+    let head = rt.project.head()?;
+    let head_tree = head.as_ref().map(|h| h as &dyn Tree);
+    let mv = match mv {
+        Move::Start { request, .. } if !doc.has_active_cycle() => {
+            let text = request
+                .request
+                .clone()
+                .unwrap_or_else(|| doc.pending_cycle_request.value.clone());
+            let id = cycle::new_id(
+                &rt.tree,
+                &cycle::NewRequest { request: text },
+                chrono::Utc::now(),
+                cycle::os_random,
+            )?;
+            Move::Start { request, id }
+        }
+        other => other,
+    };
+    let t = transition::gated(&rt.tree, head_tree, &doc, &mv).map_err(refused)?;
+    if !t.changed {
+        writeln!(ctx.err, "{}", t.summary).map_err(|e| Error::io("<stderr>", e))?;
+        return Ok(t);
+    }
+    let event = event_of(&doc, &t, &mv);
+    // D20: the user's own decisions are evidenced first; refused if that fails.
+    let user_authority = t.kind.user_authority(t.before);
+    if user_authority {
+        audit::append_before(ctx, &rt.project, event.clone())?;
+    }
+    failpoint::hit("transition:before-write");
+    write::atomic_write(
+        &rt.root,
+        STATE_PATH,
+        t.doc.render().as_bytes(),
+        write::Existing::Replace,
+    )?;
+    failpoint::hit("transition:after-write");
+    if !user_authority {
+        audit::append_after(ctx, &rt.project, event);
+    }
+    writeln!(ctx.err, "{}", t.summary).map_err(|e| Error::io("<stderr>", e))?;
+    let step = next::next_step(&t.doc, &[]);
+    print_next(ctx, &t, &step)?;
+    Ok(t)
+}
+
+/// The audit event of a transition: its type, the cycle, the workflow state
+/// before and after, and the handoff it recorded.
+fn event_of(before: &StateDoc, t: &Transition, mv: &Move) -> Event {
+    let kind = match t.kind {
+        MoveKind::Start => EventKind::CycleStarted,
+        // A start refused by the mode rules saves a blocked request.
+        MoveKind::StartBlocked => EventKind::Blocked,
+        MoveKind::Handoff | MoveKind::Checkpoint => EventKind::HandedOff,
+        MoveKind::Fail => EventKind::Failed,
+        MoveKind::Rework => EventKind::ReworkRequested,
+        MoveKind::Resume => EventKind::Resumed,
+        MoveKind::Promote => EventKind::Promoted,
+        MoveKind::Policy => EventKind::PolicyChanged,
+        MoveKind::Cadence => EventKind::CadenceChanged,
+        MoveKind::Signoff => EventKind::SignedOff,
+        MoveKind::Cancel => EventKind::Cancelled,
+        MoveKind::Block => EventKind::Blocked,
+        MoveKind::Unblock => EventKind::Unblocked,
+    };
+    let after = &t.doc;
+    let h = &after.handoff;
+    let mut event = Event::new(kind)
+        .state_change(t.before.as_str(), t.after.as_str())
+        .detail("command", mv.command())
+        .detail("move", t.kind.name())
+        .detail("summary", t.summary.clone());
+    let cycle = after
+        .active_cycle_id()
+        .or_else(|| before.active_cycle_id())
+        .map(str::to_string);
+    if let Some(id) = cycle {
+        event = event.cycle(id);
+    }
+    let b = &before.handoff;
+    if (
+        &h.kind.value,
+        &h.from.value,
+        &h.failure_type.value,
+        &h.reason.value,
+    ) != (
+        &b.kind.value,
+        &b.from.value,
+        &b.failure_type.value,
+        &b.reason.value,
+    ) {
+        event = event.detail(
+            "handoff",
+            serde_json::json!({
+                "kind": h.kind.value,
+                "from": h.from.value,
+                "failure_type": h.failure_type.value,
+                "reason": h.reason.value,
+            }),
+        );
+    }
+    event = match mv {
+        Move::Start { .. } if t.kind == MoveKind::StartBlocked => event
+            .detail("request", after.pending_cycle_request.value.clone())
+            .detail("started", false)
+            .detail("question", after.pending_cycle_blocked_on.value.clone()),
+        Move::Start { .. } => event
+            .detail("request", after.active_work.request.value.clone())
+            .detail("mode", after.cycle_mode.value.as_str())
+            .detail("policy", after.active_work.completion_policy.value.as_str())
+            .detail("started", true),
+        Move::Handoff { to, .. } => event
+            .detail("from", t.before.as_str())
+            .detail("to", to.as_str()),
+        Move::Fail {
+            failure, reason, ..
+        } => event
+            .detail("failure_type", failure.as_str())
+            .detail("reason", reason.clone()),
+        Move::Rework {
+            failure, request, ..
+        } => event
+            .detail("to", t.after.as_str())
+            .detail("failure_type", failure.as_str())
+            .detail("reason", request.clone()),
+        Move::Resume { .. } => event.detail("resume_at", t.after.as_str()),
+        Move::Promote { reason } => event
+            .detail("from", before.cycle_mode.value.as_str())
+            .detail("to", after.cycle_mode.value.as_str())
+            .detail("reason", reason.clone()),
+        Move::Policy { .. } => event
+            .detail("from", before.active_work.completion_policy.value.as_str())
+            .detail("to", after.active_work.completion_policy.value.as_str()),
+        Move::Cadence(_) => event
+            .detail(
+                "from",
+                before
+                    .active_work
+                    .pending_verification_cadence
+                    .value
+                    .as_str(),
+            )
+            .detail(
+                "to",
+                after
+                    .active_work
+                    .pending_verification_cadence
+                    .value
+                    .as_str(),
+            ),
+        Move::Cancel => event.detail("reason", "the user cancelled the cycle"),
+        Move::Block { question } => event.detail("question", question.clone()),
+        Move::Unblock => event.detail("answer", before.active_work.blocked_on.value.clone()),
+        Move::Signoff => event,
+    };
+    event
+}
+
+/// Handoff Rules 7: the invocation after a move to a different role, the
+/// user's options at sign-off readiness, the saved decision of a blocked start.
+fn print_next(ctx: &mut Context, t: &Transition, step: &NextStep) -> Result<()> {
+    let text = if t.kind == MoveKind::StartBlocked {
+        format!(
+            "The user decides next: {}\n",
+            t.doc.pending_cycle_blocked_on.value
+        )
+    } else if t.after == WorkflowState::AwaitingUserSignoff
+        || next::invocation_due(t.before.owner(), step)
+        || (t.kind == MoveKind::Start && step.invocation.is_some())
+    {
+        next::render(step)
+    } else {
+        String::new()
+    };
+    write!(ctx.out, "{text}").map_err(Error::stdout)
+}
+
+/// `start --request <text> [--mode <mode>] [--policy <policy>]`.
+pub fn start(
+    ctx: &mut Context,
+    request: Option<String>,
+    mode: Option<CycleMode>,
+    policy: Option<CompletionPolicy>,
+    cancelled_left_no_changes: bool,
+) -> Result<()> {
+    let request = StartRequest {
+        request,
+        mode,
+        policy,
+        cancelled_left_no_changes,
+    };
+    record(
+        ctx,
+        Move::Start {
+            request,
+            id: String::new(),
+        },
+    )
+    .map(drop)
+}
+
+/// `handoff --to <state> --reason <text> [--checkpoint]`.
+pub fn handoff(
+    ctx: &mut Context,
+    to: WorkflowState,
+    reason: String,
+    checkpoint: bool,
+) -> Result<()> {
+    record(
+        ctx,
+        Move::Handoff {
+            to,
+            reason,
+            checkpoint,
+        },
+    )
+    .map(drop)
+}
+
+/// `fail --type <FailureType> --reason <text> [--to <state>]`.
+pub fn fail(
+    ctx: &mut Context,
+    failure: FailureType,
+    reason: String,
+    to: Option<WorkflowState>,
+) -> Result<()> {
+    record(
+        ctx,
+        Move::Fail {
+            failure,
+            reason,
+            to,
+        },
+    )
+    .map(drop)
+}
+
+/// `rework --type <FailureType> --request <text> [--to <state>]`.
+pub fn rework(
+    ctx: &mut Context,
+    failure: FailureType,
+    request: String,
+    to: Option<WorkflowState>,
+) -> Result<()> {
+    record(
+        ctx,
+        Move::Rework {
+            failure,
+            request,
+            to,
+        },
+    )
+    .map(drop)
+}
+
+/// `resume [--rerun-through <state>] [--to <state>] [--reason <text>]`.
+pub fn resume(
+    ctx: &mut Context,
+    rerun_through: Option<WorkflowState>,
+    first: Option<WorkflowState>,
+    reason: Option<String>,
+) -> Result<()> {
+    record(
+        ctx,
+        Move::Resume {
+            rerun_through,
+            first,
+            reason,
+        },
+    )
+    .map(drop)
+}
+
+/// `promote --reason <text>`.
+pub fn promote(ctx: &mut Context, reason: String) -> Result<()> {
+    record(ctx, Move::Promote { reason }).map(drop)
+}
+
+/// `policy <policy> [--reason <text>]`.
+pub fn policy(ctx: &mut Context, policy: CompletionPolicy, reason: Option<String>) -> Result<()> {
+    record(ctx, Move::Policy { policy, reason }).map(drop)
+}
+
+/// `cadence <cadence>`.
+pub fn cadence(ctx: &mut Context, cadence: Cadence) -> Result<()> {
+    record(ctx, Move::Cadence(cadence)).map(drop)
+}
+
+/// `signoff`.
+pub fn signoff(ctx: &mut Context) -> Result<()> {
+    record(ctx, Move::Signoff).map(drop)
+}
+
+/// `cancel [--yes]`. In a BROWNFIELD project the retained `CANCELLED`
+/// state; in a GREENFIELD project Greenfield Bootstrap Cancellation: the
+/// workflow reset `git standards reset --mode greenfield`, previewed without
+/// `--yes` (nothing changes) and run with it, its audit event written first.
+pub fn cancel(ctx: &mut Context, yes: bool) -> Result<()> {
+    let rt = runtime::open(&ctx.cwd)?;
+    journal::refuse_if_pending(&rt.project)?;
+    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "cancel")?;
+    let doc = runtime::load_state(&rt.tree)?;
+    let greenfield = matches!(
+        rt.tree.text(MODE_PATH),
+        Text::Ok(text) if mode::parse(&text) == Ok(ProjectMode::Greenfield)
+    );
+    if !(greenfield && doc.has_active_cycle()) {
+        return record(ctx, Move::Cancel).map(drop);
+    }
+    let request = reset::Request {
+        mode: Some(ProjectMode::Greenfield),
+        dry_run: !yes,
+        yes,
+        commit: false,
+    };
+    let w = |e: std::io::Error| Error::io("<stderr>", e);
+    if !yes {
+        writeln!(
+            ctx.err,
+            "Cancelling while the project is GREENFIELD resets the workflow (Greenfield Bootstrap Cancellation): the reset deletes the saved workflow state, the Auditor's project context and every cycle record under `.standards/docs/` (archived first); user styles and any installed client integration stay. The reset it would run:"
+        )
+        .map_err(w)?;
+        reset::run(ctx, &request)?;
+        return Err(Error::refused(
+            format!(
+                "the cycle `{}` was not cancelled: the reset needs the user's explicit approval of the preview above",
+                doc.active_work.id.value
+            ),
+            Some("with that approval run `git standards cancel --yes` (it runs `git standards reset --mode greenfield --yes`); if the cycle created implementation, the Developer first records MODE.md as BROWNFIELD and the cancellation keeps the cycle as CANCELLED".to_string()),
+        ));
+    }
+    let event = Event::new(EventKind::Cancelled)
+        .cycle(doc.active_work.id.value.clone())
+        .state_change(doc.workflow_state.value.as_str(), "SCOPING")
+        .detail("command", "cancel")
+        .detail("reason", "the user cancelled the greenfield cycle")
+        .detail("via", "git standards reset --mode greenfield --yes");
+    audit::append_before(ctx, &rt.project, event)?;
+    reset::run(ctx, &request)
+}
+
+/// `block --on <question>`.
+pub fn block(ctx: &mut Context, question: String) -> Result<()> {
+    record(ctx, Move::Block { question }).map(drop)
+}
+
+/// `unblock`.
+pub fn unblock(ctx: &mut Context) -> Result<()> {
+    record(ctx, Move::Unblock).map(drop)
+}

@@ -1,0 +1,301 @@
+//! Who acts next, how to invoke them, and what blocks them (PROTOCOL.md
+//! Handoff Rules 7–8, Independent Tester/Reviewer Session, User Decisions and
+//! Intervention). Pure: `status` and the transition commands both print it.
+
+use serde::Serialize;
+
+use super::state::StateDoc;
+use super::vocab::{CompletionPolicy, CycleMode, Role, WorkflowState};
+
+/// The next step of one snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NextStep {
+    /// The role that owns the current state (`user` in user-owned states).
+    #[serde(serialize_with = "role_name")]
+    pub owner: Role,
+    pub state: WorkflowState,
+    /// The copy/paste invocation of the owning role; `None` when the user acts.
+    pub invocation: Option<Invocation>,
+    /// What the user can do when the user acts (sign-off readiness, no cycle).
+    pub user_options: Vec<UserOption>,
+    /// What stops the work now: a user question, an open recovery frame, open
+    /// obligations, merge conflicts.
+    pub blocked_by: Vec<String>,
+}
+
+/// The base invocation of a role for both clients.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Invocation {
+    /// The skill identifier, e.g. `architect`.
+    pub skill: &'static str,
+    /// `Next role: Architect`.
+    pub heading: String,
+    /// The line for Codex (`$architect ...`).
+    pub codex: String,
+    /// The line for Claude Code (`/architect ...`).
+    pub claude_code: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserOption {
+    pub action: &'static str,
+    pub command: String,
+}
+
+fn role_name<S: serde::Serializer>(role: &Role, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(role.as_str())
+}
+
+const TESTER_PREFIX: &str = "Use the existing independent Tester chat, or open a fresh chat separate from Developer's implementation conversation, then run:";
+const REVIEWER_PREFIX: &str = "Open a fresh chat separate from the conversations that produced the artifacts under review, then run:";
+
+/// The invocation of the role owning `state` (Handoff Rules 8): the recovery
+/// wording while frames are open, the independent-session prefix and the
+/// review kind for Tester and Reviewer states.
+pub fn invocation(state: WorkflowState, recovering: bool) -> Option<Invocation> {
+    let role = state.owner();
+    if role == Role::User {
+        return None;
+    }
+    let mut text = if recovering {
+        "Continue the active recovery from `.standards/STATE.md`. Read the persisted Active Work, relevant project context and owned artifacts, and the active recovery frame before proceeding.".to_string()
+    } else {
+        "Continue the active workflow from `.standards/STATE.md`. Read the persisted Active Work, relevant project context and owned artifacts, and recovery context before proceeding.".to_string()
+    };
+    match state {
+        WorkflowState::ReviewingImplementation => text.push_str(" Review kind: IMPLEMENTATION."),
+        WorkflowState::ReviewingFinal => text.push_str(" Review kind: FINAL_DELIVERABLE."),
+        _ => {}
+    }
+    let prefix = match state {
+        WorkflowState::Testing => Some(TESTER_PREFIX),
+        WorkflowState::ReviewingImplementation | WorkflowState::ReviewingFinal => {
+            Some(REVIEWER_PREFIX)
+        }
+        _ => None,
+    };
+    let skill = role.skill();
+    let line = |sigil: char| match prefix {
+        Some(p) => format!("{p} {sigil}{skill} {text}"),
+        None => format!("{sigil}{skill} {text}"),
+    };
+    Some(Invocation {
+        skill,
+        heading: format!("Next role: {role}"),
+        codex: line('$'),
+        claude_code: line('/'),
+    })
+}
+
+/// The next step of `doc`; `conflicts` are the conflicted files under
+/// `.standards/` that did not stop the reading.
+pub fn next_step(doc: &StateDoc, conflicts: &[String]) -> NextStep {
+    let state = doc.workflow_state.value;
+    let recovering = doc.recovery.active.value || !doc.recovery.entries.is_empty();
+    let active = doc.has_active_cycle();
+    let mut blocked_by: Vec<String> = conflicts
+        .iter()
+        .map(|c| format!("merge conflict: {c}"))
+        .collect();
+    if active && doc.active_work.blocked_on.value != "NONE" {
+        blocked_by.push(format!(
+            "user question (`BlockedOn`): {}",
+            doc.active_work.blocked_on.value
+        ));
+    }
+    if !active && doc.pending_cycle_blocked_on.value != "NONE" {
+        blocked_by.push(format!(
+            "next-cycle decision (`PendingCycleBlockedOn`): {}",
+            doc.pending_cycle_blocked_on.value
+        ));
+    }
+    if let Some(frame) = doc.recovery.entries.last() {
+        let rerun = frame.get("RerunThrough").unwrap_or("NONE");
+        let plan = if rerun == "NONE" {
+            format!(
+                "its owner `{}` corrects the defect, then runs `git standards resume`",
+                frame.get("Owner").unwrap_or("?")
+            )
+        } else {
+            format!("rerun through `{rerun}`, then `git standards resume` pops it")
+        };
+        blocked_by.push(format!(
+            "recovery frame {} ({} from `{}`) resumes at `{}`: {plan}",
+            frame.label,
+            frame.get("FailureType").unwrap_or("?"),
+            frame.get("From").unwrap_or("?"),
+            frame.get("ResumeAt").unwrap_or("?"),
+        ));
+    }
+    for o in &doc.obligations.entries {
+        blocked_by.push(format!(
+            "outstanding obligation {} owned by `{}` ({}): {}",
+            o.label,
+            o.get("Owner").unwrap_or("?"),
+            o.get("FailureType").unwrap_or("?"),
+            o.get("Reason").unwrap_or("?")
+        ));
+    }
+
+    let mut user_options = Vec::new();
+    let (owner, invocation) = if !active {
+        if doc.pending_cycle_blocked_on.value != "NONE" {
+            user_options.push(UserOption {
+                action: "decide and start the saved request",
+                command: "git standards start [--mode <mode>] [--policy <policy>]".into(),
+            });
+            user_options.push(UserOption {
+                action: "drop the saved request",
+                command: "git standards unblock".into(),
+            });
+        } else {
+            user_options.push(UserOption {
+                action: "start a cycle",
+                command: "git standards start --request \"<request>\"".into(),
+            });
+        }
+        (Role::User, None)
+    } else if state == WorkflowState::AwaitingUserSignoff {
+        user_options.push(UserOption {
+            action: "sign off",
+            command: "git standards signoff".into(),
+        });
+        user_options.push(UserOption {
+            action: "rework",
+            command: "git standards rework --type <FailureType> --request \"<changed request>\""
+                .into(),
+        });
+        user_options.push(UserOption {
+            action: "cancel",
+            command: "git standards cancel".into(),
+        });
+        if doc.cycle_mode.value == CycleMode::Expedited {
+            user_options.push(UserOption {
+                action: "promote to a standard cycle",
+                command: "git standards promote --reason \"<the standard guarantee needed>\""
+                    .into(),
+            });
+        }
+        if doc.active_work.completion_policy.value == CompletionPolicy::ImplementationReviewed {
+            user_options.push(UserOption {
+                action: "withdraw IMPLEMENTATION_REVIEWED and resume the full workflow",
+                command: "git standards policy full-deliverable".into(),
+            });
+        }
+        (Role::User, None)
+    } else {
+        (state.owner(), invocation(state, recovering))
+    };
+    NextStep {
+        owner,
+        state,
+        invocation,
+        user_options,
+        blocked_by,
+    }
+}
+
+/// Whether a transition from a state owned by `before` must present the next
+/// invocation (Handoff Rules 7): only for a different workflow role, with no
+/// unresolved blocking question.
+pub fn invocation_due(before: Role, next: &NextStep) -> bool {
+    next.invocation.is_some()
+        && next.owner != before
+        && !next
+            .blocked_by
+            .iter()
+            .any(|b| b.starts_with("user question") || b.starts_with("merge conflict"))
+}
+
+/// The text block: heading and both clients' lines, or the user's options.
+pub fn render(next: &NextStep) -> String {
+    let mut out = String::new();
+    if let Some(inv) = &next.invocation {
+        out.push_str(&format!(
+            "{}\n\nCodex:       {}\nClaude Code: {}\n",
+            inv.heading, inv.codex, inv.claude_code
+        ));
+    } else if !next.user_options.is_empty() {
+        out.push_str("The user decides next:\n");
+        for o in &next.user_options {
+            out.push_str(&format!(
+                "  {:<14} {}\n",
+                format!("{}:", o.action),
+                o.command
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::state::fresh_template;
+    use crate::protocol::vocab::ProjectMode;
+
+    #[test]
+    fn invocations_for_both_clients_with_session_prefix_and_review_kind() {
+        let a = invocation(WorkflowState::Architecting, false).unwrap();
+        assert_eq!(a.heading, "Next role: Architect");
+        assert!(a
+            .codex
+            .starts_with("$architect Continue the active workflow"));
+        assert!(a
+            .claude_code
+            .starts_with("/architect Continue the active workflow"));
+        let t = invocation(WorkflowState::Testing, true).unwrap();
+        assert!(t.codex.starts_with(TESTER_PREFIX));
+        assert!(t.codex.contains("$tester Continue the active recovery"));
+        assert!(t.codex.contains("the active recovery frame"));
+        let r = invocation(WorkflowState::ReviewingFinal, false).unwrap();
+        assert!(r.claude_code.starts_with(REVIEWER_PREFIX));
+        assert!(r.claude_code.ends_with("Review kind: FINAL_DELIVERABLE."));
+        assert!(invocation(WorkflowState::AwaitingUserSignoff, false).is_none());
+    }
+
+    #[test]
+    fn conflicts_and_questions_block_and_suppress_the_invocation() {
+        let text = fresh_template(ProjectMode::Brownfield)
+            .replace(
+                "`WorkflowState`: `AUDITING` `CycleMode`: `UNSET`",
+                "`WorkflowState`: `SCOPING` `CycleMode`: `STANDARD`",
+            )
+            .replace(
+                "`Id`: `UNSET` `Request`: `UNSET`",
+                "`Id`: `a-20260101T000000Z-00000000` `Request`: `x`",
+            )
+            .replace(
+                "`CompletionPolicy`: `NONE`",
+                "`CompletionPolicy`: `FULL_DELIVERABLE`",
+            )
+            .replace("`BlockedOn`: `NONE`", "`BlockedOn`: `Which index?`");
+        let doc = StateDoc::parse(&text).unwrap();
+        let n = next_step(
+            &doc,
+            &["`.standards/docs/x.md` has unresolved merge conflicts".into()],
+        );
+        assert_eq!(n.owner, Role::Scoper);
+        assert!(n.blocked_by[0].starts_with("merge conflict: "));
+        assert!(n.blocked_by[1].contains("Which index?"));
+        assert!(!invocation_due(Role::Auditor, &n));
+        let clear = next_step(&doc, &[]);
+        assert!(
+            !invocation_due(Role::Auditor, &clear),
+            "still blocked on the question"
+        );
+    }
+
+    #[test]
+    fn no_cycle_offers_start() {
+        let doc = StateDoc::parse(&fresh_template(ProjectMode::Greenfield)).unwrap();
+        let n = next_step(&doc, &[]);
+        assert_eq!(n.owner, Role::User);
+        assert!(n.invocation.is_none());
+        assert!(n.user_options[0].command.contains("git standards start"));
+        assert!(render(&n).contains("start a cycle"));
+    }
+}
