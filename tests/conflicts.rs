@@ -616,3 +616,26 @@ fn the_driver_installed_by_hooks_install_stops_the_silent_merge() {
         stdout(&a)
     );
 }
+
+/// When both sides track the same cycle (the driver's D24 conflict), `resolve`
+/// says that the other side's version of its state was set aside, not that a
+/// cycle stopped being tracked.
+#[test]
+fn resolve_of_one_cycles_two_states_sets_the_other_version_aside() {
+    let (env, repo) = installed();
+    configure_driver(&env, &repo);
+    handoff_and_blocked_on(&env, &repo);
+    let theirs = env.git(&repo, &["show", "side:.standards/STATE.md"]);
+    assert!(!env
+        .git_status(&repo, &["merge", "-q", "--no-edit", "side"])
+        .status
+        .success());
+    let a = env
+        .run(&repo, &["resolve", "--keep", "theirs", "--yes"])
+        .success();
+    let out = stdout(&a);
+    assert!(out.contains("Both sides track the same cycle; the version from ours (HEAD, the branch being merged into) (ARCHITECTING) was set aside."), "{out}");
+    assert!(!out.contains("stopped being tracked"), "{out}");
+    assert_eq!(read(repo.join(STATE)), theirs);
+    env.run(&repo, &["check"]).success();
+}

@@ -122,7 +122,7 @@ fn an_active_cycle_must_be_signed_off_or_cancelled_first() {
         "{err}"
     );
     assert!(
-        err.contains("have the user sign it off or cancel it first; then run on `feature`: `git standards reset --commit`"),
+        err.contains("the user signs it off (`git standards signoff`, from AWAITING_USER_SIGNOFF) or cancels it (`git standards cancel`) first; then run on `feature`: `git standards reset --commit`"),
         "{err}"
     );
 }

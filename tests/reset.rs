@@ -402,6 +402,10 @@ fn refusals_change_nothing() {
     env.commit_all(&repo, "main");
     let _ = env.git_status(&repo, &["merge", "-q", "other"]);
     refused(&env, &repo, "unresolved merge conflicts");
+    // A Node.js installer's interrupted transaction in the project root.
+    let (env, repo) = project_with_cycle();
+    write(repo.join(".standards-reset-ab12cd/operations.json"), "[]\n");
+    refused(&env, &repo, "interrupted installer transaction");
     // No runtime, or a foreign .standards/.
     let (env, repo) = Env::repo();
     let a = env.run(&repo, &["reset", "--yes"]).failure();
@@ -615,4 +619,52 @@ fn greenfield_bootstrap_cancellation_runs_end_to_end_with_reset() {
     // The next request starts a first greenfield cycle from the fresh state.
     env.run(&repo, &["cycle", "new", "--request", "Another idea"])
         .success();
+}
+
+/// The same cancellation through `git standards cancel`, which runs this
+/// reset: without `--yes` it previews and changes nothing, with it the cycle
+/// is gone, archived, and the state is fresh.
+#[test]
+fn cancel_in_greenfield_runs_the_reset() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install", "--mode", "greenfield"])
+        .success();
+    let fresh = read(repo.join(".standards/STATE.md"));
+    let id = stdout(
+        &env.run(&repo, &["cycle", "new", "--request", "Try"])
+            .success(),
+    )
+    .trim()
+    .to_string();
+    let state = fresh
+        .replace("`Id`: `UNSET`", &format!("`Id`: `{id}`"))
+        .replace("`CycleMode`: `UNSET`", "`CycleMode`: `STANDARD`")
+        .replace(
+            "`CompletionPolicy`: `NONE`",
+            "`CompletionPolicy`: `FULL_DELIVERABLE`",
+        )
+        .replace("`Request`: `UNSET`", "`Request`: `Try`");
+    write(repo.join(".standards/STATE.md"), &state);
+    env.run(&repo, &["artifact", "init", "scope"]).success();
+    env.commit_all(&repo, "cycle");
+    let before = tree_bytes(&repo);
+    let a = env.run(&repo, &["cancel"]).failure();
+    assert!(
+        stdout(&a).contains("Would reset STANDARDS"),
+        "{}",
+        stdout(&a)
+    );
+    assert_eq!(tree_bytes(&repo), before, "the preview changes nothing");
+    env.run(&repo, &["cancel", "--yes"]).success();
+    assert_eq!(read(repo.join(".standards/STATE.md")), fresh);
+    assert!(!repo.join(".standards/docs").exists());
+    let refs = env.git(
+        &repo,
+        &[
+            "for-each-ref",
+            "--format=%(refname)",
+            "refs/standards/archive/",
+        ],
+    );
+    assert_eq!(refs.trim(), format!("refs/standards/archive/{id}"));
 }

@@ -164,6 +164,32 @@ pub(crate) fn require_runtime(tree: &dyn Tree, project: &Project, command: &str)
     ))
 }
 
+/// Refuses while the Node.js installer's staging folder of an interrupted run
+/// is in the project root (RT §7.3 interruption markers; our own interrupted
+/// runs leave a journal instead, which `refuse_if_pending` reports).
+pub(crate) fn refuse_node_transaction(project: &Project, command: &str) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(&project.root) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if [
+            ".standards-install-",
+            ".standards-reset-",
+            ".standards-uninstall-",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p))
+        {
+            return Err(Error::refused(
+                format!("refusing to {command}: an interrupted installer transaction of the Node.js runtime was left at `{name}`"),
+                Some(format!("its `operations.json` maps each `backup-<n>` to the file that run replaced: restore what you need, delete `{name}`, then run `git standards {command}` again")),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Refuses unmerged or conflict-marked files under `.standards/`.
 pub(crate) fn refuse_conflicts(tree: &dyn Tree, command: &str) -> Result<()> {
     let found = conflicts::find(tree);
@@ -274,6 +300,7 @@ fn diff(path: &str, old: &str, new: &str) -> String {
 /// Computes the plan. Writes nothing.
 pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
     project.require_workdir()?;
+    refuse_node_transaction(project, "reset")?;
     let tree = project.worktree()?;
     require_runtime(&tree, project, "reset")?;
     refuse_conflicts(&tree, "reset")?;

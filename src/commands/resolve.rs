@@ -67,22 +67,31 @@ pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRe
     };
     let kept = decision.kept.label();
     let dropped = decision.dropped.as_ref().map(SideSummary::label);
+    // What the confirmation says about the side not kept.
+    let dropped_note = match &decision.dropped {
+        Some(d) if d.cycle.is_some() && d.cycle != decision.kept.cycle => {
+            format!(", and {} stops being tracked", d.label())
+        }
+        Some(d) if d.cycle.is_some() => format!(
+            ", and the other version of the same cycle's state ({}) is set aside",
+            d.workflow_state.as_deref().unwrap_or("no WorkflowState")
+        ),
+        _ => String::new(),
+    };
 
     if !request.yes {
         let command = format!("git standards resolve --keep {} --yes", request.keep.name());
         let Some(terminal) = terminal else {
             return Err(Error::refused(
                 format!(
-                    "refusing to resolve without the user's confirmation: keeping {kept_label} means STATE.md tracks {kept}{}",
-                    dropped.as_ref().map(|d| format!(" and {d} stops being tracked")).unwrap_or_default()
+                    "refusing to resolve without the user's confirmation: keeping {kept_label} means STATE.md tracks {kept}{dropped_note}"
                 ),
                 Some(format!("this is the user's decision; to confirm it outside a terminal, run `{command}`")),
             ));
         };
         write!(
             ctx.err,
-            "Keep {kept_label}: STATE.md will track {kept}{}. Both cycles' records stay in place. Continue? [y/N] ",
-            dropped.as_ref().map(|d| format!(", and {d} stops being tracked")).unwrap_or_default()
+            "Keep {kept_label}: STATE.md will track {kept}{dropped_note}. Every record stays in place. Continue? [y/N] "
         )
         .map_err(|e| Error::io("<stderr>", e))?;
         let _ = ctx.err.flush();
@@ -139,6 +148,14 @@ pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRe
         format!("Kept {kept_label}: `{STATE_PATH}` now tracks {kept} and is staged."),
     )?;
     match (&decision.dropped, dropped) {
+        (None, _) => say(ctx, format!("{} had deleted `{STATE_PATH}`.", capitalized(dropped_label)))?,
+        (Some(d), _) if d.cycle.is_some() && d.cycle == decision.kept.cycle => say(
+            ctx,
+            format!(
+                "Both sides track the same cycle; the version from {dropped_label} ({}) was set aside.",
+                d.workflow_state.as_deref().unwrap_or("no WorkflowState")
+            ),
+        )?,
         (Some(d), Some(label)) if d.cycle.is_some() => {
             say(
                 ctx,

@@ -5,7 +5,7 @@
 //! what comes next. The rules live in `protocol::transition`.
 
 use crate::audit::{Event, EventKind};
-use crate::commands::{audit, cycle, reset, runtime, Context};
+use crate::commands::{audit, conflicts, cycle, reset, runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::layout::MODE_PATH;
 use crate::protocol::layout::STATE_PATH;
@@ -34,8 +34,8 @@ pub fn record(ctx: &mut Context, mv: Move) -> Result<Transition> {
     let rt = runtime::open(&ctx.cwd)?;
     // D22: no move while an interrupted multi-file write awaits `recover`.
     journal::refuse_if_pending(&rt.project)?;
-    // D15: refuses while anything under `.standards/` is conflicted.
-    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, mv.command())?;
+    // D15: no move while `.standards/` is conflicted or a merge changes it.
+    conflicts::refuse_during_conflict(ctx, &rt.project, mv.command())?;
     let doc = runtime::load_state(&rt.tree)?;
     let head = rt.project.head()?;
     let head_tree = head.as_ref().map(|h| h as &dyn Tree);
@@ -337,7 +337,7 @@ pub fn signoff(ctx: &mut Context) -> Result<()> {
 pub fn cancel(ctx: &mut Context, yes: bool) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
     journal::refuse_if_pending(&rt.project)?;
-    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "cancel")?;
+    conflicts::refuse_during_conflict(ctx, &rt.project, "cancel")?;
     let doc = runtime::load_state(&rt.tree)?;
     let greenfield = matches!(
         rt.tree.text(MODE_PATH),

@@ -490,6 +490,7 @@ fn count_md(project: &Project, rel: &str) -> usize {
 /// Computes the plan. Writes nothing.
 pub fn preview(project: &Project) -> Result<Plan> {
     project.require_workdir()?;
+    crate::commands::reset::refuse_node_transaction(project, "uninstall")?;
     let tree = project.worktree()?;
     let runtime = !matches!(tree.node(STANDARDS_DIR), Node::Missing);
     let ownership = if runtime {

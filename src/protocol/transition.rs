@@ -21,8 +21,7 @@ use super::state::{Baseline, StateDoc};
 use super::topology;
 use super::tree::{Text, Tree, WithFile};
 use super::vocab::{
-    CompletionPolicy, CycleMode, FailureType, HandoffKind, PendingCadence, ProjectMode, Role,
-    WorkflowState,
+    CompletionPolicy, CycleMode, FailureType, HandoffKind, ProjectMode, Role, WorkflowState,
 };
 
 use WorkflowState as W;
@@ -876,7 +875,7 @@ pub fn handoff(
     let recovering = doc.recovery.active.value || !doc.recovery.entries.is_empty();
     let route = order_route(doc, facts);
     let (kind, summary) = if recovering {
-        rerun_handoff(doc, facts, route, to)?
+        rerun_handoff(doc, route, to)?
     } else {
         let policy = doc.active_work.completion_policy.value;
         let expected = topology::next_state(mode, policy, facts.project, from);
@@ -944,7 +943,6 @@ fn refuse_open_obligation(doc: &StateDoc, from: WorkflowState) -> Result<(), Ref
 /// `RESUME`); the owner plans and the boundary pops with `resume`.
 fn rerun_handoff(
     doc: &StateDoc,
-    _facts: &Facts,
     route: &[WorkflowState],
     to: WorkflowState,
 ) -> Result<(HandoffKind, String), Refusal> {
@@ -1246,7 +1244,7 @@ pub fn resume(
     first: Option<WorkflowState>,
     reason: Option<&str>,
 ) -> Result<Transition, Refusal> {
-    let mode = active_mode(doc, "a resume")?;
+    active_mode(doc, "a resume")?;
     refuse_blocked(doc, "a resume")?;
     let Some(frame) = doc.recovery.entries.last() else {
         return Err(Refusal::new(
@@ -1311,7 +1309,6 @@ pub fn resume(
         )
         .hint("`git standards check` reports the inconsistency (RC-015)"));
     }
-    let _ = mode;
     refuse_owned_problems(doc, facts)?;
     match rerun_through {
         None => {
@@ -1601,7 +1598,6 @@ pub fn cadence(doc: &StateDoc, facts: &Facts, cadence: Cadence) -> Result<Transi
     };
     let mut e = Editor::new(doc);
     e.set(F::PendingCadence, value)?;
-    let _: Option<PendingCadence> = value.parse().ok();
     finish(MoveKind::Cadence, doc, e, summary)
 }
 

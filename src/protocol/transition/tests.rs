@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::protocol::state::fresh_template;
+use crate::protocol::vocab::PendingCadence;
 
 const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
 const NEW_ID: &str = "add-paging-20260928T100000Z-0a1b2c3d";
