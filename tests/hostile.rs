@@ -137,7 +137,8 @@ fn scoping() -> (Project, String) {
     p.start_cycle("SCOPING", "STANDARD", "FULL_DELIVERABLE");
     let scope = p.init(&["SCOPE"]);
     p.append(&scope, "\n- `AC-001`: One.\n");
-    p.set_state(&[("Scope", &scope)]);
+    // A brownfield cycle starts in AUDITING; Scoping follows the audit (PR-006).
+    p.set_state(&[("Scope", &scope), ("Kind", "FORWARD"), ("From", "AUDITING")]);
     crate::common::write(p.path(".standards/protocol/sub/x.md"), "chapter\n");
     p.commit("scoping");
     (p, scope)

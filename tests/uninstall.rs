@@ -132,11 +132,22 @@ fn uninstall_removes_node_handlers_blocks_and_marked_skills_and_keeps_the_users(
     );
     env.commit_all(&repo, "installed with clients");
 
-    env.run(&repo, &["uninstall", "--yes"]).success();
+    let out = env.run(&repo, &["uninstall", "--yes"]).success();
     assert!(!repo.join(".standards").exists());
     assert!(!repo.join("CLAUDE.md").exists(), "left empty, so deleted");
     assert_eq!(read(repo.join("AGENTS.md")), "# Agents\n\nMy rules.\n");
-    assert!(!repo.join(".claude/skills/developer").exists());
+    // A SKILL.md that differs from the one this version ships may be the
+    // user's work: it stays, with a warning (issue 13).
+    assert!(repo.join(".claude/skills/developer/SKILL.md").exists());
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.get_output().stdout),
+        String::from_utf8_lossy(&out.get_output().stderr)
+    );
+    assert!(
+        text.contains("Kept changed skill file .claude/skills/developer/SKILL.md"),
+        "{text}"
+    );
     assert_eq!(
         read(repo.join(".claude/skills/mine/SKILL.md")),
         "# my own skill\n"

@@ -1,6 +1,8 @@
 //! Files the binary carries (decision D5): the protocol, its chapters and the
 //! record headers `artifact init` writes.
 
+pub mod skills;
+
 use crate::protocol::layout::MARKER;
 use crate::protocol::vocab::{ArtifactType, ReviewKind};
 

@@ -166,6 +166,21 @@ pub enum Command {
     /// The agents' stop hook: `git standards hook stop`.
     #[command(subcommand)]
     Hook(HookCommand),
+    /// Discover a role's invocation options without changing any file.
+    ///
+    /// Reads the role's installed skill (`.agents/skills/<role>/` for Codex, `.claude/skills/<role>/` for Claude Code): the `<!-- standards:invocation -->` metadata block of its SKILL.md and of each `modes/*.md`, the workflow facts those blocks name (MODE.md, STATE.md, the active cycle's records) and the user-style file names in `.standards/user-styles/<role>/`. It never writes, never applies a default and never starts a cycle. Style and mode file contents are never printed.
+    ///
+    /// Without --client the one installed copy is used; with both installed, --client is required (copies are never merged).
+    ///
+    /// JSON OUTPUT (--json), keys in this order: schemaVersion (1), role, client ("codex", "claude" or null), catalogStatus ("complete" or "unavailable"), complete (true only when the catalog is complete and no diagnostic was raised), groups, userStyles (null when unavailable), diagnostics ([{code, source, message}], sorted), skillFile (only when the catalog was assembled).
+    ///
+    /// A group: id, label, source, selectionRules, defaultForNew and inferFromRequest (when declared), options, selected, savedValue, savedArgument (when declared), locked ("true", "false" or "unknown"). An option: id, label, description, selection (user, state or assessment), when, requiresAssessment, argument, instructionFile (when present), condition ("true", "false", "unknown"), assessmentRequired, selectability (user, locked, assessment-required, state-controlled, informational, unavailable or unknown).
+    ///
+    /// A resolution (selected, savedValue, savedArgument): {status, value, source} when known; {status, value, source, reason} when invalid; else {status, value: null, reason}. Status is one of known, unknown, invalid, conversation, assessment, none, conflict. userStyles: {directory, status ("complete" or "unknown"), options [{id, file, selector, selectorReason}], savedValue, selected, locked}. A style's selector is the name to save or invoke it by; null with the reason "ambiguous name", "no record-compatible name" or "selection unverified".
+    ///
+    /// Exit status: 0 when the catalog is complete, 1 when it is unavailable (the result is printed either way). Exit 0 does not mean an option is selectable or that a workflow gate passed.
+    #[command(verbatim_doc_comment)]
+    Invocation(InvocationArgs),
     /// Start a cycle: validate its mode and policy, generate its ID and record it in STATE.md.
     ///
     /// Works from the installed state, `SIGNED_OFF` or `CANCELLED` (user-decisions.md, Start a cycle). The mode is --mode, else the pending preference, else STANDARD; the policy of a STANDARD cycle is --policy, else FULL_DELIVERABLE. When the mode is not legal (EXPEDITED or DOCUMENTATION in a GREENFIELD project, EXPEDITED while baseline reconciliation is open, a policy for a non-standard cycle) nothing starts: the request and the decision the user must make are saved in `PendingCycleRequest` and `PendingCycleBlockedOn`. After a cancelled cycle its ID and request join `BaselineReconciliation`, unless --cancelled-left-no-changes. Prints the first role's invocation.
@@ -494,6 +509,38 @@ pub struct CheckArgs {
     pub hook: Option<String>,
 }
 
+#[derive(Debug, clap::Args)]
+pub struct InvocationArgs {
+    /// The role's skill name: navigator, scoper, architect, auditor, developer, tester, reviewer, documenter or synchronizer.
+    #[arg(value_name = "role", allow_hyphen_values = true)]
+    pub role: String,
+    /// The client whose installed skill copy to read.
+    #[arg(long, value_enum, ignore_case = true, value_name = "codex|claude")]
+    pub client: Option<ClientArg>,
+    /// Print the result as JSON (keys described above).
+    #[arg(long)]
+    pub json: bool,
+    /// The project folder (default: the project holding the current folder).
+    #[arg(long, value_name = "path")]
+    pub project: Option<PathBuf>,
+}
+
+/// An agent client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClientArg {
+    Codex,
+    Claude,
+}
+
+impl From<ClientArg> for crate::protocol::invocation::Client {
+    fn from(c: ClientArg) -> Self {
+        match c {
+            ClientArg::Codex => crate::protocol::invocation::Client::Codex,
+            ClientArg::Claude => crate::protocol::invocation::Client::Claude,
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum HookCommand {
     /// Check the workflow files when an agent ends its turn; send it back once with the problems.
@@ -505,8 +552,17 @@ pub enum HookCommand {
     /// With problems it writes them (at most 15) and guidance on stderr and exits 2, which sends the agent back. A client that does not send `stop_hook_active` is sent back once per turn: a marker in the temporary folder `standards-hooks/` remembers the turn.
     ///
     /// Exit status: 0 the agent may stop; 2 the agent is sent back; 1 the hook's own error or wrong arguments (never 2, so a broken hook never traps the agent).
+    ///
+    /// With --client, the payload must be a JSON object (anything else is exit 1), and the answer takes the client's form: for `claude`, the problems on stderr and exit 2; for `codex`, `{"decision": "block", "reason": "<problems>"}` on stdout and exit 0 (the problems also on stderr).
     #[command(verbatim_doc_comment)]
-    Stop,
+    Stop(HookStopArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HookStopArgs {
+    /// The client that runs the hook, which decides the payload check and the answer's form.
+    #[arg(long, value_enum, ignore_case = true, value_name = "claude|codex")]
+    pub client: Option<ClientArg>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -962,6 +1018,40 @@ pub struct InstallArgs {
     /// Show what would change without writing anything.
     #[arg(long)]
     pub dry_run: bool,
+    /// Agent clients to set up: role skills, explicit-invocation settings, the stop hook and the AGENTS.md/CLAUDE.md blocks. `none` removes what install added for every client. Without it: the installed clients; on a first setup, the clients whose folders (.claude/, .agents/, .codex/) exist, else none (on a terminal, you are asked).
+    #[arg(
+        long,
+        value_enum,
+        ignore_case = true,
+        value_name = "claude|codex|both|none"
+    )]
+    pub client: Option<ClientChoiceArg>,
+    /// Leave out the stop hook (`git standards hook stop`), or remove it.
+    #[arg(long, conflicts_with = "hooks")]
+    pub no_hooks: bool,
+    /// Add the stop hook (the default on a first setup; a reinstall keeps the recorded choice).
+    #[arg(long)]
+    pub hooks: bool,
+}
+
+/// `install --client`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClientChoiceArg {
+    Claude,
+    Codex,
+    Both,
+    None,
+}
+
+impl From<ClientChoiceArg> for commands::clients::Choice {
+    fn from(c: ClientChoiceArg) -> Self {
+        match c {
+            ClientChoiceArg::Claude => Self::Claude,
+            ClientChoiceArg::Codex => Self::Codex,
+            ClientChoiceArg::Both => Self::Both,
+            ClientChoiceArg::None => Self::None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -1007,6 +1097,16 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             &commands::install::Request {
                 mode: a.mode.map(Into::into),
                 dry_run: a.dry_run,
+                clients: commands::clients::Request {
+                    choice: a.client.map(Into::into),
+                    hooks: if a.no_hooks {
+                        Some(false)
+                    } else if a.hooks {
+                        Some(true)
+                    } else {
+                        None
+                    },
+                },
             },
         ),
         Command::Cycle(CycleCommand::New(a)) => {
@@ -1061,6 +1161,15 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             &commands::notes::SyncRequest {
                 remote: a.remote,
                 dry_run: a.dry_run,
+            },
+        ),
+        Command::Invocation(a) => commands::invocation::run(
+            ctx,
+            &commands::invocation::Request {
+                role: a.role,
+                client: a.client.map(Into::into),
+                json: a.json,
+                project: a.project,
             },
         ),
         Command::Demo(a) => commands::demo::run(ctx, &commands::demo::Request { keep: a.keep }),
@@ -1169,10 +1278,13 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 rollback: a.rollback,
             },
         ),
-        Command::Hook(HookCommand::Stop) => match commands::hook::read_stdin_bounded() {
-            Ok(bytes) => commands::hook::run_stop(ctx, &mut bytes.as_slice()),
-            Err(e) => commands::hook::run_stop(ctx, &mut FailingRead(Some(e))),
-        },
+        Command::Hook(HookCommand::Stop(a)) => {
+            let client = a.client.map(Into::into);
+            match commands::hook::read_stdin_bounded() {
+                Ok(bytes) => commands::hook::run_stop(ctx, &mut bytes.as_slice(), client),
+                Err(e) => commands::hook::run_stop(ctx, &mut FailingRead(Some(e)), client),
+            }
+        }
         Command::Resolve(a) => {
             use std::io::IsTerminal;
             let request = commands::resolve::Request {

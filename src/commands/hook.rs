@@ -23,6 +23,7 @@ use crate::commands::check::{self, Source};
 use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::check::{Options, Problem, Report};
+use crate::protocol::invocation::Client;
 use crate::protocol::layout::STANDARDS_DIR;
 use crate::repo::conflicts as repo_conflicts;
 use crate::repo::{DirTree, Project};
@@ -413,13 +414,27 @@ pub fn conflict_stop_message(state: &repo_conflicts::ConflictState) -> String {
 /// `git standards hook stop`: reads the payload from `input`, decides, writes
 /// the stop message or the hook's own error to stderr. Always returns
 /// [`Error::Exit`] unless the agent may stop: 2 to block, 1 on a failure.
-pub fn run_stop(ctx: &mut Context, input: &mut dyn Read) -> Result<()> {
+pub fn run_stop(ctx: &mut Context, input: &mut dyn Read, client: Option<Client>) -> Result<()> {
     let mut bytes = Vec::new();
     let outcome = input
         .take(MAX_PAYLOAD_BYTES as u64)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io("<stdin>", e))
-        .and_then(|_| decide(&ctx.cwd, &bytes, &marker_dir()));
+        .and_then(|_| match client {
+            // A client always sends an object; anything else is a broken call.
+            Some(_)
+                if !matches!(
+                    serde_json::from_slice(&bytes),
+                    Ok(serde_json::Value::Object(_))
+                ) =>
+            {
+                Err(Error::usage(
+                    "the payload on standard input is not a JSON object",
+                ))
+            }
+            _ => decide(&ctx.cwd, &bytes, &marker_dir()),
+        });
+    crate::repo::reads::report(ctx.err);
     match outcome {
         Ok((Outcome::Allow, _)) => Ok(()),
         Ok((Outcome::Block(message), failure)) => {
@@ -434,6 +449,12 @@ pub fn run_stop(ctx: &mut Context, input: &mut dyn Read) -> Result<()> {
                     event = event.cycle(cycle);
                 }
                 audit::append_after(ctx, &f.project, event);
+            }
+            if client == Some(Client::Codex) {
+                // Codex reads a block decision from stdout; its reason continues the turn.
+                let answer = serde_json::json!({"decision": "block", "reason": message});
+                let _ = writeln!(ctx.out, "{answer}");
+                return Ok(());
             }
             Err(Error::Exit { code: 2 })
         }

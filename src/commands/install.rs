@@ -21,6 +21,8 @@ use crate::repo::{journal, notes_config, Project};
 pub struct Request {
     pub mode: Option<ProjectMode>,
     pub dry_run: bool,
+    /// The agent-client part (`--client`, `--hooks`/`--no-hooks`).
+    pub clients: super::clients::Request,
 }
 
 /// The Node runtime's tool folder, removed on install (D2).
@@ -511,10 +513,15 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         },
         request,
     );
-    let plan = planned?;
+    let mut plan = planned?;
+    let clients = plan_clients(&tree, &root, &plan, &request.clients)?;
+    plan.set_manifest(&tree, clients.manifest.clone());
 
     if !request.dry_run {
-        journal::write_all(&project, "install", changes(&plan), serde_json::Value::Null)?;
+        // The client files first, PROTOCOL.md (the ownership marker) last.
+        let mut all = super::clients::changes(&clients);
+        all.extend(changes(&plan));
+        journal::write_all(&project, "install", all, serde_json::Value::Null)?;
     }
     // The files are in place: a config that cannot be written is a warning
     // with the commands to run, never a failed install.
@@ -539,8 +546,12 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         }
     }
     print_settings(ctx, &settings, request.dry_run)?;
+    super::clients::print(ctx.out, &clients, request.dry_run)?;
     if !request.dry_run {
         audit::append_after(ctx, &project, install_event(&plan, &settings));
+        if let Some(event) = super::clients::event(&clients) {
+            audit::append_after(ctx, &project, event);
+        }
     }
     Ok(())
 }
@@ -606,6 +617,45 @@ fn print_settings(
         }
     }
     Ok(())
+}
+
+/// The client part (`commands::clients`), planned against the manifest this
+/// install starts from.
+fn plan_clients(
+    tree: &dyn Tree,
+    root: &std::path::Path,
+    plan: &Plan,
+    request: &super::clients::Request,
+) -> Result<super::clients::Plan> {
+    let manifest = match (plan.kind, tree.text(INSTALLATION_PATH)) {
+        (InstallKind::First, _) => installation_json(),
+        (_, Text::Ok(t)) => t,
+        _ => installation_json(),
+    };
+    let list = super::clients::disk_lister(root);
+    super::clients::plan(tree, &manifest, request, &list)
+}
+
+impl Plan {
+    /// Writes `INSTALLATION.json` with `text` (the client part's record).
+    fn set_manifest(&mut self, tree: &dyn Tree, text: String) {
+        let op = match tree.node(INSTALLATION_PATH) {
+            Node::File(bytes) if bytes == text.as_bytes() => Op::Keep {
+                path: INSTALLATION_PATH.into(),
+            },
+            Node::Missing => Op::Create {
+                path: INSTALLATION_PATH.into(),
+                content: text,
+            },
+            _ => Op::Replace {
+                path: INSTALLATION_PATH.into(),
+                content: text,
+            },
+        };
+        if let Some(slot) = self.ops.iter_mut().find(|o| o.path() == INSTALLATION_PATH) {
+            *slot = op;
+        }
+    }
 }
 
 /// The failpoints of `install` (D22): the journal's, under `install:`.
@@ -734,6 +784,7 @@ mod tests {
             &Request {
                 mode: Some(mode),
                 dry_run: false,
+                ..Request::default()
             },
         )
         .unwrap()
@@ -767,6 +818,7 @@ mod tests {
             &Request {
                 mode: Some(ProjectMode::Greenfield),
                 dry_run: false,
+                ..Request::default()
             },
         )
         .unwrap_err();

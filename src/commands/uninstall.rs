@@ -367,7 +367,18 @@ fn plan_skills(scope: &Scope<'_>) -> Result<Found> {
                 continue;
             }
             refuse_links(scope.project, &folder, "uninstall")?;
-            found.ops.push(Op::Remove { path: folder });
+            // A shipped skill loses exactly the files install wrote and the
+            // user left unchanged; a changed one stays, with a warning.
+            let list = super::clients::disk_lister(&scope.project.root);
+            match super::clients::skill_removal(scope.tree, &folder, &name, &list)? {
+                Some((paths, warnings)) => {
+                    found
+                        .ops
+                        .extend(paths.into_iter().map(|path| Op::Remove { path }));
+                    found.warnings.extend(warnings);
+                }
+                None => found.ops.push(Op::Remove { path: folder }),
+            }
             found.integration = true;
             if !found.clients.contains(&client) {
                 found.clients.push(client);

@@ -5,6 +5,7 @@ pub mod acceptance;
 pub mod assignments;
 pub mod check;
 pub mod claims;
+pub mod clients;
 pub mod closure;
 pub mod config;
 pub mod conflicts;
@@ -13,6 +14,7 @@ pub mod fields;
 pub mod fresh;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod invocation;
 pub mod layout;
 pub mod merge_guard;
 pub mod mode;

@@ -629,6 +629,7 @@ pub fn read_at(dir: &OwnedFd, name: &str, prefix: Option<usize>) -> Node {
         None if size > MAX_FILE_BYTES => return too_large(size),
         None => MAX_FILE_BYTES + 1,
     };
+    super::reads::note();
     let mut bytes = Vec::with_capacity(size.min(cap) as usize);
     let file = std::fs::File::from(fd);
     if let Err(e) = file.take(cap).read_to_end(&mut bytes) {

@@ -2,6 +2,7 @@
 //! working tree, the index and commits, and atomic writes.
 
 pub mod archive;
+pub mod bounded;
 pub mod config;
 pub mod conflicts;
 mod dirtree;
@@ -14,6 +15,7 @@ pub mod notes;
 pub mod notes_config;
 pub mod notes_sync;
 pub mod projects;
+pub mod reads;
 mod snapshot;
 pub mod write;
 
@@ -167,7 +169,11 @@ impl Project {
         let work = self.worktree()?;
         let index = self.index()?;
         let head = self.head()?;
-        snapshot::differs(&work, &index, head.as_ref(), want)
+        let clean = match &self.workdir {
+            Some(top) => snapshot::stat_clean_paths(&self.repo, top, &self.root_in_repo),
+            None => Default::default(),
+        };
+        snapshot::differs(&work, &index, head.as_ref(), want, &|p| clean.contains(p))
     }
 
     /// HEAD as a snapshot, or `None` in a repository without commits.

@@ -485,6 +485,7 @@ pub fn differs(
     index: &ObjectTree,
     head: Option<&ObjectTree>,
     want: &dyn Fn(&str) -> bool,
+    stat_clean: &dyn Fn(&str) -> bool,
 ) -> Result<bool, Error> {
     let mut paths: BTreeSet<&str> = index.paths().filter(|p| want(p)).collect();
     if let Some(head) = head {
@@ -505,7 +506,42 @@ pub fn differs(
     let head = head.unwrap_or(&empty);
     Ok(paths
         .into_iter()
-        .any(|p| !index.same_entry(head, p) || work.node(p) != index.node(p)))
+        .any(|p| !index.same_entry(head, p) || (!stat_clean(p) && work.node(p) != index.node(p))))
+}
+
+/// Project paths whose index entry's stat data (size, mtime, inode, ...)
+/// still match the file on disk and are not racy (RT §5.2 step 3, as git
+/// itself decides): such files are unchanged without reading them.
+pub fn stat_clean_paths(
+    repo: &gix::Repository,
+    workdir: &std::path::Path,
+    root_in_repo: &str,
+) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    let Ok(index) = repo.index_or_empty() else {
+        return out;
+    };
+    let stamp = index.timestamp();
+    let options = gix::index::entry::stat::Options::default();
+    for e in index.entries() {
+        if e.stage_raw() != 0 || e.stat.is_racy(stamp, options) {
+            continue;
+        }
+        let path = e.path(&index).to_str_lossy().into_owned();
+        let Ok(meta) = gix::index::fs::Metadata::from_path_no_follow(&workdir.join(&path)) else {
+            continue;
+        };
+        let Ok(now) = gix::index::entry::Stat::from_fs(&meta) else {
+            continue;
+        };
+        if now.matches(&e.stat, options) {
+            let in_root = root_in_repo.is_empty() || path.starts_with(&format!("{root_in_repo}/"));
+            if in_root {
+                out.insert(strip_root(&path, root_in_repo).to_string());
+            }
+        }
+    }
+    out
 }
 
 impl Tree for ObjectTree {

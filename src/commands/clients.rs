@@ -1,0 +1,817 @@
+//! The agent-client part of `install` and `uninstall` (RT §7.6.3 steps 1-6,
+//! §7.8, §8, decisions D3, D9, D10): role skills for Claude Code and Codex,
+//! explicit-invocation settings, the stop hook and the managed blocks.
+//! Planning reads the project through a [`Tree`]; the transforms are the
+//! pure functions of [`crate::protocol::clients`]. `INSTALLATION.json`
+//! records only what this created or owns.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use crate::assets::skills::SKILLS;
+use crate::error::{Error, Result};
+use crate::protocol::clients::{self as cl, Manifest};
+use crate::protocol::invocation::Client;
+use crate::protocol::layout::MARKER;
+use crate::protocol::tree::{Node, Text, Tree};
+
+pub const AGENTS_MD: &str = "AGENTS.md";
+pub const CLAUDE_MD: &str = "CLAUDE.md";
+pub const CLAUDE_SETTINGS: &str = ".claude/settings.json";
+pub const CODEX_HOOKS: &str = ".codex/hooks.json";
+
+/// What the user asked for with `--client`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    Claude,
+    Codex,
+    Both,
+    None,
+}
+
+/// The client part of an install request.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Request {
+    pub choice: Option<Choice>,
+    /// `--no-hooks` (false) or `--hooks` (true).
+    pub hooks: Option<bool>,
+}
+
+/// One change to a client file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    Write {
+        path: String,
+        content: String,
+    },
+    RemoveFile {
+        path: String,
+    },
+    /// Removed only when empty at that point.
+    RemoveDir {
+        path: String,
+    },
+}
+
+impl Op {
+    pub fn path(&self) -> &str {
+        match self {
+            Op::Write { path, .. } | Op::RemoveFile { path } | Op::RemoveDir { path } => path,
+        }
+    }
+}
+
+/// What the client part will do.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub ops: Vec<Op>,
+    /// The new `INSTALLATION.json` text.
+    pub manifest: String,
+    pub clients: Vec<Client>,
+    pub hooks: bool,
+    pub restored: Vec<String>,
+    pub warnings: Vec<String>,
+    pub notices: Vec<String>,
+    /// A removal plan: `clients` are the clients whose integration goes.
+    pub removal: bool,
+}
+
+/// Lists the names in a project folder (empty when it does not exist).
+pub type Lister<'a> = &'a dyn Fn(&str) -> Vec<String>;
+
+fn text_of(tree: &dyn Tree, path: &str) -> Result<Option<String>> {
+    match tree.text(path) {
+        Text::Ok(t) => Ok(Some(t)),
+        Text::Missing => Ok(None),
+        Text::Unreadable(why) => Err(Error::refused(
+            format!("refusing to install: `{path}` cannot be read ({why})"),
+            None,
+        )),
+    }
+}
+
+/// RT §7.3 path inspection: no symbolic link and no file on the way to `path`.
+fn inspect(tree: &dyn Tree, path: &str) -> Result<()> {
+    let parts: Vec<&str> = path.split('/').collect();
+    for i in 1..=parts.len() {
+        let prefix = parts[..i].join("/");
+        match tree.node(&prefix) {
+            Node::Symlink => {
+                return Err(Error::refused(
+                    format!("refusing symbolic link in installer path: `{prefix}`"),
+                    Some("replace the link with a real folder or file, then install again".into()),
+                ))
+            }
+            Node::File(_) if i < parts.len() => {
+                return Err(Error::refused(
+                    format!("refusing to install: `{prefix}` is a file where a folder is needed"),
+                    None,
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn skill_dir(client: Client, role: &str) -> String {
+    format!("{}/{role}", client.skills_dir())
+}
+
+/// Whether a role folder holds a framework-owned skill; an error for a
+/// folder that is someone else's (a skill collision).
+fn owned_skill(tree: &dyn Tree, client: Client, role: &str) -> Result<bool> {
+    let dir = skill_dir(client, role);
+    match tree.node(&dir) {
+        Node::Missing => Ok(false),
+        Node::Dir => match tree.text(&format!("{dir}/SKILL.md")) {
+            Text::Ok(t) if t.contains(MARKER) => Ok(true),
+            _ => Err(Error::refused(
+                format!("skill collision: `{dir}` exists and is not a STANDARDS skill (its SKILL.md lacks the framework marker)"),
+                Some(format!("move `{dir}` away; git standards never adopts or overwrites it")),
+            )),
+        },
+        _ => Err(Error::refused(
+            format!("skill collision: `{dir}` is not a normal folder"),
+            None,
+        )),
+    }
+}
+
+/// The clients whose skills are installed (Codex, then Claude).
+pub fn installed_clients(tree: &dyn Tree) -> Result<Vec<Client>> {
+    let mut out = Vec::new();
+    for client in [Client::Codex, Client::Claude] {
+        inspect(tree, client.skills_dir())?;
+        let mut any = false;
+        for s in SKILLS {
+            any |= owned_skill(tree, client, s.role)?;
+        }
+        if any {
+            out.push(client);
+        }
+    }
+    Ok(out)
+}
+
+/// On a terminal (stdin and stdout both), asks which clients to set up;
+/// `None` elsewhere or when the answer cannot be read.
+fn ask_on_terminal(default: &[Client]) -> Option<Vec<Client>> {
+    use std::io::IsTerminal;
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        return None;
+    }
+    let default_name = match default {
+        [] => "none",
+        [Client::Claude] => "claude",
+        [Client::Codex] => "codex",
+        _ => "both",
+    };
+    loop {
+        eprint!("Set up which agent clients? claude, codex, both or none [{default_name}]: ");
+        let mut line = String::new();
+        std::io::stdin().read_line(&mut line).ok()?;
+        let answer = line.trim().to_ascii_lowercase();
+        return Some(
+            match if answer.is_empty() {
+                default_name
+            } else {
+                answer.as_str()
+            } {
+                "claude" | "claude-code" => vec![Client::Claude],
+                "codex" => vec![Client::Codex],
+                "both" => vec![Client::Codex, Client::Claude],
+                "none" => Vec::new(),
+                _ => {
+                    eprintln!("Please answer claude, codex, both or none.");
+                    continue;
+                }
+            },
+        );
+    }
+}
+
+fn client_name(c: Client) -> &'static str {
+    match c {
+        Client::Codex => "Codex",
+        Client::Claude => "Claude Code",
+    }
+}
+
+/// Plans the client part of an install. `manifest` is the installed
+/// `INSTALLATION.json` (or the starting template); `list` lists a folder.
+pub fn plan(tree: &dyn Tree, manifest: &str, request: &Request, list: Lister) -> Result<Plan> {
+    let mut m = Manifest::parse(manifest).map_err(|e| Error::refused(e, None))?;
+    let installed = installed_clients(tree)?;
+    let mut p = Plan::default();
+    let wanted: Vec<Client> = match request.choice {
+        Some(Choice::None) => Vec::new(),
+        Some(Choice::Claude) => vec![Client::Claude],
+        Some(Choice::Codex) => vec![Client::Codex],
+        Some(Choice::Both) => vec![Client::Codex, Client::Claude],
+        None => {
+            let mut found = Vec::new();
+            if installed.is_empty() {
+                for (c, dirs) in [
+                    (Client::Codex, &[".agents", ".codex"][..]),
+                    (Client::Claude, &[".claude"][..]),
+                ] {
+                    if dirs.iter().any(|d| tree.node(d) == Node::Dir) {
+                        found.push(c);
+                    }
+                }
+                if let Some(answer) = ask_on_terminal(&found) {
+                    found = answer;
+                } else {
+                    p.notices.push(if found.is_empty() {
+                    "No --client given and no .claude/, .agents/ or .codex/ folder: no agent client was set up; run `git standards install --client claude|codex|both` to add one.".into()
+                } else {
+                    format!(
+                        "No --client given: setting up {} because its folder exists (choose with --client claude|codex|both|none).",
+                        found.iter().map(|c| client_name(*c)).collect::<Vec<_>>().join(" and ")
+                    )
+                });
+                }
+            }
+            found
+        }
+    };
+    if request.choice == Some(Choice::None) {
+        return removal(tree, manifest, list).map(|mut r| {
+            r.notices.push("Removed the agent-client integration (--client none); the runtime in .standards/ stays.".into());
+            r
+        });
+    }
+    let clients: Vec<Client> = [Client::Codex, Client::Claude]
+        .into_iter()
+        .filter(|c| installed.contains(c) || wanted.contains(c))
+        .collect();
+    let hooks = request.hooks.unwrap_or_else(|| {
+        if installed.is_empty() {
+            true
+        } else {
+            m.hooks().is_none_or(|h| !h.is_empty())
+        }
+    });
+    let write_if = |tree: &dyn Tree, p: &mut Plan, path: &str, content: String| -> Result<()> {
+        inspect(tree, path)?;
+        if text_of(tree, path)?.as_deref() != Some(content.as_str()) {
+            p.ops.push(Op::Write {
+                path: path.into(),
+                content,
+            });
+        }
+        Ok(())
+    };
+    if !clients.is_empty() {
+        let agents = text_of(tree, AGENTS_MD)?;
+        let merged = cl::merge_block(agents.as_deref(), cl::AGENTS_BLOCK, AGENTS_MD)
+            .map_err(|e| Error::refused(e, None))?;
+        write_if(tree, &mut p, AGENTS_MD, merged)?;
+    }
+    if clients.contains(&Client::Claude) {
+        let claude = text_of(tree, CLAUDE_MD)?;
+        let (merged, warnings) =
+            cl::merge_claude_md(claude.as_deref()).map_err(|e| Error::refused(e, None))?;
+        p.warnings.extend(warnings);
+        write_if(tree, &mut p, CLAUDE_MD, merged)?;
+    }
+    for &client in &clients {
+        let root_dir = client.skills_dir().split('/').next().expect("a folder");
+        for dir in [root_dir, client.skills_dir()] {
+            inspect(tree, dir)?;
+            if tree.node(dir) == Node::Missing {
+                m.record_created(dir);
+            }
+        }
+        for s in SKILLS {
+            owned_skill(tree, client, s.role)?;
+            for (file, text) in s.files {
+                write_if(
+                    tree,
+                    &mut p,
+                    &format!("{}/{file}", skill_dir(client, s.role)),
+                    text.to_string(),
+                )?;
+            }
+        }
+    }
+    if clients.contains(&Client::Claude) {
+        inspect(tree, CLAUDE_SETTINGS)?;
+        let original = text_of(tree, CLAUDE_SETTINGS)?;
+        if original.is_none() {
+            m.record_created(CLAUDE_SETTINGS);
+        }
+        let before = match &original {
+            Some(t) => {
+                Some(cl::parse_object(t, CLAUDE_SETTINGS).map_err(|e| Error::refused(e, None))?)
+            }
+            None => None,
+        };
+        let mut now = before.clone().unwrap_or_else(|| {
+            let mut s = serde_json::Map::new();
+            s.insert("$schema".into(), json!(cl::CLAUDE_SCHEMA));
+            s
+        });
+        let overrides = now.entry("skillOverrides").or_insert_with(|| json!({}));
+        let Value::Object(overrides) = overrides else {
+            return Err(Error::refused(
+                format!("invalid skillOverrides in {CLAUDE_SETTINGS}: it must be an object"),
+                None,
+            ));
+        };
+        let owned = m.owned_overrides();
+        let mut newly = Vec::new();
+        for s in SKILLS {
+            let current = overrides.get(s.role).cloned();
+            let ours = json!(cl::USER_INVOCABLE_ONLY);
+            match (owned.iter().any(|o| o == s.role), current) {
+                (true, None) => {
+                    overrides.insert(s.role.into(), ours);
+                    p.restored.push(format!(
+                        "{CLAUDE_SETTINGS} skillOverrides.{} (missing)",
+                        s.role
+                    ));
+                }
+                (true, Some(v)) if v != ours => {
+                    p.warnings.push(format!(
+                        "Kept your changed setting {CLAUDE_SETTINGS} skillOverrides.{} ({v}); STANDARDS no longer manages it",
+                        s.role
+                    ));
+                    m.disown_override(s.role);
+                }
+                (true, Some(_)) => {}
+                (false, None) => {
+                    overrides.insert(s.role.into(), ours);
+                    newly.push(s.role);
+                }
+                (false, Some(v)) if v == ours => {}
+                (false, Some(v)) => {
+                    return Err(Error::refused(
+                        format!(
+                            "conflicting {CLAUDE_SETTINGS} skillOverrides.{}: {v}",
+                            s.role
+                        ),
+                        Some(format!(
+                            "set it to \"{}\" or remove it, then install again",
+                            cl::USER_INVOCABLE_ONLY
+                        )),
+                    ))
+                }
+            }
+        }
+        for role in newly {
+            m.own_override(role);
+        }
+        let found = cl::merge_hooks(
+            &mut now,
+            hooks.then_some(cl::CLAUDE_HOOK_COMMAND),
+            CLAUDE_SETTINGS,
+        )
+        .map_err(|e| Error::refused(e, None))?;
+        note_hooks(
+            &mut p,
+            &m,
+            CLAUDE_SETTINGS,
+            &found,
+            hooks,
+            cl::CLAUDE_HOOK_COMMAND,
+        );
+        let orig = original.as_deref().zip(before.as_ref());
+        if let Some(text) = cl::settings_text(orig, &now) {
+            p.ops.push(Op::Write {
+                path: CLAUDE_SETTINGS.into(),
+                content: text,
+            });
+        }
+    }
+    if clients.contains(&Client::Codex) {
+        inspect(tree, CODEX_HOOKS)?;
+        let original = text_of(tree, CODEX_HOOKS)?;
+        if original.is_some() || hooks {
+            let before = match &original {
+                Some(t) => {
+                    Some(cl::parse_object(t, CODEX_HOOKS).map_err(|e| Error::refused(e, None))?)
+                }
+                None => None,
+            };
+            let mut now = before.clone().unwrap_or_default();
+            let found = cl::merge_hooks(
+                &mut now,
+                hooks.then_some(cl::CODEX_HOOK_COMMAND),
+                CODEX_HOOKS,
+            )
+            .map_err(|e| Error::refused(e, None))?;
+            note_hooks(
+                &mut p,
+                &m,
+                CODEX_HOOKS,
+                &found,
+                hooks,
+                cl::CODEX_HOOK_COMMAND,
+            );
+            if let Some(text) = cl::settings_text(original.as_deref().zip(before.as_ref()), &now) {
+                for dir in [".codex", CODEX_HOOKS] {
+                    if tree.node(dir) == Node::Missing {
+                        m.record_created(dir);
+                    }
+                }
+                p.ops.push(Op::Write {
+                    path: CODEX_HOOKS.into(),
+                    content: text,
+                });
+                if hooks {
+                    p.notices.push("Codex runs new or changed hooks only after you trust them: open Codex in this project and run `/hooks`.".into());
+                }
+            }
+        }
+    }
+    let files: Vec<&str> = if hooks {
+        clients
+            .iter()
+            .map(|c| match c {
+                Client::Codex => CODEX_HOOKS,
+                Client::Claude => CLAUDE_SETTINGS,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    m.set_hooks(&files);
+    p.manifest = m.text();
+    p.clients = clients;
+    p.hooks = hooks;
+    Ok(p)
+}
+
+fn note_hooks(
+    p: &mut Plan,
+    m: &Manifest,
+    file: &str,
+    found: &cl::HookMerge,
+    hooks: bool,
+    command: &str,
+) {
+    if found.node_handlers > 0 {
+        p.notices.push(format!(
+            "Replaced {} stop-hook handler(s) of the Node runtime (`.standards/bin/hook.mjs`) in {file}{}.",
+            found.node_handlers,
+            if hooks { format!(" with `{command}`") } else { String::new() }
+        ));
+    } else if hooks
+        && m.hooks().is_some_and(|h| h.iter().any(|f| f == file))
+        && found.before != [cl::hook_group(command)["hooks"][0].clone()]
+    {
+        p.restored.push(format!("STANDARDS hooks in {file}"));
+    }
+}
+
+/// Plans removing what install added for every client (RT §7.8 steps 3-10):
+/// the skills it wrote (a changed file is kept, with a warning), the owned
+/// overrides left unchanged, its hook handlers, the managed blocks, and
+/// created folders left empty. The user's settings stay byte for byte.
+/// `list` lists a folder's names. `uninstall` calls this, then removes
+/// `.standards/` (with the record) last; `install --client none` keeps the
+/// runtime and writes the returned record.
+pub fn removal(tree: &dyn Tree, manifest: &str, list: Lister) -> Result<Plan> {
+    let mut m = Manifest::parse(manifest).map_err(|e| Error::refused(e, None))?;
+    let created = m.created_paths();
+    let mut p = Plan::default();
+    for (file, is_claude) in [(AGENTS_MD, false), (CLAUDE_MD, true)] {
+        inspect(tree, file)?;
+        let Some(text) = text_of(tree, file)? else {
+            continue;
+        };
+        let _ = is_claude;
+        if let Some(rest) = cl::remove_block(&text, file).map_err(|e| Error::refused(e, None))? {
+            p.ops.push(if rest.is_empty() {
+                Op::RemoveFile { path: file.into() }
+            } else {
+                Op::Write {
+                    path: file.into(),
+                    content: rest,
+                }
+            });
+        }
+    }
+    if let Some(text) = text_of(tree, CLAUDE_SETTINGS)? {
+        let before =
+            cl::parse_object(&text, CLAUDE_SETTINGS).map_err(|e| Error::refused(e, None))?;
+        let mut now = before.clone();
+        cl::merge_hooks(&mut now, None, CLAUDE_SETTINGS).map_err(|e| Error::refused(e, None))?;
+        if let Some(o) = now.get_mut("skillOverrides") {
+            let Value::Object(o) = o else {
+                return Err(Error::refused(
+                    format!(
+                        "invalid skillOverrides in {CLAUDE_SETTINGS}: cannot compare it safely"
+                    ),
+                    None,
+                ));
+            };
+            for role in m.owned_overrides() {
+                match o.get(&role) {
+                    Some(v) if v == &json!(cl::USER_INVOCABLE_ONLY) => {
+                        o.shift_remove(&role);
+                    }
+                    Some(_) => p.warnings.push(format!(
+                        "Preserved changed setting: {CLAUDE_SETTINGS} skillOverrides.{role}"
+                    )),
+                    None => {}
+                }
+                m.disown_override(&role);
+            }
+        }
+        let only_ours = now.iter().all(|(k, v)| match k.as_str() {
+            "$schema" => v == &json!(cl::CLAUDE_SCHEMA),
+            "skillOverrides" => v.as_object().is_some_and(|o| o.is_empty()),
+            _ => false,
+        });
+        if created.iter().any(|c| c == CLAUDE_SETTINGS) && only_ours {
+            p.ops.push(Op::RemoveFile {
+                path: CLAUDE_SETTINGS.into(),
+            });
+            m.forget_created(CLAUDE_SETTINGS);
+        } else if let Some(t) = cl::settings_text(Some((&text, &before)), &now) {
+            p.ops.push(Op::Write {
+                path: CLAUDE_SETTINGS.into(),
+                content: t,
+            });
+        }
+    }
+    if let Some(text) = text_of(tree, CODEX_HOOKS)? {
+        let before = cl::parse_object(&text, CODEX_HOOKS).map_err(|e| Error::refused(e, None))?;
+        let mut now = before.clone();
+        cl::merge_hooks(&mut now, None, CODEX_HOOKS).map_err(|e| Error::refused(e, None))?;
+        if created.iter().any(|c| c == CODEX_HOOKS) && now.is_empty() {
+            p.ops.push(Op::RemoveFile {
+                path: CODEX_HOOKS.into(),
+            });
+            m.forget_created(CODEX_HOOKS);
+        } else if let Some(t) = cl::settings_text(Some((&text, &before)), &now) {
+            p.ops.push(Op::Write {
+                path: CODEX_HOOKS.into(),
+                content: t,
+            });
+        }
+    }
+    let mut removed: Vec<String> = p
+        .ops
+        .iter()
+        .filter(|o| matches!(o, Op::RemoveFile { .. }))
+        .map(|o| o.path().to_string())
+        .collect();
+    for client in [Client::Codex, Client::Claude] {
+        let mut found = false;
+        for s in SKILLS {
+            if !owned_skill(tree, client, s.role)? {
+                continue;
+            }
+            found = true;
+            let dir = skill_dir(client, s.role);
+            let gone = remove_skill_tree(tree, &dir, s.files, list, &mut p)?;
+            removed.extend(gone);
+        }
+        if found {
+            p.clients.push(client);
+        }
+    }
+    for dir in [
+        ".agents/skills",
+        ".claude/skills",
+        ".agents",
+        ".claude",
+        ".codex",
+    ] {
+        if !created.iter().any(|c| c == dir) || tree.node(dir) == Node::Missing {
+            continue;
+        }
+        if tree.node(dir) != Node::Dir {
+            return Err(Error::refused(
+                format!("recorded folder `{dir}` is not a folder"),
+                None,
+            ));
+        }
+        let all_gone = list(dir)
+            .iter()
+            .all(|n| removed.iter().any(|r| r == &format!("{dir}/{n}")));
+        if all_gone {
+            p.ops.push(Op::RemoveDir { path: dir.into() });
+            removed.push(dir.into());
+            m.forget_created(dir);
+        }
+    }
+    m.set_hooks(&[]);
+    p.manifest = m.text();
+    p.removal = true;
+    Ok(p)
+}
+
+/// What removing the installed skill folder `dir` of a packaged `role`
+/// takes (used by `uninstall`): the paths to remove, files before the
+/// folders they empty, and a warning per changed skill file that is kept.
+/// `None` for a role this version does not ship.
+pub fn skill_removal(
+    tree: &dyn Tree,
+    dir: &str,
+    role: &str,
+    list: Lister,
+) -> Result<Option<(Vec<String>, Vec<String>)>> {
+    let Some(skill) = crate::assets::skills::skill(role) else {
+        return Ok(None);
+    };
+    let mut p = Plan::default();
+    remove_skill_tree(tree, dir, skill.files, list, &mut p)?;
+    Ok(Some((
+        p.ops.iter().map(|o| o.path().to_string()).collect(),
+        p.warnings,
+    )))
+}
+
+/// Plans removing one installed skill folder: packaged files still as
+/// shipped go, changed ones stay with a warning, files the user added stay.
+/// Returns every path removed (the folder included when it empties).
+fn remove_skill_tree(
+    tree: &dyn Tree,
+    dir: &str,
+    shipped: &[(&str, &str)],
+    list: Lister,
+    p: &mut Plan,
+) -> Result<Vec<String>> {
+    let mut removed = Vec::new();
+    let mut kept_any = false;
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        tree: &dyn Tree,
+        base: &str,
+        rel: &str,
+        shipped: &[(&str, &str)],
+        list: Lister,
+        p: &mut Plan,
+        removed: &mut Vec<String>,
+        kept_any: &mut bool,
+    ) -> Result<bool> {
+        let here = if rel.is_empty() {
+            base.to_string()
+        } else {
+            format!("{base}/{rel}")
+        };
+        let mut all = true;
+        for name in list(&here) {
+            let child_rel = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            let path = format!("{base}/{child_rel}");
+            match tree.node(&path) {
+                Node::Dir => {
+                    if walk(tree, base, &child_rel, shipped, list, p, removed, kept_any)? {
+                        p.ops.push(Op::RemoveDir { path: path.clone() });
+                        removed.push(path);
+                    } else {
+                        all = false;
+                    }
+                }
+                Node::File(bytes) => match shipped.iter().find(|(f, _)| *f == child_rel) {
+                    Some((_, text)) if text.as_bytes() == bytes.as_slice() => {
+                        p.ops.push(Op::RemoveFile { path: path.clone() });
+                        removed.push(path);
+                    }
+                    Some(_) => {
+                        p.warnings.push(format!("Kept changed skill file {path}"));
+                        *kept_any = true;
+                        all = false;
+                    }
+                    None => all = false,
+                },
+                Node::Symlink => {
+                    return Err(Error::refused(
+                        format!("refusing symbolic link inside framework directory: `{path}`"),
+                        None,
+                    ))
+                }
+                _ => all = false,
+            }
+        }
+        Ok(all)
+    }
+    if walk(tree, dir, "", shipped, list, p, &mut removed, &mut kept_any)? {
+        p.ops.push(Op::RemoveDir { path: dir.into() });
+        removed.push(dir.into());
+    }
+    Ok(removed)
+}
+
+/// The client changes as journal entries (D22), in plan order: a folder is
+/// removed only after everything in it.
+pub fn changes(plan: &Plan) -> Vec<crate::repo::journal::Change> {
+    use crate::repo::journal::Change;
+    plan.ops
+        .iter()
+        .map(|op| match op {
+            Op::Write { path, content } => Change::write(path.clone(), content.as_bytes()),
+            Op::RemoveFile { path } | Op::RemoveDir { path } => Change::remove(path.clone()),
+        })
+        .collect()
+}
+
+/// Lists a project folder's names from disk (empty when it is missing).
+pub fn disk_lister(root: &Path) -> impl Fn(&str) -> Vec<String> + '_ {
+    move |rel: &str| {
+        let mut names: Vec<String> = std::fs::read_dir(root.join(rel))
+            .map(|rd| {
+                rd.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+}
+
+/// Prints the client changes and the messages (RT §7.6.9).
+pub fn print(out: &mut dyn Write, plan: &Plan, dry_run: bool) -> Result<()> {
+    let w = |e: std::io::Error| Error::io("<stdout>", e);
+    // One line per skill folder (RT §7.6.3 preview entries), one per other path.
+    let mut shown: Vec<String> = Vec::new();
+    for op in &plan.ops {
+        let path = op.path();
+        let skill = [Client::Codex, Client::Claude].into_iter().find_map(|c| {
+            let rest = path.strip_prefix(&format!("{}/", c.skills_dir()))?;
+            Some(format!("{}/{}", c.skills_dir(), rest.split('/').next()?))
+        });
+        let (verb, shown_path) = match (&skill, op, dry_run) {
+            (Some(dir), Op::Write { .. }, d) => (
+                if d {
+                    "would update skill"
+                } else {
+                    "updated skill"
+                },
+                dir.clone(),
+            ),
+            (Some(dir), _, d) => (
+                if d {
+                    "would remove skill"
+                } else {
+                    "removed skill"
+                },
+                dir.clone(),
+            ),
+            (None, Op::Write { .. }, false) => ("wrote", path.to_string()),
+            (None, Op::Write { .. }, true) => ("would write", path.to_string()),
+            (None, _, false) => ("removed", path.to_string()),
+            (None, _, true) => ("would remove", path.to_string()),
+        };
+        if shown.contains(&shown_path) {
+            continue;
+        }
+        writeln!(out, "{verb:<14} {shown_path}").map_err(w)?;
+        shown.push(shown_path);
+    }
+    let names: Vec<&str> = plan.clients.iter().map(|c| c.as_str()).collect();
+    let names = if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    };
+    if plan.removal {
+        writeln!(out, "Clients removed: {names}; none remaining").map_err(w)?;
+    } else {
+        writeln!(
+            out,
+            "Clients: {names}; hooks: {}",
+            if plan.hooks { "on" } else { "off" }
+        )
+        .map_err(w)?;
+    }
+    for r in &plan.restored {
+        writeln!(out, "Restored: {r}").map_err(w)?;
+    }
+    for x in &plan.warnings {
+        writeln!(out, "Warning: {x}").map_err(w)?;
+    }
+    for n in &plan.notices {
+        writeln!(out, "Next: {n}").map_err(w)?;
+    }
+    Ok(())
+}
+
+/// The audit event of a client change (D20): `clients-installed` with the
+/// clients and the paths written or removed; `None` when nothing changed.
+pub fn event(plan: &Plan) -> Option<crate::audit::Event> {
+    if plan.ops.is_empty() {
+        return None;
+    }
+    let clients: Vec<&str> = plan.clients.iter().map(|c| c.as_str()).collect();
+    let paths: Vec<&str> = plan.ops.iter().map(Op::path).collect();
+    Some(
+        crate::audit::Event::new(crate::audit::EventKind::ClientsInstalled)
+            .detail("clients", clients)
+            .detail("paths", paths)
+            .detail("removed", plan.removal)
+            .detail("hooks", plan.hooks),
+    )
+}
