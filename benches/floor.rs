@@ -175,7 +175,7 @@ fn cycle_records(j: usize) -> Vec<(String, String)> {
 /// Path and content of unrelated file `i` (one in ten is Markdown).
 fn unrelated(i: usize, version: usize) -> (String, String) {
     let folder = format!("src/d{:02}/m{:03}", i % 97, (i / 97) % 1000);
-    if i % 10 == 0 {
+    if i.is_multiple_of(10) {
         let mut text = format!("# Notes {i}\n\nOrdinary documentation (version {version}).\n\n");
         for p in 0..(4 + i % 9) {
             let _ = writeln!(
