@@ -10,8 +10,6 @@
 //! the user approved, and call [`run`]; [`preview`] computes the same plan
 //! without writing, for a dry run shown before approval.
 
-use std::io::{BufRead, IsTerminal};
-
 use crate::audit::{Event, EventKind};
 use crate::commands::install::{self, Version};
 use crate::commands::{audit, Context};
@@ -403,8 +401,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         return Ok(());
     }
     if !request.yes {
-        let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
-        if !interactive {
+        if !super::confirm::interactive() {
             return Err(Error::refused(
                 format!(
                     "reset deletes workflow data and needs confirmation{}; outside a terminal nothing can ask",
@@ -420,14 +417,8 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             ));
         }
         print_plan(ctx, &plan, &root, None, true)?;
-        write!(ctx.err, "Reset STANDARDS in {root}? [y/N] ").map_err(w)?;
-        ctx.err.flush().map_err(w)?;
-        let mut answer = String::new();
-        std::io::stdin()
-            .lock()
-            .read_line(&mut answer)
-            .map_err(|e| Error::io("<stdin>", e))?;
-        if !matches!(answer.trim(), "y" | "Y" | "yes" | "YES" | "Yes") {
+        let question = format!("Reset STANDARDS in {root}? [y/N] ");
+        if !super::confirm::ask(ctx.err, &mut std::io::stdin().lock(), &question)? {
             writeln!(ctx.err, "Reset cancelled; no files were changed.").map_err(w)?;
             return Ok(());
         }

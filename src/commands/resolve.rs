@@ -89,17 +89,10 @@ pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRe
                 Some(format!("this is the user's decision; to confirm it outside a terminal, run `{command}`")),
             ));
         };
-        write!(
-            ctx.err,
+        let question = format!(
             "Keep {kept_label}: STATE.md will track {kept}{dropped_note}. Every record stays in place. Continue? [y/N] "
-        )
-        .map_err(|e| Error::io("<stderr>", e))?;
-        let _ = ctx.err.flush();
-        let mut answer = String::new();
-        terminal
-            .read_line(&mut answer)
-            .map_err(|e| Error::io("<stdin>", e))?;
-        if !matches!(answer.trim(), "y" | "Y" | "yes" | "YES" | "Yes") {
+        );
+        if !super::confirm::ask(ctx.err, terminal, &question)? {
             return Err(Error::refused(
                 "not resolved: the user did not confirm; nothing was changed",
                 Some(format!("run `{command}` once the user has decided")),

@@ -11,8 +11,6 @@
 //! each kind of file it installs, and the preview, archive, journal and
 //! output need no change.
 
-use std::io::{BufRead, IsTerminal};
-
 use serde_json::{Map, Value};
 
 use crate::audit::{Event, EventKind};
@@ -616,22 +614,15 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         return print_plan(ctx, &plan, &root, None, true);
     }
     if !request.yes {
-        let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
-        if !interactive {
+        if !super::confirm::interactive() {
             return Err(Error::refused(
                 "uninstall deletes `.standards/` (workflow state, context, cycle records, user styles) and needs confirmation; outside a terminal nothing can ask",
                 Some("preview with `git standards uninstall --dry-run`, then run `git standards uninstall --yes`".to_string()),
             ));
         }
         print_plan(ctx, &plan, &root, None, true)?;
-        write!(ctx.err, "Uninstall STANDARDS from {root}? [y/N] ").map_err(w)?;
-        ctx.err.flush().map_err(w)?;
-        let mut answer = String::new();
-        std::io::stdin()
-            .lock()
-            .read_line(&mut answer)
-            .map_err(|e| Error::io("<stdin>", e))?;
-        if !matches!(answer.trim(), "y" | "Y" | "yes" | "YES" | "Yes") {
+        let question = format!("Uninstall STANDARDS from {root}? [y/N] ");
+        if !super::confirm::ask(ctx.err, &mut std::io::stdin().lock(), &question)? {
             writeln!(ctx.err, "Uninstall cancelled; no files were changed.").map_err(w)?;
             return Ok(());
         }
