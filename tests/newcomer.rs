@@ -140,3 +140,72 @@ fn colours_follow_git_config_at_auto() {
         "color.standards wins over color.ui"
     );
 }
+
+fn json_of(a: &assert_cmd::assert::Assert) -> serde_json::Value {
+    serde_json::from_str(&stdout(a)).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(a)))
+}
+
+#[test]
+fn the_runtime_tools_print_json_on_success_and_refusal() {
+    let (env, repo) = Env::repo();
+    // No runtime: each refuses with a JSON error object.
+    for args in [
+        &["cycle", "new", "--request", "Add a report", "--json"][..],
+        &["artifact", "init", "SCOPE", "--json"][..],
+        &["id", "next", "AC", "README.md", "--json"][..],
+    ] {
+        let a = env.run(&repo, args).code(1);
+        let v = json_of(&a);
+        assert_eq!(v["ok"], false, "{args:?}");
+        assert!(
+            v["error"].is_string() && v.get("hint").is_some(),
+            "{args:?}: {v}"
+        );
+    }
+    let p = crate::fixture::Project::brown();
+    let a = p
+        .env
+        .run(
+            &p.root,
+            &["cycle", "new", "--request", "Add a report", "--json"],
+        )
+        .success();
+    assert!(json_of(&a)["id"]
+        .as_str()
+        .unwrap()
+        .starts_with("add-a-report-"));
+    // A validation refusal (REVIEW without --kind) is JSON too.
+    let a = p
+        .env
+        .run(&p.root, &["artifact", "init", "REVIEW", "--json"])
+        .code(2);
+    assert_eq!(json_of(&a)["ok"], false);
+    p.start_cycle("TESTING", "STANDARD", "FULL_DELIVERABLE");
+    let a = p
+        .env
+        .run(&p.root, &["artifact", "init", "VERIFICATION", "--json"])
+        .success();
+    let v = json_of(&a);
+    assert_eq!(v["created"], true);
+    let path = v["path"].as_str().unwrap().to_string();
+    let a = p
+        .env
+        .run(&p.root, &["artifact", "init", "VERIFICATION", "--json"])
+        .success();
+    assert_eq!(json_of(&a)["created"], false);
+    assert!(path.starts_with(".standards/docs/verification/"), "{path}");
+    let scope = p.init(&["SCOPE"]);
+    let a = p
+        .env
+        .run(&p.root, &["id", "next", "AC", &scope, "--json"])
+        .success();
+    let v = json_of(&a);
+    assert_eq!(v["id"], "AC-001");
+    assert_eq!(v["file"], scope.as_str());
+    // A refusal after validation (the wrong record for the prefix) is JSON as well.
+    let a = p
+        .env
+        .run(&p.root, &["id", "next", "AC", &path, "--json"])
+        .code(1);
+    assert_eq!(json_of(&a)["ok"], false);
+}

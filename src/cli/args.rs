@@ -635,6 +635,9 @@ pub struct CycleNewArgs {
         allow_hyphen_values = true
     )]
     pub request: String,
+    /// Print `{"ok": true, "id": "<cycle id>"}`; a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -655,6 +658,9 @@ pub struct ArtifactInitArgs {
     /// (IMPLEMENTATION or FINAL_DELIVERABLE).
     #[arg(long, value_name = "IMPLEMENTATION|FINAL_DELIVERABLE")]
     pub kind: Option<String>,
+    /// Print `{"ok": true, "path": "<record>", "created": <bool>}`; a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Record types, spelled exactly as in provenance blocks.
@@ -707,6 +713,9 @@ pub struct IdNextArgs {
     /// The record: relative to the current folder or the project root, or absolute.
     #[arg(value_name = "file")]
     pub file: PathBuf,
+    /// Print `{"ok": true, "id": "<identifier>", "file": "<project path>"}`; a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Identifier prefixes, spelled exactly as in records.
@@ -782,6 +791,9 @@ impl Command {
             Command::Archive(ArchiveCommand::List { json }) => *json,
             Command::Verify(a) => a.format == Some(VerifyFormat::Json),
             Command::Log(a) => a.json,
+            Command::Cycle(CycleCommand::New(a)) => a.json,
+            Command::Artifact(ArtifactCommand::Init(a)) => a.json,
+            Command::Id(IdCommand::Next(a)) => a.json,
             _ => false,
         }
     }
@@ -1110,10 +1122,12 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             },
         ),
         Command::Cycle(CycleCommand::New(a)) => {
-            commands::cycle::run_new(ctx, &cycle_new_request(a)?)
+            let json = a.json;
+            commands::cycle::run_new(ctx, &cycle_new_request(a)?, json)
         }
         Command::Artifact(ArtifactCommand::Init(a)) => {
-            commands::artifact::run_init(ctx, &artifact_init_request(a)?)
+            let json = a.json;
+            commands::artifact::run_init(ctx, &artifact_init_request(a)?, json)
         }
         Command::Id(IdCommand::Next(a)) => commands::id::run_next(
             ctx,
@@ -1121,6 +1135,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 prefix: a.prefix.into(),
                 file: a.file,
             },
+            a.json,
         ),
         Command::Status(a) => commands::status::run(
             ctx,

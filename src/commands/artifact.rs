@@ -182,7 +182,7 @@ fn describe_other(found: &Provenance, wanted: &Provenance) -> String {
 pub const FAILPOINTS: &[&str] = write::FAILPOINTS;
 
 /// Runs `artifact init`.
-pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
+pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
     // D22: never write beside an interrupted multi-file operation.
     crate::repo::journal::refuse_if_pending(&rt.project)?;
@@ -216,7 +216,13 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest) -> Result<()> {
             write::sweep_stale(&rt.root, dir);
         }
     }
-    writeln!(ctx.out, "{}", plan.path()).map_err(|e| Error::io("<stdout>", e))?;
+    let created = matches!(plan, Plan::Create { .. });
+    super::print_result(
+        ctx.out,
+        json,
+        plan.path(),
+        serde_json::json!({"ok": true, "path": plan.path(), "created": created}),
+    )?;
     if let Plan::Create { path, content } = &plan {
         let blob = gix::objs::compute_hash(
             rt.project.repo.object_hash(),

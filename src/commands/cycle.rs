@@ -59,11 +59,16 @@ pub fn os_random() -> Result<[u8; 4]> {
 }
 
 /// Runs `cycle new`.
-pub fn run_new(ctx: &mut Context, request: &NewRequest) -> Result<()> {
+pub fn run_new(ctx: &mut Context, request: &NewRequest, json: bool) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
     crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "cycle new")?;
     let id = new_id(&rt.tree, request, chrono::Utc::now(), os_random)?;
-    writeln!(ctx.out, "{id}").map_err(|e| Error::io("<stdout>", e))?;
+    super::print_result(
+        ctx.out,
+        json,
+        &id,
+        serde_json::json!({"ok": true, "id": id}),
+    )?;
     let event = Event::new(EventKind::CycleIdIssued)
         .cycle(id.as_str())
         .detail("request", request.request.as_str());

@@ -503,7 +503,7 @@ impl Stepper {
         };
         say(ctx, &format!("\n$ {shown}"))?;
         let printed = capture(ctx, dir, |inner| {
-            artifact::run_init(inner, &artifact::InitRequest { artifact, kind })
+            artifact::run_init(inner, &artifact::InitRequest { artifact, kind }, false)
         })?;
         indent(ctx, &printed)?;
         let rel = String::from_utf8_lossy(&printed).trim().to_string();

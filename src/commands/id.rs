@@ -210,7 +210,7 @@ pub fn next(
 }
 
 /// Runs `id next`.
-pub fn run_next(ctx: &mut Context, request: &NextRequest) -> Result<()> {
+pub fn run_next(ctx: &mut Context, request: &NextRequest, json: bool) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
     crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "id next")?;
     let cwd = std::path::absolute(&ctx.cwd).map_err(|e| Error::io(&ctx.cwd, e))?;
@@ -233,7 +233,12 @@ pub fn run_next(ctx: &mut Context, request: &NextRequest) -> Result<()> {
         &rel,
         request.prefix,
     )?;
-    writeln!(ctx.out, "{id}").map_err(|e| Error::io("<stdout>", e))
+    super::print_result(
+        ctx.out,
+        json,
+        &id,
+        serde_json::json!({"ok": true, "id": id, "file": rel}),
+    )
 }
 
 #[cfg(test)]

@@ -43,6 +43,22 @@ pub struct Context<'a> {
     pub color: bool,
 }
 
+/// A runtime tool's one result: the bare value on a line for scripts that
+/// read text, or `value` (which has `"ok": true`) as one JSON object with `--json`.
+pub fn print_result(
+    out: &mut dyn Write,
+    json: bool,
+    text: &str,
+    value: serde_json::Value,
+) -> crate::Result<()> {
+    let line = if json {
+        serde_json::to_string(&value).map_err(|e| crate::Error::Internal(e.to_string()))?
+    } else {
+        text.to_string()
+    };
+    writeln!(out, "{line}").map_err(crate::Error::stdout)
+}
+
 /// git's colour setting for this tool: `color.standards`, else `color.ui`, from
 /// the repository at `start` (or the user's and system configuration outside
 /// one). `None` when neither is set.
