@@ -209,3 +209,46 @@ fn the_runtime_tools_print_json_on_success_and_refusal() {
         .code(1);
     assert_eq!(json_of(&a)["ok"], false);
 }
+
+#[test]
+fn install_says_what_it_would_do_why_the_mode_and_what_comes_next() {
+    let (env, repo) = Env::repo();
+    write(repo.join("src/app.py"), "print('hi')\n");
+    let a = env.run(&repo, &["install", "--dry-run"]).success();
+    let out = stdout(&a);
+    assert!(out.contains("Would install STANDARDS"), "{out}");
+    assert!(!out.contains("Dry run: Installed"), "{out}");
+    assert!(
+        out.contains("inferred from `src`") && out.contains("--mode greenfield"),
+        "the mode names the file that decided it and the override: {out}"
+    );
+    let a = env.run(&repo, &["install"]).success();
+    let out = stdout(&a);
+    assert!(out.contains("First steps: commit the runtime"), "{out}");
+    assert!(
+        out.contains("`/auditor`") && out.contains("`$auditor`"),
+        "{out}"
+    );
+    // A reinstall with nothing to change says so in one line.
+    let a = env.run(&repo, &["install", "--client", "none"]).success();
+    let out = stdout(&a);
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("STANDARDS") || l.starts_with("kept"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{}", stdout(&a));
+    assert!(lines[0].contains("up to date"), "{}", stdout(&a));
+    let (env, repo) = Env::repo();
+    let a = env
+        .run(&repo, &["install", "--mode", "greenfield"])
+        .success();
+    let out = stdout(&a);
+    assert!(
+        !out.contains("inferred"),
+        "a chosen mode is not inferred: {out}"
+    );
+    assert!(
+        out.contains("`/scoper`") && out.contains("`$scoper`"),
+        "{out}"
+    );
+}

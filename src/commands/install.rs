@@ -65,6 +65,34 @@ const GREENFIELD_NAMES: [&str; 33] = [
     "go.sum",
 ];
 
+/// The names in the project root that make it BROWNFIELD (RT §7.6.2), sorted.
+pub fn brownfield_evidence<'a>(root_names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut found: Vec<&str> = root_names
+        .into_iter()
+        .filter(|n| !GREENFIELD_NAMES.contains(n))
+        .collect();
+    found.sort_unstable();
+    found
+}
+
+/// How the mode of a first install was chosen, said next to it.
+fn mode_reason(mode: ProjectMode, root_names: &[String]) -> String {
+    let evidence = brownfield_evidence(root_names.iter().map(String::as_str));
+    let shown: Vec<String> = evidence.iter().take(5).map(|n| format!("`{n}`")).collect();
+    let more = evidence.len().saturating_sub(shown.len());
+    match mode {
+        ProjectMode::Brownfield => format!(
+            "inferred from {}{} in the project folder; choose with `--mode greenfield`",
+            shown.join(", "),
+            if more > 0 { format!(" and {more} more") } else { String::new() }
+        ),
+        ProjectMode::Greenfield => {
+            "inferred: the project folder holds no project files yet; choose with `--mode brownfield`"
+                .to_string()
+        }
+    }
+}
+
 /// Infers the project mode from the names directly in the project root.
 pub fn infer_mode<'a>(root_names: impl IntoIterator<Item = &'a str>) -> ProjectMode {
     if root_names
@@ -489,6 +517,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
+    let listing_names = names;
     let standards = root.join(STANDARDS_DIR);
     let empty_standards = std::fs::symlink_metadata(&standards).is_ok_and(|m| m.is_dir())
         && std::fs::read_dir(&standards)
@@ -506,7 +535,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let planned = plan(
         &tree,
         &RootListing {
-            names,
+            names: listing_names.clone(),
             empty_standards,
             committed_runtime,
             recoverable,
@@ -536,7 +565,9 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             Vec::new()
         }
     };
-    print_plan(ctx.out, &plan, &root, request.dry_run)?;
+    let inferred = (plan.kind == InstallKind::First && request.mode.is_none())
+        .then(|| mode_reason(plan.mode, &listing_names));
+    print_plan(ctx.out, &plan, &root, request.dry_run, inferred.as_deref())?;
     for op in &plan.ops {
         if let Op::Leave { path } = op {
             let _ = writeln!(
@@ -547,6 +578,18 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     }
     print_settings(ctx, &settings, request.dry_run)?;
     super::clients::print(ctx.out, &clients, request.dry_run)?;
+    if plan.kind == InstallKind::First && !request.dry_run {
+        // The first cycle's first role: SCOPING for greenfield, AUDITING for brownfield.
+        let role = match plan.mode {
+            ProjectMode::Greenfield => "scoper",
+            ProjectMode::Brownfield => "auditor",
+        };
+        writeln!(
+            ctx.out,
+            "First steps: commit the runtime (`git add .standards && git commit -m \"Install STANDARDS\"`), then start the first cycle with `git standards start --request \"<what you want done>\"`; it hands the cycle to the {role}, invoked as `/{role}` in Claude Code or `${role}` in Codex."
+        )
+        .map_err(Error::stdout)?;
+    }
     if !request.dry_run {
         audit::append_after(ctx, &project, install_event(&plan, &settings));
         if let Some(event) = super::clients::event(&clients) {
@@ -689,8 +732,26 @@ fn print_plan(
     plan: &Plan,
     root: &std::path::Path,
     dry_run: bool,
+    inferred: Option<&str>,
 ) -> Result<()> {
     let w = |e: std::io::Error| Error::io("<stdout>", e);
+    let changed = plan
+        .ops
+        .iter()
+        .filter(|op| !matches!(op, Op::Keep { .. } | Op::Leave { .. }))
+        .count();
+    let left = plan.ops.iter().any(|op| matches!(op, Op::Leave { .. }));
+    if plan.kind == InstallKind::Reinstall && changed == 0 && !left {
+        // Nothing to report file by file: one line says so.
+        return writeln!(
+            out,
+            "Verified STANDARDS {} in {}: up to date, nothing {}.",
+            Version::current(),
+            root.display(),
+            if dry_run { "would change" } else { "changed" }
+        )
+        .map_err(w);
+    }
     let verb = |op: &Op| match (op, dry_run) {
         (Op::Create { .. }, false) => "created",
         (Op::Create { .. }, true) => "would create",
@@ -704,26 +765,31 @@ fn print_plan(
     for op in &plan.ops {
         writeln!(out, "{:<14} {}", verb(op), op.path()).map_err(w)?;
     }
-    let changed = plan
-        .ops
-        .iter()
-        .filter(|op| !matches!(op, Op::Keep { .. } | Op::Leave { .. }))
-        .count();
-    let action = match (plan.kind, changed) {
-        (InstallKind::First, _) => "Installed".to_string(),
-        (InstallKind::Upgrade { from }, _) => format!("Upgraded from {from} to"),
-        (InstallKind::Reinstall, 0) => "Verified".to_string(),
-        (InstallKind::Reinstall, _) => "Updated".to_string(),
+    let action = match (plan.kind, changed, dry_run) {
+        (InstallKind::First, _, false) => "Installed".to_string(),
+        (InstallKind::First, _, true) => "Would install".to_string(),
+        (InstallKind::Upgrade { from }, _, false) => format!("Upgraded from {from} to"),
+        (InstallKind::Upgrade { from }, _, true) => format!("Would upgrade from {from} to"),
+        (InstallKind::Reinstall, 0, _) => "Verified".to_string(),
+        (InstallKind::Reinstall, _, false) => "Updated".to_string(),
+        (InstallKind::Reinstall, _, true) => "Would update".to_string(),
     };
-    let prefix = if dry_run { "Dry run: " } else { "" };
     writeln!(
         out,
-        "{prefix}{action} STANDARDS {} in {}",
+        "{action} STANDARDS {} in {}",
         Version::current(),
         root.display()
     )
     .map_err(w)?;
-    writeln!(out, "Mode: {}; changed paths: {changed}", plan.mode).map_err(w)?;
+    match inferred {
+        Some(reason) => writeln!(
+            out,
+            "Mode: {} ({reason}); changed paths: {changed}",
+            plan.mode
+        ),
+        None => writeln!(out, "Mode: {}; changed paths: {changed}", plan.mode),
+    }
+    .map_err(w)?;
     Ok(())
 }
 
