@@ -92,16 +92,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         ctx,
         "\nReading the workflow state back, as `git standards status` does:",
     )?;
-    let shown = capture(ctx, &dir, |inner| {
-        status::run(
-            inner,
-            &status::Request {
-                source: status::Source::Worktree,
-                format: status::Format::Text,
-            },
-        )
-    })?;
-    indent(ctx, &shown)?;
+    show_status(ctx, &dir)?;
     say(
         ctx,
         "\nEvery STANDARDS role reads and updates this state; `git standards status --ref <branch>` shows it for any branch without a checkout.",
@@ -218,6 +209,20 @@ fn indent(ctx: &mut Context, output: &[u8]) -> Result<()> {
         .map_err(Error::stdout)?;
     }
     Ok(())
+}
+
+/// Prints `status`'s dashboard for the working tree in `dir`, indented.
+fn show_status(ctx: &mut Context, dir: &Path) -> Result<()> {
+    let shown = capture(ctx, dir, |inner| {
+        status::run(
+            inner,
+            &status::Request {
+                source: status::Source::Worktree,
+                format: status::Format::Text,
+            },
+        )
+    })?;
+    indent(ctx, &shown)
 }
 
 /// Prints `check`'s text report for the working tree in `dir`, pass or fail.
@@ -424,16 +429,7 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         ctx,
         "\nThe state after sign-off, as `git standards status` shows it:",
     )?;
-    let shown = capture(ctx, dir, |inner| {
-        status::run(
-            inner,
-            &status::Request {
-                source: status::Source::Worktree,
-                format: status::Format::Text,
-            },
-        )
-    })?;
-    indent(ctx, &shown)?;
+    show_status(ctx, dir)?;
     say(
         ctx,
         "\nEvery transition left an audit event; `git standards log` lists them.",
