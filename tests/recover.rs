@@ -261,3 +261,30 @@ fn every_writing_command_refuses_while_a_journal_is_pending() {
     env.run(&repo, &["recover"]).success();
     assert!(!repo.join(".standards/CONTEXT.md").exists());
 }
+
+/// A kill inside the ref update of `reset --commit` leaves git's
+/// `refs/heads/main.lock`; `recover` breaks that stale lock (its owner is
+/// dead) and completes, where it used to stop with an internal error.
+#[test]
+fn recover_breaks_a_ref_lock_left_by_the_killed_operation() {
+    let (env, repo) = Env::repo();
+    write(repo.join("src/app.py"), "print('hi')\n");
+    env.run(&repo, &["install"]).success();
+    write(repo.join(".standards/CONTEXT.md"), "# Project Context\n");
+    env.commit_all(&repo, "install");
+    assert!(killed_at(
+        &env,
+        &repo,
+        &["reset", "--yes", "--commit"],
+        "reset:journal-begun"
+    ));
+    let before = env.git(&repo, &["rev-parse", "HEAD"]);
+    write(repo.join(".git/refs/heads/main.lock"), "");
+    let a = env.run(&repo, &["recover"]).success();
+    assert!(stdout(&a).contains("completed"), "{}", stderr(&a));
+    assert!(!repo.join(".git/refs/heads/main.lock").exists());
+    let after = env.git(&repo, &["rev-parse", "HEAD"]);
+    assert_ne!(before, after, "the reset commit was made");
+    let trailers = env.git(&repo, &["log", "-1", "--format=%B"]);
+    assert!(trailers.contains("Standards-Reset:"), "{trailers}");
+}

@@ -275,6 +275,9 @@ pub struct Journal {
     steps: Vec<Step>,
     /// Held until the operation ends (`run` or drop).
     _lock: Option<OperationLock>,
+    /// Run by `recover`: the operation that wrote the journal is dead, so a
+    /// ref lock it was holding when killed may be broken (see [`move_ref`]).
+    recovering: bool,
 }
 
 impl Journal {
@@ -375,6 +378,7 @@ impl Journal {
             token,
             steps,
             _lock: None,
+            recovering: false,
         })
     }
 
@@ -441,7 +445,7 @@ impl Journal {
             Step::MoveRef { name, old, new } => {
                 let old = parse_id(old.as_deref())?;
                 let new = parse_id(Some(new))?.expect("a new id");
-                move_ref(self.repo()?, name, old, Some(new))
+                move_ref(self.repo()?, name, old, Some(new), self.recovering)
             }
         }
     }
@@ -482,7 +486,7 @@ impl Journal {
             Step::MoveRef { name, old, new } => {
                 let old = parse_id(old.as_deref())?;
                 let new = parse_id(Some(new))?;
-                move_ref(self.repo()?, name, new, old)
+                move_ref(self.repo()?, name, new, old, self.recovering)
             }
         }
     }
@@ -571,6 +575,7 @@ pub fn recover(project: &Project, rollback: bool) -> Result<Option<Recovered>> {
         token: plan.token.clone(),
         steps: plan.steps.clone(),
         _lock: Some(lock),
+        recovering: true,
     };
     let point = |what: &str| failpoint::hit(&format!("recover:{what}"));
     if rollback {
@@ -821,6 +826,7 @@ fn move_ref(
     name: &str,
     from: Option<gix::ObjectId>,
     to: Option<gix::ObjectId>,
+    break_stale_lock: bool,
 ) -> Result<()> {
     use gix::refs::transaction::{Change as RefChange, LogChange, PreviousValue, RefEdit, RefLog};
     use gix::refs::Target;
@@ -870,13 +876,42 @@ fn move_ref(
             log: RefLog::AndReference,
         },
     };
-    repo.edit_reference(RefEdit {
+    let edit = RefEdit {
         change,
         name: full,
         deref: false,
-    })
-    .map_err(|e| Error::Git(format!("cannot move `{name}`: {e}")))?;
-    Ok(())
+    };
+    // A killed process can leave git's `<ref>.lock` behind. A live git holds
+    // one for milliseconds, so wait a little; then, only when recovering (the
+    // operation that took it is dead), break it; otherwise refuse and name it.
+    let lock = repo.common_dir().join(format!("{name}.lock"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    let mut broken = false;
+    loop {
+        let err = match repo.edit_reference(edit.clone()) {
+            Ok(_) => return Ok(()),
+            Err(e) => e,
+        };
+        if !lock.exists() {
+            return Err(Error::Git(format!("cannot move `{name}`: {err}")));
+        }
+        if std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            continue;
+        }
+        if break_stale_lock && !broken {
+            std::fs::remove_file(&lock).map_err(|e| Error::io(&lock, e))?;
+            broken = true;
+            continue;
+        }
+        return Err(Error::refused(
+            format!("cannot move `{name}`: `{}` exists", lock.display()),
+            Some(
+                "another git command holds the ref, or a killed one left its lock: if no git command is running, delete the lock file and run the command again (or `git standards recover`)"
+                    .into(),
+            ),
+        ));
+    }
 }
 
 fn read_plan(dir: &Path) -> Result<PlanFile> {
