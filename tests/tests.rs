@@ -25,6 +25,7 @@ mod hostile;
 mod id;
 mod install;
 mod invocation;
+mod invocation_scenarios;
 mod lifecycle;
 mod man;
 mod merge_guard;
