@@ -39,6 +39,7 @@ mod registration;
 mod reset;
 mod scaling;
 mod scenario_coverage;
+mod skill_ownership;
 mod status;
 mod transitions;
 mod transitions_property;
