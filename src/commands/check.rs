@@ -142,11 +142,14 @@ fn restore_hints(project: &Project, source: &Source, report: &mut Report) -> Res
     Ok(())
 }
 
+/// Checks one snapshot against the commit it is compared with.
+type CheckOne<'a> = dyn Fn(&dyn Tree, Option<&ObjectTree>) -> Result<Report> + 'a;
+
 /// The report of the chosen snapshot, before the repository refines its hints.
 fn evaluate_snapshot(
     project: &Project,
     source: &Source,
-    run: &dyn Fn(&dyn Tree, Option<&ObjectTree>) -> Result<Report>,
+    run: &CheckOne,
     allow_shallow: bool,
 ) -> Result<(Report, String, Option<String>)> {
     match source {

@@ -83,7 +83,7 @@ pub fn missing_file_hint(path: &str, snapshot: Snapshot, held: HeldBy, records: 
             } else if path == STATE_PATH && records {
                 format!("git holds no copy of it and `{DOCS_DIR}/` holds cycle records, so no template can stand in for the lost cycle state; rewrite STATE.md from the records by hand (the protocol's State Format)")
             } else if path == PROTOCOL_PATH {
-                format!("git holds no copy of it; run `git standards install` in a repository that lacks `.standards/`, or restore the folder from a backup")
+                "git holds no copy of it; restore it from a backup (install never adopts a folder without it)".to_string()
             } else {
                 format!("git holds no copy of it; run `git standards install` to recreate it{then_stage}")
             }
