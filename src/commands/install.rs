@@ -561,7 +561,7 @@ fn inspect_installed(
         if requested != installed_mode {
             return Err(Error::refused(
                 format!("the project is installed as {installed_mode}; install cannot change the mode to {requested}"),
-                Some(format!("only a project reset chooses the mode again: `git standards reset --mode {}` (it archives and deletes the workflow state and cycle records; preview it with --dry-run)", requested.to_string().to_lowercase())),
+                Some(format!("only a project reset chooses the mode again, and it archives and deletes the workflow state and cycle records: preview it with `git standards reset --mode {0} --dry-run`, then run `git standards reset --mode {0} --yes`", requested.to_string().to_lowercase())),
             ));
         }
     }

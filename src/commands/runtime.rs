@@ -117,7 +117,7 @@ pub fn load_state(tree: &dyn Tree) -> Result<StateDoc> {
             return Err(Error::refused(
                 format!("`{STATE_PATH}` is missing, so the STANDARDS runtime is incomplete"),
                 Some(format!(
-                    "restore it from history (`git restore --source=HEAD {STATE_PATH}`) or reinstall with `git standards install`"
+                    "restore it from history (`git restore --source=HEAD {STATE_PATH}`); if git holds no copy of it, `git standards install` recreates it"
                 )),
             ))
         }
