@@ -18,6 +18,7 @@ mod crash;
 mod cycle;
 mod demo;
 mod fixture;
+mod hints;
 mod hook;
 mod hooks;
 mod hooks_install;
