@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use crate::audit::{Event, EventKind};
+use crate::commands::paths::PathView;
 use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::protocol::check::{self, runtime, Options, Report};
@@ -157,7 +158,8 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
                 writeln!(ctx.out, "{line}").map_err(out_err)?;
             }
         }
-        print_text(ctx.out, &report, &source, ctx.color)?;
+        let view = ctx.path_view(&project);
+        print_text_in(ctx.out, &report, &source, ctx.color, &view)?;
     }
     if report.ok() {
         Ok(())
@@ -236,6 +238,18 @@ fn out_err(e: std::io::Error) -> Error {
 /// given once per file and rule when the same hint repeats), then notes, then
 /// one summary line.
 pub fn print_text(out: &mut dyn Write, report: &Report, source: &str, color: bool) -> Result<()> {
+    print_text_in(out, report, source, color, &PathView::identity())
+}
+
+/// [`print_text`] with the files shown through `view` (relative to the
+/// current folder).
+pub fn print_text_in(
+    out: &mut dyn Write,
+    report: &Report,
+    source: &str,
+    color: bool,
+    view: &PathView,
+) -> Result<()> {
     let by_file = by_file(report);
     let (bold, reset) = if color {
         ("\u{1b}[1m", "\u{1b}[0m")
@@ -245,6 +259,7 @@ pub fn print_text(out: &mut dyn Write, report: &Report, source: &str, color: boo
     for (file, problems) in &by_file {
         let mut hinted: Vec<(&str, &str)> = Vec::new();
         for (i, p) in problems.iter().enumerate() {
+            let file = view.show(file);
             writeln!(out, "{bold}{file}{reset}: {} [{}]", p.message, p.rule).map_err(out_err)?;
             let Some(hint) = &p.hint else { continue };
             // The same rule's same hint is printed once, after its last problem in the file.

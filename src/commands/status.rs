@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::commands::paths::PathView;
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::protocol::layout::{MARKER, MODE_PATH, PROTOCOL_PATH, STANDARDS_DIR, STATE_PATH};
@@ -64,7 +65,10 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         }
     };
     match request.format {
-        Format::Text => write_text(ctx.out, &summary, ctx.color),
+        Format::Text => {
+            let view = ctx.path_view(&project);
+            write_text_in(ctx.out, &summary, ctx.color, &view)
+        }
         Format::Json => write_json(ctx.out, &summary),
         Format::Line => write_line(ctx.out, &summary),
     }
@@ -361,7 +365,22 @@ pub fn write_line(out: &mut dyn Write, s: &Summary) -> std::io::Result<()> {
 
 /// The human dashboard.
 pub fn write_text(out: &mut dyn Write, s: &Summary, color: bool) -> std::io::Result<()> {
+    write_text_in(out, s, color, &PathView::identity())
+}
+
+/// [`write_text`] with the record paths and the files that problems name
+/// shown through `view` (relative to the current folder).
+pub fn write_text_in(
+    out: &mut dyn Write,
+    s: &Summary,
+    color: bool,
+    view: &PathView,
+) -> std::io::Result<()> {
     let mut t = Dashboard { out, color };
+    let path = |value: &Option<String>| match value {
+        Some(p) => view.show(p),
+        None => "NONE".to_string(),
+    };
     t.heading(&format!("Status of {}", s.source))?;
 
     writeln!(t.out)?;
@@ -398,9 +417,9 @@ pub fn write_text(out: &mut dyn Write, s: &Summary, color: bool) -> std::io::Res
         (Some(w), _) => {
             t.row(2, "Id", &w.id)?;
             t.row(2, "Request", or_none(&w.request))?;
-            t.row(2, "Scope", or_none(&w.scope))?;
-            t.row(2, "Architecture", or_none(&w.architecture))?;
-            t.row(2, "Development", or_none(&w.development))?;
+            t.row(2, "Scope", &path(&w.scope))?;
+            t.row(2, "Architecture", &path(&w.architecture))?;
+            t.row(2, "Development", &path(&w.development))?;
             if let Some(b) = &w.blocked_on {
                 t.row(2, "Blocked on", b)?;
             }
@@ -506,7 +525,7 @@ pub fn write_text(out: &mut dyn Write, s: &Summary, color: bool) -> std::io::Res
         writeln!(t.out)?;
         t.heading("Problems")?;
         for p in &s.problems {
-            t.line(2, &format!("error: {p}"))?;
+            t.line(2, &format!("error: {}", view.show_leading(p)))?;
         }
     }
     Ok(())
