@@ -226,3 +226,113 @@ fn paths_are_shown_relative_to_the_current_folder_as_git_shows_them() {
         stdout(&a)
     );
 }
+
+/// A repository whose STANDARDS projects live in the subfolders `folders`
+/// (none at the top), committed.
+fn projects_in_subfolders(folders: &[&str]) -> (Env, std::path::PathBuf) {
+    let (env, repo) = Env::repo();
+    write(repo.join("README.md"), "# Monorepo\n");
+    for folder in folders {
+        let app = repo.join(folder);
+        // D1: a folder holding `.standards/` is a project root.
+        std::fs::create_dir_all(app.join(".standards")).unwrap();
+        env.run(&app, &["install", "--client", "none"]).success();
+    }
+    assert!(!repo.join(".standards").exists());
+    env.commit_all(&repo, "install in subfolders");
+    (env, repo)
+}
+
+#[test]
+fn at_the_top_status_and_check_name_the_one_project_in_a_subfolder() {
+    let (env, repo) = projects_in_subfolders(&["app"]);
+    for command in ["status", "check"] {
+        let a = env.run(&repo, &[command]).code(1);
+        let err = stderr(&a);
+        assert!(
+            err.contains("a STANDARDS project lives in the subfolder `app`"),
+            "{command}: {err}"
+        );
+        assert!(
+            err.contains(&format!("`git standards -C app {command}`")),
+            "{command}: {err}"
+        );
+        assert!(!err.contains("git standards install"), "{command}: {err}");
+        // The hint's command works.
+        env.run(&repo, &["-C", "app", command]).success();
+        // JSON: one object naming the project and the command.
+        let a = env.run(&repo, &[command, "--json"]).code(1);
+        let v = json_of(&a);
+        assert_eq!(v["ok"], false);
+        assert_eq!(
+            v["projects"],
+            serde_json::json!([{"folder": "app", "command": format!("git standards -C app {command} --json")}]),
+            "{v}"
+        );
+    }
+    // From a folder beside the project, the folder is named from there.
+    let docs = repo.join("docs");
+    std::fs::create_dir_all(&docs).unwrap();
+    let a = env.run(&docs, &["status"]).code(1);
+    assert!(
+        stderr(&a).contains("`git standards -C ../app status`"),
+        "{}",
+        stderr(&a)
+    );
+    let v = json_of(&env.run(&docs, &["status", "--json"]).code(1));
+    assert_eq!(
+        v["projects"][0]["folder"], "app",
+        "JSON stays repository-relative"
+    );
+    // A commit's projects, for `--ref`.
+    let a = env.run(&repo, &["check", "--ref", "HEAD"]).code(1);
+    assert!(
+        stderr(&a).contains("`git standards -C app check --ref HEAD`"),
+        "{}",
+        stderr(&a)
+    );
+    // A repository with no project anywhere still says to install.
+    let (env, repo) = Env::repo();
+    let a = env.run(&repo, &["status"]).code(1);
+    assert!(
+        stderr(&a).contains("git standards install"),
+        "{}",
+        stderr(&a)
+    );
+}
+
+#[test]
+fn at_the_top_status_and_check_name_every_project_in_subfolders() {
+    let (env, repo) = projects_in_subfolders(&["app", "services/my api"]);
+    // One more, installed but not yet staged: the working tree has it too.
+    let web = repo.join("web");
+    std::fs::create_dir_all(web.join(".standards")).unwrap();
+    env.run(&web, &["install", "--client", "none"]).success();
+    let a = env.run(&repo, &["check"]).code(1);
+    let err = stderr(&a);
+    assert!(
+        err.contains("3 STANDARDS projects live in the subfolders `app`, `services/my api`, `web`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`git standards -C app check`, `git standards -C 'services/my api' check` or `git standards -C web check`"),
+        "{err}"
+    );
+    let v = json_of(&env.run(&repo, &["status", "--json"]).code(1));
+    let folders: Vec<&str> = v["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["folder"].as_str().unwrap())
+        .collect();
+    assert_eq!(folders, ["app", "services/my api", "web"], "{v}");
+    // The index and a commit hold only the committed two.
+    let v = json_of(&env.run(&repo, &["check", "--staged", "--json"]).code(1));
+    assert_eq!(v["projects"].as_array().unwrap().len(), 2, "{v}");
+    let a = env.run(&repo, &["status", "--ref", "HEAD"]).code(1);
+    assert!(
+        stderr(&a).contains("2 STANDARDS projects live in the subfolders `app`, `services/my api`"),
+        "{}",
+        stderr(&a)
+    );
+}

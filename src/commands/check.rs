@@ -6,7 +6,7 @@ use std::io::Write;
 
 use crate::audit::{Event, EventKind};
 use crate::commands::paths::PathView;
-use crate::commands::{audit, Context};
+use crate::commands::{audit, runtime as tools, Context};
 use crate::error::{Error, Result};
 use crate::protocol::check::{self, runtime, Options, Report};
 use crate::protocol::tree::Tree;
@@ -137,7 +137,25 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         &request.source,
         request.options,
         request.allow_shallow,
-    )?;
+    )
+    .map_err(|e| {
+        let (snapshot, flag) = match &request.source {
+            Source::Worktree => (tools::Snapshot::Worktree, String::new()),
+            Source::Staged => (tools::Snapshot::Index, " --staged".to_string()),
+            Source::Rev(rev) => (
+                tools::Snapshot::Rev(rev),
+                format!(" --ref {}", tools::shell_word(rev)),
+            ),
+        };
+        let json = if request.json { " --json" } else { "" };
+        tools::projects_elsewhere(
+            &ctx.cwd,
+            &project,
+            snapshot,
+            &format!("check{flag}{json}"),
+            e,
+        )
+    })?;
     let conflict = conflict_report(&project, &request.source, &report)?;
     if request.json {
         print_json(

@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::commands::paths::PathView;
-use crate::commands::Context;
+use crate::commands::{runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::layout::{MARKER, MODE_PATH, PROTOCOL_PATH, STANDARDS_DIR, STATE_PATH};
 use crate::protocol::state::StateDoc;
@@ -47,23 +47,28 @@ pub struct Request {
 /// Runs `status`.
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
-    let summary = match &request.source {
-        Source::Worktree => {
-            let tree = project.worktree()?;
-            let conflict = report_conflict(ctx, &project, &tree, request.format)?;
-            with_notice(load(&tree, &request.source, None, &project.root)?, conflict)
-        }
-        Source::Index => {
-            let tree = project.index()?;
-            let conflict = report_conflict(ctx, &project, &tree, request.format)?;
-            with_notice(load(&tree, &request.source, None, &project.root)?, conflict)
-        }
-        Source::Rev(rev) => {
-            let tree = project.at_rev(rev)?;
-            let commit = tree.commit.map(|c| c.to_string());
-            load(&tree, &request.source, commit, &project.root)?
-        }
-    };
+    let summary = summary_of(ctx, &project, request).map_err(|e| {
+        let (snapshot, flag) = match &request.source {
+            Source::Worktree => (runtime::Snapshot::Worktree, String::new()),
+            Source::Index => (runtime::Snapshot::Index, " --staged".to_string()),
+            Source::Rev(rev) => (
+                runtime::Snapshot::Rev(rev),
+                format!(" --ref {}", runtime::shell_word(rev)),
+            ),
+        };
+        let format = match request.format {
+            Format::Text => "",
+            Format::Json => " --json",
+            Format::Line => " -q",
+        };
+        runtime::projects_elsewhere(
+            &ctx.cwd,
+            &project,
+            snapshot,
+            &format!("status{flag}{format}"),
+            e,
+        )
+    })?;
     match request.format {
         Format::Text => {
             let view = ctx.path_view(&project);
@@ -73,6 +78,28 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         Format::Line => write_line(ctx.out, &summary),
     }
     .map_err(Error::stdout)
+}
+
+/// The summary of the chosen snapshot, or the refusal that explains why
+/// there is none.
+fn summary_of(ctx: &mut Context, project: &Project, request: &Request) -> Result<Summary> {
+    Ok(match &request.source {
+        Source::Worktree => {
+            let tree = project.worktree()?;
+            let conflict = report_conflict(ctx, project, &tree, request.format)?;
+            with_notice(load(&tree, &request.source, None, &project.root)?, conflict)
+        }
+        Source::Index => {
+            let tree = project.index()?;
+            let conflict = report_conflict(ctx, project, &tree, request.format)?;
+            with_notice(load(&tree, &request.source, None, &project.root)?, conflict)
+        }
+        Source::Rev(rev) => {
+            let tree = project.at_rev(rev)?;
+            let commit = tree.commit.map(|c| c.to_string());
+            load(&tree, &request.source, commit, &project.root)?
+        }
+    })
 }
 
 /// Issue 10: a conflict is reported before anything else, naming both sides'
