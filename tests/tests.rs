@@ -33,6 +33,7 @@ mod merge_guard;
 mod named_commands;
 mod newcomer;
 mod notes_sync;
+mod output;
 mod parsers_fuzz;
 mod protocol_commands;
 mod recover;

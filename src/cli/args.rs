@@ -646,6 +646,10 @@ pub enum ArtifactCommand {
     ///
     /// Never overwrites: a re-run for the same record prints the path and
     /// leaves the file unchanged; any other file at the path is a collision.
+    /// The path is relative to the current folder (as git prints paths); with
+    /// `--json` it is relative to the project's top. A line on stderr names
+    /// the header fields that still hold the template's choices, which the
+    /// record's owner fills in next (`--json`: `owner` and `unfilled`).
     Init(ArtifactInitArgs),
 }
 
