@@ -40,6 +40,7 @@ mod scaling;
 mod scenario_coverage;
 mod status;
 mod transitions;
+mod transitions_json;
 mod transitions_property;
 mod uninstall;
 mod verify;

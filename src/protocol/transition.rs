@@ -10,6 +10,8 @@
 //! does not change stays as it was (a hand-edited or Node-written STATE.md
 //! stays valid input and keeps its layout).
 
+pub mod changes;
+
 use std::ops::Range;
 
 use super::check::{self, Options, Report};
