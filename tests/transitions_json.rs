@@ -342,3 +342,107 @@ fn start_blocked_expedited_promotion_and_signoff_in_json() {
     assert_eq!(v["cycle"], "fix-date-format-20260902T090000Z-5e6f7a8b");
     refused(&env, &repo, &["signoff"], "");
 }
+
+#[test]
+fn next_mode_saves_the_preference_and_start_consumes_it() {
+    let (env, repo) = Env::repo();
+    write(repo.join("app.py"), "print(\"hi\")\n");
+    env.run(&repo, &["install"]).success();
+    env.commit_all(&repo, "install");
+    let before = read(repo.join(STATE));
+    let v = ok(
+        &env,
+        &repo,
+        &["next-mode", "documentation"],
+        "AUDITING",
+        "AUDITING",
+    );
+    assert_eq!(v["move"], "next-mode");
+    assert_eq!(
+        v["fields"],
+        serde_json::json!([{"field": "PendingCycleMode", "before": "UNSET", "after": "DOCUMENTATION"}])
+    );
+    // Only the preference's bytes changed.
+    let after = read(repo.join(STATE));
+    assert_eq!(
+        after,
+        before.replace(
+            "`PendingCycleMode`: `UNSET`",
+            "`PendingCycleMode`: `DOCUMENTATION`"
+        )
+    );
+    let log = stdout(&env.run(&repo, &["log", "--json"]).success());
+    let event: Value = serde_json::from_str(
+        log.lines()
+            .find(|l| l.contains("\"next-mode-chosen\""))
+            .expect("a next-mode-chosen event"),
+    )
+    .unwrap();
+    assert_eq!(
+        (&event["from"], &event["to"]),
+        (&"UNSET".into(), &"DOCUMENTATION".into())
+    );
+    env.run(&repo, &["check"]).success();
+    // `start` consumes it.
+    let v = ok(
+        &env,
+        &repo,
+        &["start", "--request", "Document the API."],
+        "AUDITING",
+        "AUDITING",
+    );
+    assert_eq!(field(&v, "CycleMode")["after"], "DOCUMENTATION");
+    assert_eq!(field(&v, "PendingCycleMode")["after"], "UNSET");
+    // Refused while the cycle is active, and unknown values are usage errors.
+    refused(&env, &repo, &["next-mode", "standard"], "is active");
+    env.run(&repo, &["next-mode", "fast"]).code(2);
+
+    // After a cancellation a pending EXPEDITED preference blocks the next
+    // request (reconciliation needs Auditor); choosing STANDARD runs the
+    // start checks again and starts the saved request.
+    ok(&env, &repo, &["cancel"], "AUDITING", "CANCELLED");
+    ok(
+        &env,
+        &repo,
+        &["next-mode", "expedited"],
+        "CANCELLED",
+        "CANCELLED",
+    );
+    let v = ok(
+        &env,
+        &repo,
+        &["start", "--request", "Fix the typo."],
+        "CANCELLED",
+        "CANCELLED",
+    );
+    assert_eq!(v["move"], "start-blocked");
+    let v = ok(
+        &env,
+        &repo,
+        &["next-mode", "standard"],
+        "CANCELLED",
+        "AUDITING",
+    );
+    assert_eq!(v["move"], "start");
+    assert_eq!(field(&v, "Active Work.Request")["after"], "Fix the typo.");
+    assert_eq!(field(&v, "CycleMode")["after"], "STANDARD");
+    assert_eq!(field(&v, "PendingCycleMode")["after"], "UNSET");
+    assert_eq!(field(&v, "PendingCycleRequest")["after"], "UNSET");
+    assert_eq!(v["next"]["invocation"]["skill"], "auditor", "{v:#}");
+    env.run(&repo, &["check"]).success();
+
+    // GREENFIELD accepts only STANDARD, and saves nothing else.
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install"]).success();
+    env.commit_all(&repo, "install");
+    refused(&env, &repo, &["next-mode", "expedited"], "GREENFIELD");
+    refused(&env, &repo, &["next-mode", "documentation"], "GREENFIELD");
+    ok(
+        &env,
+        &repo,
+        &["next-mode", "standard"],
+        "SCOPING",
+        "SCOPING",
+    );
+    ok(&env, &repo, &["next-mode", "unset"], "SCOPING", "SCOPING");
+}

@@ -250,6 +250,15 @@ pub enum Command {
     Block(BlockArgs),
     /// Clear the blocking question; before a cycle, drop the blocked next-cycle request.
     Unblock(JsonArgs),
+    /// Choose the next cycle's mode: the user's preference in `PendingCycleMode` (`unset` withdraws it).
+    ///
+    /// user-decisions.md, Choose the next cycle's mode: only on the user's explicit instruction, audited before the write, and only while no cycle is active (the installed state before the first request, `SIGNED_OFF` or `CANCELLED`). Nothing else changes: `CycleMode` stays `UNSET` and `Active Work` is left alone. A GREENFIELD project accepts only `standard`. The next `start` consumes the preference (without --mode it is the cycle's mode, checked against the project mode, the request and an open baseline reconciliation) and clears it.
+    ///
+    /// While a cycle is active the command is refused. Cycle Modes rule 6 ("selecting a mode for the next cycle never changes an active cycle") could be read as allowing a preference to be queued during a cycle; the command follows the section's own wording ("while no cycle is active"), which rule 2 defers to and which rule 1 supports (all pending-cycle fields must be clear when a cycle ends, so a queued preference could not survive to the next cycle).
+    ///
+    /// When a request waits in `PendingCycleRequest`, the checks of Start a cycle run again on it with the new preference: if they pass, the saved request starts as the new cycle (the output is then that of `start`; add --cancelled-left-no-changes only when the user confirmed it, as for `start`); otherwise it stays saved with the decision the user must make in `PendingCycleBlockedOn`.
+    #[command(verbatim_doc_comment)]
+    NextMode(NextModeArgs),
     /// Show the audit trail: every recorded event, oldest first.
     ///
     /// Reads the events from git notes under `refs/notes/standards` and prints one line per event: time (UTC), actor, cycle (`-` outside any cycle), event type and its own keys. Sorted by time, then event ID. Every filter given must hold. With --json, prints each event's stored JSON line unchanged (JSON Lines).
@@ -823,6 +832,7 @@ impl Command {
             Command::Signoff(a) | Command::Unblock(a) => a.json,
             Command::Cancel(a) => a.json,
             Command::Block(a) => a.json,
+            Command::NextMode(a) => a.json,
             _ => false,
         }
     }
@@ -1040,6 +1050,23 @@ pub struct CancelArgs {
     pub json: bool,
 }
 
+fn next_mode_value(s: &str) -> std::result::Result<CycleMode, String> {
+    CycleMode::parse_loose(s).map_err(|e| e.to_string())
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NextModeArgs {
+    /// standard, expedited, documentation, or unset to withdraw the preference (any case).
+    #[arg(value_name = "mode", value_parser = next_mode_value)]
+    pub mode: CycleMode,
+    /// When a saved request starts: the user confirmed that the cancelled cycle left no project changes to reconcile.
+    #[arg(long)]
+    pub cancelled_left_no_changes: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
 #[derive(Debug, clap::Args)]
 pub struct BlockArgs {
     /// The exact question the user must answer.
@@ -1242,6 +1269,9 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         Command::Cancel(a) => commands::transition::cancel(ctx, a.yes, a.json),
         Command::Block(a) => commands::transition::block(ctx, a.question, a.json),
         Command::Unblock(a) => commands::transition::unblock(ctx, a.json),
+        Command::NextMode(a) => {
+            commands::transition::next_mode(ctx, a.mode, a.cancelled_left_no_changes, a.json)
+        }
         Command::Log(a) => commands::log::run(ctx, &log_request(a)?),
         Command::Notes(NotesCommand::Sync(a)) => commands::notes::run_sync(
             ctx,

@@ -56,6 +56,26 @@ pub fn record(ctx: &mut Context, mv: Move, json: bool) -> Result<Transition> {
             )?;
             Move::Start { request, id }
         }
+        // A saved request may start once the new preference allows it.
+        Move::NextMode {
+            mode,
+            cancelled_left_no_changes,
+            ..
+        } if !doc.has_active_cycle() && doc.pending_cycle_request.value != "UNSET" => {
+            let id = cycle::new_id(
+                &rt.tree,
+                &cycle::NewRequest {
+                    request: doc.pending_cycle_request.value.clone(),
+                },
+                chrono::Utc::now(),
+                cycle::os_random,
+            )?;
+            Move::NextMode {
+                mode,
+                cancelled_left_no_changes,
+                id,
+            }
+        }
         other => other,
     };
     let t = transition::gated(&rt.tree, head_tree, &doc, &mv).map_err(refused)?;
@@ -69,7 +89,7 @@ pub fn record(ctx: &mut Context, mv: Move, json: bool) -> Result<Transition> {
     }
     let event = event_of(&doc, &t, &mv);
     // D20: the user's own decisions are evidenced first; refused if that fails.
-    let user_authority = t.kind.user_authority(t.before);
+    let user_authority = t.kind.user_authority(t.before) || matches!(mv, Move::NextMode { .. });
     let mut event_id = None;
     if user_authority {
         event_id = Some(audit::append_before(ctx, &rt.project, event.clone())?);
@@ -151,6 +171,7 @@ fn event_of(before: &StateDoc, t: &Transition, mv: &Move) -> Event {
         MoveKind::Cancel => EventKind::Cancelled,
         MoveKind::Block => EventKind::Blocked,
         MoveKind::Unblock => EventKind::Unblocked,
+        MoveKind::NextMode => EventKind::NextModeChosen,
     };
     let after = &t.doc;
     let h = &after.handoff;
@@ -193,11 +214,19 @@ fn event_of(before: &StateDoc, t: &Transition, mv: &Move) -> Event {
             .detail("request", after.pending_cycle_request.value.clone())
             .detail("started", false)
             .detail("question", after.pending_cycle_blocked_on.value.clone()),
-        Move::Start { .. } => event
-            .detail("request", after.active_work.request.value.clone())
-            .detail("mode", after.cycle_mode.value.as_str())
-            .detail("policy", after.active_work.completion_policy.value.as_str())
-            .detail("started", true),
+        Move::Start { .. } | Move::NextMode { .. } if t.kind == MoveKind::Start => {
+            let event = event
+                .detail("request", after.active_work.request.value.clone())
+                .detail("mode", after.cycle_mode.value.as_str())
+                .detail("policy", after.active_work.completion_policy.value.as_str())
+                .detail("started", true);
+            match mv {
+                // The user's preference started the saved request: say so.
+                Move::NextMode { mode, .. } => event.detail("next_mode", mode.as_str()),
+                _ => event,
+            }
+        }
+        Move::Start { .. } => event,
         Move::Handoff { to, .. } => event
             .detail("from", t.before.as_str())
             .detail("to", to.as_str()),
@@ -241,6 +270,13 @@ fn event_of(before: &StateDoc, t: &Transition, mv: &Move) -> Event {
         Move::Block { question } => event.detail("question", question.clone()),
         Move::Unblock => event.detail("answer", before.active_work.blocked_on.value.clone()),
         Move::Signoff => event,
+        Move::NextMode { .. } => event
+            .detail("from", before.pending_cycle_mode.value.as_str())
+            .detail("to", after.pending_cycle_mode.value.as_str())
+            .detail(
+                "request_blocked",
+                after.pending_cycle_blocked_on.value != "NONE",
+            ),
     };
     event
 }
@@ -480,6 +516,21 @@ fn run_reset(ctx: &mut Context, request: &reset::Request, json: bool) -> Result<
         .write_all(&report)
         .map_err(|e| Error::io("<stderr>", e))?;
     result
+}
+
+/// `next-mode <mode> [--cancelled-left-no-changes]`.
+pub fn next_mode(
+    ctx: &mut Context,
+    mode: CycleMode,
+    cancelled_left_no_changes: bool,
+    json: bool,
+) -> Result<()> {
+    let mv = Move::NextMode {
+        mode,
+        cancelled_left_no_changes,
+        id: String::new(),
+    };
+    record(ctx, mv, json).map(drop)
 }
 
 /// `block --on <question>`.
