@@ -44,6 +44,7 @@ mod scenario_coverage;
 mod skill_ownership;
 mod status;
 mod transitions;
+mod transitions_json;
 mod transitions_property;
 mod uninstall;
 mod verify;
