@@ -799,8 +799,8 @@ fn sc_inv_063_unfilled_style_values() {
         let out = stdout(&a);
         assert!(
             out.contains(&format!(
-                "header field `User Style` still holds the template's"
-            )) && out.contains(&format!("`{value}` instead of one concrete value"))
+                "header field `User Style` (`{value}`) still holds the template's"
+            )) && out.contains("instead of one concrete value")
                 && out.contains("[RH-002]"),
             "{value}: {out}"
         );
@@ -823,8 +823,9 @@ fn sc_inv_064_an_unfilled_plan_mode() {
         write(&plan, set_field(&base, "Mode", mode));
         let out = stdout(&env.run(&repo, &["check"]).code(1));
         assert!(
-            out.contains("header field `Mode` still holds the template's")
-                && out.contains(&format!("`{mode}` instead of one concrete value")),
+            out.contains(&format!(
+                "header field `Mode` (`{mode}`) still holds the template's"
+            )) && out.contains("instead of one concrete value"),
             "{mode}: {out}"
         );
         let j = json(
