@@ -857,3 +857,66 @@ fn sc_inv_065_the_text_summary_names_how_to_invoke_each_style() {
     assert!(!text.contains("private"));
     assert_eq!(before, snapshot(&repo));
 }
+
+/// The SC-INV IDs named by test functions: `sc_inv_004_…`, a list
+/// (`sc_inv_041_042_043_…`) or a span (`sc_inv_006_to_010_…`).
+fn named_in_test_names(text: &str) -> std::collections::BTreeSet<u32> {
+    let mut out = std::collections::BTreeSet::new();
+    for (at, _) in text.match_indices("fn sc_inv_") {
+        let rest = &text[at + "fn sc_inv_".len()..];
+        let mut parts = rest.split('_').peekable();
+        let mut last = None;
+        while let Some(p) = parts.next() {
+            if p == "to" {
+                if let (Some(a), Some(b)) = (last, parts.peek().and_then(|n| n.parse::<u32>().ok()))
+                {
+                    out.extend(a..=b);
+                    parts.next();
+                    last = Some(b);
+                    continue;
+                }
+                break;
+            }
+            match p.parse::<u32>() {
+                Ok(n) if p.len() == 3 => {
+                    out.insert(n);
+                    last = Some(n);
+                }
+                _ => break,
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_invocation_scenario_is_named_by_a_test() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut text = String::new();
+    let mut stack = vec![root.join("src"), root.join("tests")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                text.push_str(&read(&p));
+            }
+        }
+    }
+    let named = named_in_test_names(&text);
+    let missing: Vec<String> = read(root.join("fixtures/invocation/scenarios.txt"))
+        .lines()
+        .filter(|l| l.starts_with("SC-INV-"))
+        .filter(|id| {
+            let n: u32 = id["SC-INV-".len()..].parse().unwrap();
+            !named.contains(&n) && !text.contains(*id)
+        })
+        .map(String::from)
+        .collect();
+    assert!(missing.is_empty(), "no test names {missing:?}");
+    assert_eq!(
+        named_in_test_names("fn sc_inv_006_to_010_x() fn sc_inv_041_042_y()"),
+        [6, 7, 8, 9, 10, 41, 42].into_iter().collect()
+    );
+}
