@@ -144,7 +144,7 @@ fn argv(line: &str) -> Option<Argv> {
         args: vec!["git-standards".to_string()],
         filled: Vec::new(),
     };
-    let mut push = |out: &mut Argv, (v, placeholder): (String, bool)| {
+    let push = |out: &mut Argv, (v, placeholder): (String, bool)| {
         if placeholder {
             out.filled.push(out.args.len());
         }

@@ -798,9 +798,8 @@ fn sc_inv_063_unfilled_style_values() {
         let a = env.run(&repo, &["check"]).code(1);
         let out = stdout(&a);
         assert!(
-            out.contains(&format!(
-                "header field `User Style` still holds the template's"
-            )) && out.contains(&format!("`{value}` instead of one concrete value"))
+            out.contains("header field `User Style` still holds the template's")
+                && out.contains(&format!("`{value}` instead of one concrete value"))
                 && out.contains("[RH-002]"),
             "{value}: {out}"
         );
