@@ -3,6 +3,7 @@
 mod common;
 
 mod artifact;
+mod asset_commands;
 mod audit;
 mod check;
 mod check_cadence;
