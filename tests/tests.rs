@@ -34,6 +34,7 @@ mod newcomer;
 mod notes_sync;
 mod parsers_fuzz;
 mod protocol_commands;
+mod readme;
 mod recover;
 mod registration;
 mod reset;
