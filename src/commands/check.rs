@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use crate::audit::{Event, EventKind};
-use crate::commands::{audit, Context};
+use crate::commands::paths::PathView;
+use crate::commands::{audit, runtime as tools, Context};
 use crate::error::{Error, Result};
 use crate::protocol::check::{self, runtime, Options, Report};
 use crate::protocol::tree::Tree;
@@ -187,7 +188,25 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         &request.source,
         request.options,
         request.allow_shallow,
-    )?;
+    )
+    .map_err(|e| {
+        let (snapshot, flag) = match &request.source {
+            Source::Worktree => (tools::Snapshot::Worktree, String::new()),
+            Source::Staged => (tools::Snapshot::Index, " --staged".to_string()),
+            Source::Rev(rev) => (
+                tools::Snapshot::Rev(rev),
+                format!(" --ref {}", tools::shell_word(rev)),
+            ),
+        };
+        let json = if request.json { " --json" } else { "" };
+        tools::projects_elsewhere(
+            &ctx.cwd,
+            &project,
+            snapshot,
+            &format!("check{flag}{json}"),
+            e,
+        )
+    })?;
     let conflict = conflict_report(&project, &request.source, &report)?;
     if request.json {
         print_json(
@@ -208,7 +227,8 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
                 writeln!(ctx.out, "{line}").map_err(out_err)?;
             }
         }
-        print_text(ctx.out, &report, &source, ctx.color)?;
+        let view = ctx.path_view(&project);
+        print_text_in(ctx.out, &report, &source, ctx.color, &view)?;
     }
     if report.ok() {
         Ok(())
@@ -287,6 +307,18 @@ fn out_err(e: std::io::Error) -> Error {
 /// given once per file and rule when the same hint repeats), then notes, then
 /// one summary line.
 pub fn print_text(out: &mut dyn Write, report: &Report, source: &str, color: bool) -> Result<()> {
+    print_text_in(out, report, source, color, &PathView::identity())
+}
+
+/// [`print_text`] with the files shown through `view` (relative to the
+/// current folder).
+pub fn print_text_in(
+    out: &mut dyn Write,
+    report: &Report,
+    source: &str,
+    color: bool,
+    view: &PathView,
+) -> Result<()> {
     let by_file = by_file(report);
     let (bold, reset) = if color {
         ("\u{1b}[1m", "\u{1b}[0m")
@@ -296,6 +328,7 @@ pub fn print_text(out: &mut dyn Write, report: &Report, source: &str, color: boo
     for (file, problems) in &by_file {
         let mut hinted: Vec<(&str, &str)> = Vec::new();
         for (i, p) in problems.iter().enumerate() {
+            let file = view.show(file);
             writeln!(out, "{bold}{file}{reset}: {} [{}]", p.message, p.rule).map_err(out_err)?;
             let Some(hint) = &p.hint else { continue };
             // The same rule's same hint is printed once, after its last problem in the file.

@@ -268,7 +268,7 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         ctx,
         dir,
         &format!("git standards start --request \"{request}\""),
-        |c| transition::start(c, Some(request.into()), None, None, false),
+        |c| transition::start(c, Some(request.into()), None, None, false, false),
     )?;
     let scope = step.record(ctx, dir, ArtifactType::Scope, None, &[], examples::SCOPE)?;
     record_path(dir, "Scope", &scope)?;
@@ -425,7 +425,9 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         "The records agree.",
     )?;
     step.commit(ctx, dir, "Ready for the user's sign-off")?;
-    step.run(ctx, dir, "git standards signoff", transition::signoff)?;
+    step.run(ctx, dir, "git standards signoff", |c| {
+        transition::signoff(c, false)
+    })?;
     step.commit(ctx, dir, "The user signed off")?;
 
     say(
@@ -484,7 +486,7 @@ impl Stepper {
             ctx,
             dir,
             &format!("git standards handoff --to {to} --reason \"{reason}\""),
-            |c| transition::handoff(c, to, reason.to_string(), false),
+            |c| transition::handoff(c, to, reason.to_string(), false, false),
         )?;
         if !self.shown_diff {
             self.shown_diff = true;
@@ -514,10 +516,20 @@ impl Stepper {
             None => format!("git standards artifact init {artifact}"),
         };
         say(ctx, &format!("\n$ {shown}"))?;
-        let printed = capture(ctx, dir, |inner| {
-            artifact::run_init(inner, &artifact::InitRequest { artifact, kind }, false)
-        })?;
+        // The path on stdout, then the fields the role fills next (stderr).
+        let (mut printed, mut next) = (Vec::new(), Vec::new());
+        artifact::run_init(
+            &mut Context {
+                cwd: dir.to_path_buf(),
+                out: &mut printed,
+                err: &mut next,
+                color: ctx.color,
+            },
+            &artifact::InitRequest { artifact, kind },
+            false,
+        )?;
         indent(ctx, &printed)?;
+        indent(ctx, &next)?;
         let rel = String::from_utf8_lossy(&printed).trim().to_string();
         let mut text = read_file(dir, &rel)?;
         for (name, value) in header {
