@@ -320,6 +320,11 @@ const TABLE: &[(&str, &str, Situation)] = &[
         Custom(cycle_new_while_active),
     ),
     (
+        "src/commands/artifact.rs",
+        "git standards check",
+        Custom(record_fields_to_fill),
+    ),
+    (
         "src/commands/id.rs",
         "git standards artifact init {}",
         Custom(id_next_without_record),
@@ -1070,6 +1075,30 @@ fn record_of_a_typed_id() {
     let hint = refusal_hint(&output(&p.env, &p.root, &["artifact", "init", "SCOPE"]));
     run_all(&p.env, &p.root, &hint);
     p.env.run(&p.root, &["artifact", "init", "SCOPE"]).success();
+}
+
+/// `artifact init` names the header fields to fill and says `check` reports
+/// them until then: it does, naming the same fields.
+fn record_fields_to_fill() {
+    let (env, repo) = installed();
+    env.run(&repo, &["start", "--request", "First"]).success();
+    let a = env
+        .run(
+            &repo,
+            &["artifact", "init", "REVIEW", "--kind", "IMPLEMENTATION"],
+        )
+        .success();
+    let said = format!("{}{}", crate::common::stdout(&a), crate::common::stderr(&a));
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("Next:"))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert_eq!(commands_in(line), ["git standards check"], "{line}");
+    let out = run_hinted(&env, &repo, "git standards check");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("[RH-002]"), "{report}");
+    let field = line.split('`').nth(1).unwrap();
+    assert!(report.contains(field), "`{field}` is reported: {report}");
 }
 
 fn cycle_new_while_active() {
