@@ -37,6 +37,7 @@ mod notes_sync;
 mod output;
 mod parsers_fuzz;
 mod protocol_commands;
+mod readme;
 mod recover;
 mod registration;
 mod reset;
