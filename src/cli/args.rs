@@ -683,6 +683,11 @@ pub enum ArtifactCommand {
     /// another artifact, such as an unmarked project document the role chose,
     /// is left as it is and a note says so; an EXPEDITED cycle keeps `Scope`
     /// and `Architecture` `NONE`. Other records have no field.
+    ///
+    /// The path is relative to the current folder (as git prints paths); with
+    /// `--json` it is relative to the project's top. A line on stderr names
+    /// the header fields that still hold the template's choices, which the
+    /// record's owner fills in next (`--json`: `owner` and `unfilled`).
     Init(ArtifactInitArgs),
 }
 

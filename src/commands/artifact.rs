@@ -7,11 +7,12 @@ use crate::assets;
 use crate::audit::{Event, EventKind};
 use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
+use crate::protocol::fields::Field;
 use crate::protocol::provenance::{self, Marking, Provenance};
 use crate::protocol::transition::{self, RecordPath};
 use crate::protocol::tree::{obstacle, Node, Obstacle, Tree};
 use crate::protocol::vocab::{ArtifactType, CycleMode, ReviewKind};
-use crate::protocol::{cycle_id, layout};
+use crate::protocol::{cycle_id, layout, record};
 use crate::repo::journal::{self, Change};
 use crate::repo::write;
 
@@ -281,12 +282,40 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
         .map_err(|e| Error::io("<stderr>", e))?;
     }
     let created = matches!(plan, Plan::Create { .. });
+    let text = match &plan {
+        Plan::Create { content, .. } => Some(content.clone()),
+        Plan::Exists { path } => match rt.tree.node(path) {
+            crate::protocol::tree::Node::File(bytes) => String::from_utf8(bytes).ok(),
+            _ => None,
+        },
+    };
+    let unfilled = text
+        .as_deref()
+        .map(record::unfilled_header_fields)
+        .unwrap_or_default();
+    let owner = request.artifact.role().to_string();
+    let shown = ctx.shown(&rt.project, plan.path());
     super::print_result(
         ctx.out,
         json,
-        plan.path(),
-        serde_json::json!({"ok": true, "path": plan.path(), "created": created, "stateField": state_field}),
+        &shown,
+        serde_json::json!({
+            "ok": true,
+            "path": plan.path(),
+            "created": created,
+            "stateField": state_field,
+            "owner": owner,
+            "unfilled": unfilled
+                .iter()
+                .map(|f| serde_json::json!({"field": f.name, "value": f.value}))
+                .collect::<Vec<_>>(),
+        }),
     )?;
+    if !json {
+        if let Some(next) = next_step(&owner, &unfilled, created) {
+            writeln!(ctx.err, "{next}").map_err(|e| Error::io("<stderr>", e))?;
+        }
+    }
     let cycle = audit::active_cycle(&rt.tree);
     if let Plan::Create { path, content } = &plan {
         let blob = gix::objs::compute_hash(
@@ -321,6 +350,26 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
         audit::append_after(ctx, &rt.project, event);
     }
     Ok(())
+}
+
+/// What the owner does next with the record: the header fields that still
+/// hold the template's choices, each with them; `None` when a record that
+/// was already there has nothing left to fill.
+fn next_step(owner: &str, unfilled: &[Field], created: bool) -> Option<String> {
+    if unfilled.is_empty() {
+        return created.then(|| {
+            format!("Next: the {owner} writes the record's content below its provenance block.")
+        });
+    }
+    let list = crate::protocol::fields::listing(unfilled);
+    let (noun, them) = if unfilled.len() == 1 {
+        ("field", "it")
+    } else {
+        ("fields", "them")
+    };
+    Some(format!(
+        "Next: the {owner} fills in the header {noun} {list}, choosing one value each; `git standards check` reports {them} as not filled in yet until then."
+    ))
 }
 
 #[cfg(test)]

@@ -497,10 +497,20 @@ impl Stepper {
             None => format!("git standards artifact init {artifact}"),
         };
         say(ctx, &format!("\n$ {shown}"))?;
-        let printed = capture(ctx, dir, |inner| {
-            artifact::run_init(inner, &artifact::InitRequest { artifact, kind }, false)
-        })?;
+        // The path on stdout, then the fields the role fills next (stderr).
+        let (mut printed, mut next) = (Vec::new(), Vec::new());
+        artifact::run_init(
+            &mut Context {
+                cwd: dir.to_path_buf(),
+                out: &mut printed,
+                err: &mut next,
+                color: ctx.color,
+            },
+            &artifact::InitRequest { artifact, kind },
+            false,
+        )?;
         indent(ctx, &printed)?;
+        indent(ctx, &next)?;
         let rel = String::from_utf8_lossy(&printed).trim().to_string();
         let mut text = read_file(dir, &rel)?;
         for (name, value) in header {
