@@ -673,6 +673,17 @@ pub enum ArtifactCommand {
     ///
     /// Never overwrites: a re-run for the same record prints the path and
     /// leaves the file unchanged; any other file at the path is a collision.
+    ///
+    /// SCOPE, ARCHITECTURE and DEVELOPMENT records are named in STATE.md's
+    /// `Active Work` (`Scope`, `Architecture`, `Development`), which the owning
+    /// role must fill before its gate passes: when that field is `NONE`, the
+    /// command writes the record's path there, together with the record as
+    /// one journaled operation (only that field's bytes change; a re-run
+    /// completes a record that exists without its path). A field that names
+    /// another artifact, such as an unmarked project document the role chose,
+    /// is left as it is and a note says so; an EXPEDITED cycle keeps `Scope`
+    /// and `Architecture` `NONE`. Other records have no field.
+    ///
     /// The path is relative to the current folder (as git prints paths); with
     /// `--json` it is relative to the project's top. A line on stderr names
     /// the header fields that still hold the template's choices, which the
@@ -689,7 +700,7 @@ pub struct ArtifactInitArgs {
     /// (IMPLEMENTATION or FINAL_DELIVERABLE).
     #[arg(long, value_name = "IMPLEMENTATION|FINAL_DELIVERABLE")]
     pub kind: Option<String>,
-    /// Print `{"ok": true, "path": "<record>", "created": <bool>}`; a refusal prints `{"ok": false, "error", "hint"}`.
+    /// Print `{"ok": true, "path": "<record>", "created": <bool>, "stateField": "Active Work.<field>" | null}` (stateField: the field this run wrote the path to); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
 }
