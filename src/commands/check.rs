@@ -122,6 +122,9 @@ pub fn evaluate_with(
         }
         Source::Rev(rev) => {
             let tree = project.at_rev(rev)?;
+            // The checked commit is walked now, so a damaged tree is a
+            // refusal; the parent is read only where the history rules look.
+            tree.load()?;
             let parent = first_parent(project, rev, allow_shallow)?;
             let against = parent.as_ref().map(|h| h.describe());
             Ok((run(&tree, parent.as_ref())?, tree.describe(), against))

@@ -170,7 +170,7 @@ impl Project {
         let index = self.index()?;
         let head = self.head()?;
         let clean = match &self.workdir {
-            Some(top) => snapshot::stat_clean_paths(&self.repo, top, &self.root_in_repo),
+            Some(top) => snapshot::stat_clean_paths(&self.repo, top, &self.root_in_repo, want),
             None => Default::default(),
         };
         snapshot::differs(&work, &index, head.as_ref(), want, &|p| clean.contains(p))

@@ -334,20 +334,11 @@ fn first_parent_chain(
     Ok(chain)
 }
 
-/// What a commit's verdict depends on: its `.standards/` and Markdown
-/// entries (paths and blob IDs).
-type ContentKey = Vec<(String, gix::ObjectId)>;
-/// A commit's content key and its first parent's.
-type PairKey = (ContentKey, Option<ContentKey>);
+/// What a commit's verdict depends on: a digest of its `.standards/` and
+/// Markdown entries (paths and blob IDs), and of its first parent's.
+type PairKey = ([u8; 32], Option<[u8; 32]>);
 /// The commit that was checked and what it found.
 type Checked = (gix::ObjectId, Rc<Vec<Problem>>);
-
-fn content_key(tree: &ObjectTree) -> ContentKey {
-    tree.paths()
-        .filter(|p| p.starts_with(".standards/") || p.ends_with(".md"))
-        .filter_map(|p| tree.entry_id(p).map(|id| (p.to_string(), id)))
-        .collect()
-}
 
 /// A snapshot whose blobs come from a cache shared by the whole run, so a blob
 /// that many commits hold is read once.
@@ -453,9 +444,19 @@ pub fn evaluate(
             let tree = projects::at_rev(repo, &id.to_string(), dir)?;
             let parent = match (parent_id, parents.remove(dir)) {
                 (Some(p), Some((pid, snap))) if p == pid => Some(snap),
-                (Some(p), _) => Some(projects::at_rev(repo, &p.to_string(), dir)?),
+                (Some(p), _) => {
+                    let snap = projects::at_rev(repo, &p.to_string(), dir)?;
+                    snap.load()?;
+                    Some(snap)
+                }
                 (None, _) => None,
             };
+            // Only the folders that changed since the parent are read.
+            match &parent {
+                Some(p) => tree.derive_from(p)?,
+                None => tree.load()?,
+            }
+            tree.load()?;
             let cached_tree = CachedTree {
                 inner: &tree,
                 cache: &cache,
@@ -465,7 +466,10 @@ pub fn evaluate(
                 cycle = cycle.or_else(|| cycle_of(&cached_tree));
                 let key = (
                     dir.clone(),
-                    (content_key(&tree), parent.as_ref().map(content_key)),
+                    (
+                        tree.content_digest(),
+                        parent.as_ref().map(ObjectTree::content_digest),
+                    ),
                 );
                 let found = match seen.get(&key) {
                     Some((from, found)) => {
