@@ -38,6 +38,7 @@ mod registration;
 mod reset;
 mod scaling;
 mod scenario_coverage;
+mod snapshots;
 mod status;
 mod transitions;
 mod transitions_property;

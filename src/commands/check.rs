@@ -134,13 +134,19 @@ pub fn evaluate_with(
 
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
+    run_project(ctx, &project, request)
+}
+
+/// [`run`] on a project already opened (the pre-commit hook checks each
+/// project of the repository through one opened repository).
+pub fn run_project(ctx: &mut Context, project: &Project, request: &Request) -> Result<()> {
     let (report, source, against) = evaluate_with(
-        &project,
+        project,
         &request.source,
         request.options,
         request.allow_shallow,
     )?;
-    let conflict = conflict_report(&project, &request.source, &report)?;
+    let conflict = conflict_report(project, &request.source, &report)?;
     if request.json {
         print_json(
             ctx.out,
@@ -166,7 +172,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         Ok(())
     } else {
         if let Some(hook) = &request.hook {
-            record_failure(ctx, &project, request, hook, &report, &source);
+            record_failure(ctx, project, request, hook, &report, &source);
         }
         Err(Error::ProblemsFound {
             count: report.problems.len(),

@@ -360,7 +360,7 @@ struct BlobCache {
     last: Option<(gix::ObjectId, std::rc::Rc<Vec<u8>>)>,
 }
 
-const BLOB_CACHE_BYTES: usize = 8 * 1024 * 1024;
+const BLOB_CACHE_BYTES: usize = 2 * 1024 * 1024;
 
 /// A tree of blobs from the object database: the index or a commit.
 ///
