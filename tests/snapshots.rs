@@ -292,3 +292,55 @@ fn a_commit_through_the_installed_hook() {
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(text.contains("RT-005"), "{text}");
 }
+
+/// Item 4: `verify` shares the scan's verdicts by blob ID across commits. A
+/// range whose every commit changes an unrelated Markdown file (so no
+/// commit's verdict can be reused whole) still parses each unchanged record
+/// once, and reads each blob once.
+#[test]
+fn verify_parses_an_unchanged_record_once_across_commits() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install"]).success();
+    let records = 4;
+    for r in 0..records {
+        write(
+            repo.join(format!("docs/rec{r}.md")),
+            format!("<!-- STANDARDS\nArtifact: SCOPE\nCycle: c{r}\n-->\n# Record {r}\n"),
+        );
+    }
+    env.commit_all(&repo, "records");
+    let commits = 6;
+    for c in 0..commits {
+        write(repo.join("notes.md"), format!("note {c}\n"));
+        env.commit_all(&repo, &format!("note {c}"));
+    }
+    let range = format!("HEAD~{commits}..HEAD");
+    let mut cmd = env.cmd(&repo);
+    cmd.args(["verify", "--format", "json", &range])
+        .env("GIT_STANDARDS_COUNT_READS", "1");
+    let out = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let parsed: usize = err
+        .lines()
+        .find_map(|l| l.strip_prefix("records parsed: "))
+        .unwrap_or_else(|| panic!("no count in {err}"))
+        .parse()
+        .unwrap();
+    assert_eq!(parsed, records, "{err}");
+    // Every commit was checked (none reused whole): the notes differ.
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let checked = json["commits"].as_array().unwrap();
+    assert_eq!(checked.len(), commits, "{json}");
+    assert!(checked.iter().all(|c| c["reusedFrom"].is_null()), "{json}");
+    // Blobs: the runtime files and records once, plus one note per commit.
+    let read = reads(&out.stderr);
+    let blobs = env
+        .git(&repo, &["ls-tree", "-r", "HEAD"])
+        .lines()
+        .filter(|l| l.contains(" blob "))
+        .count();
+    assert!(
+        read <= blobs + 2 * commits,
+        "{read} reads for {blobs} blobs"
+    );
+}

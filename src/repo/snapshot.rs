@@ -956,6 +956,13 @@ impl Tree for ObjectTree {
         }
     }
 
+    fn content_id(&self, path: &str) -> Option<Vec<u8>> {
+        match self.lookup(path) {
+            Ok(Some(Found::Entry(id, Kind::Blob))) => Some(id.as_bytes().to_vec()),
+            _ => None,
+        }
+    }
+
     fn markdown_files(&self) -> Vec<String> {
         self.entries()
             .iter()

@@ -362,6 +362,9 @@ impl Tree for CachedTree<'_> {
         self.cache.borrow_mut().insert(id, node.clone());
         node
     }
+    fn content_id(&self, path: &str) -> Option<Vec<u8>> {
+        self.inner.content_id(path)
+    }
     fn markdown_files(&self) -> Vec<String> {
         self.inner.markdown_files()
     }
@@ -425,6 +428,8 @@ pub fn evaluate(
         }
     };
     let cache = std::cell::RefCell::new(HashMap::new());
+    // The scan's verdicts by blob ID: an unchanged record is parsed once per run.
+    let verdicts = check::ScanCache::default();
     let mut seen: HashMap<(String, PairKey), Checked> = HashMap::new();
     let mut commits = Vec::with_capacity(chain.len());
     let mut parents: HashMap<String, (gix::ObjectId, ObjectTree)> = HashMap::new();
@@ -484,9 +489,19 @@ pub fn evaluate(
                                     inner: p,
                                     cache: &cache,
                                 };
-                                check::run(&cached_tree, Some(&cached_parent), Options::default())
+                                check::run_cached(
+                                    &cached_tree,
+                                    Some(&cached_parent),
+                                    Options::default(),
+                                    Some(&verdicts),
+                                )
                             }
-                            None => check::run(&cached_tree, None, Options::default()),
+                            None => check::run_cached(
+                                &cached_tree,
+                                None,
+                                Options::default(),
+                                Some(&verdicts),
+                            ),
                         };
                         let found = Rc::new(in_repo(dir, report.problems));
                         seen.insert(key, (id, found.clone()));
@@ -669,6 +684,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         }
     };
     let outcome = evaluate(&project, request, &mut progress)?;
+    crate::repo::reads::report(err);
     let out = &mut *ctx.out;
     match request.format {
         Format::Text => format::text(out, &outcome)?,
