@@ -44,6 +44,7 @@ mod reset;
 mod scaling;
 mod scenario_coverage;
 mod skill_ownership;
+mod snapshots;
 mod status;
 mod transitions;
 mod transitions_json;
