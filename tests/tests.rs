@@ -38,6 +38,7 @@ mod registration;
 mod reset;
 mod scaling;
 mod scenario_coverage;
+mod stat_reuse;
 mod status;
 mod transitions;
 mod transitions_property;

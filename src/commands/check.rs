@@ -137,6 +137,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         request.options,
         request.allow_shallow,
     )?;
+    crate::repo::reads::report(ctx.err);
     let conflict = conflict_report(&project, &request.source, &report)?;
     if request.json {
         print_json(
