@@ -177,8 +177,12 @@ impl WorktreeTree {
             probed: RefCell::new(BTreeSet::new()),
             decided: RefCell::new(Vec::new()),
         };
+        // Each blob is decoded once (a record is kept whole): a cache of
+        // decoded objects would only hold the ordinary files' bytes.
+        let mut own = repo.clone();
+        own.object_cache_size(0);
         let tree = WorktreeTree {
-            repo: repo.clone(),
+            repo: own,
             folders: Folders::new(root.clone()),
             root,
             root_in_repo,
