@@ -20,7 +20,7 @@ fn check(env: &Env, repo: &Path) -> (serde_json::Value, usize) {
     let stderr = String::from_utf8(out.stderr).unwrap();
     let reads = stderr
         .lines()
-        .find_map(|l| l.strip_prefix("files read: "))
+        .find_map(|l| l.strip_prefix("read from disk: "))
         .unwrap_or_else(|| panic!("no count in {stderr}"))
         .parse()
         .unwrap();

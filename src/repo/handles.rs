@@ -712,7 +712,7 @@ fn open_regular(dir: BorrowedFd<'_>, name: &str) -> Result<(std::fs::File, u64),
             describe_kind(kind)
         )));
     }
-    super::reads::note();
+    super::reads::note_disk();
     Ok((std::fs::File::from(fd), st.st_size.max(0) as u64))
 }
 

@@ -5,6 +5,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 static READS: AtomicUsize = AtomicUsize::new(0);
+static DISK_READS: AtomicUsize = AtomicUsize::new(0);
 
 /// The variable that makes the debug binary report its count on stderr.
 pub const ENV: &str = "GIT_STANDARDS_COUNT_READS";
@@ -14,16 +15,29 @@ pub fn note() {
     READS.fetch_add(1, Ordering::Relaxed);
 }
 
+/// Counts one file read from the working tree (also counted by [`note`]).
+pub fn note_disk() {
+    DISK_READS.fetch_add(1, Ordering::Relaxed);
+    note();
+}
+
+/// Files read from the working tree so far (not blobs).
+pub fn disk_count() -> usize {
+    DISK_READS.load(Ordering::Relaxed)
+}
+
 /// Files read so far.
 pub fn count() -> usize {
     READS.load(Ordering::Relaxed)
 }
 
 /// In debug builds with [`ENV`] set, writes `files read: <n>` (files and
-/// blobs) and `records parsed: <n>` (provenance blocks the scans parsed) to `err`.
+/// blobs), `read from disk: <n>` (files only) and `records parsed: <n>`
+/// (provenance blocks the scans parsed) to `err`.
 pub fn report(err: &mut dyn std::io::Write) {
     if cfg!(debug_assertions) && std::env::var_os(ENV).is_some() {
         let _ = writeln!(err, "files read: {}", count());
+        let _ = writeln!(err, "read from disk: {}", disk_count());
         let _ = writeln!(err, "records parsed: {}", crate::protocol::scan::parsed());
     }
 }
