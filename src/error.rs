@@ -6,6 +6,34 @@ use std::path::{Path, PathBuf};
 use crate::protocol::mode::ModeError;
 use crate::protocol::state::StateError;
 
+/// A STANDARDS project found in a subfolder of the repository.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SubProject {
+    /// The folder holding its `.standards/`, relative to the repository's top.
+    pub folder: String,
+    /// The same folder as a person reads it from the current folder.
+    #[serde(skip)]
+    pub shown: String,
+    /// The command line that runs the same command on that project.
+    pub command: String,
+}
+
+fn in_subfolders(top: &Path, source: &str, projects: &[SubProject]) -> String {
+    let folders = projects
+        .iter()
+        .map(|p| format!("`{}`", p.shown))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (count, live) = match projects.len() {
+        1 => ("a STANDARDS project".to_string(), "lives in the subfolder"),
+        n => (format!("{n} STANDARDS projects"), "live in the subfolders"),
+    };
+    format!(
+        "no STANDARDS runtime is installed at the top of the repository `{}` in {source}, but {count} {live} {folders}",
+        top.display()
+    )
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Bad arguments (exit 2).
@@ -38,6 +66,17 @@ pub enum Error {
 
     #[error("no STANDARDS runtime is installed at `{root}`")]
     NotInstalled { root: PathBuf },
+
+    /// No runtime at the repository's top, but STANDARDS projects live in
+    /// subfolders (issue 15): the message names them, the hint the `-C` to use.
+    #[error("{}", in_subfolders(.top, .snapshot, .projects))]
+    ProjectsInSubfolders {
+        /// The top of the working tree (or the repository, when bare).
+        top: PathBuf,
+        /// The snapshot searched: "the working tree", "the index", "commit ...".
+        snapshot: String,
+        projects: Vec<SubProject>,
+    },
 
     #[error("{path}: {message}")]
     Invalid { path: String, message: String },

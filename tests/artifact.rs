@@ -40,7 +40,7 @@ fn sc_art_002_rerun_is_idempotent() {
     let path = p.init(&["VERIFICATION"]);
     p.append(&path, "\n## Acceptance Evidence\n| AC-001 | t | passed |\n");
     let before = p.snapshot();
-    assert_eq!(p.line(&["artifact", "init", "VERIFICATION"]), path);
+    assert_eq!(p.init(&["VERIFICATION"]), path);
     assert_eq!(p.snapshot(), before);
 }
 
@@ -316,7 +316,7 @@ fn sc_art_010_state_with_bom_code_span_request_and_moved_field() {
     p.write(STATE, format!("\u{feff}{state}"));
     let id = p.state_id();
     assert_eq!(
-        p.line(&["artifact", "init", "DOCUMENTATION"]),
+        p.init(&["DOCUMENTATION"]),
         format!(".standards/docs/documentation/{id}.md")
     );
 }
@@ -419,16 +419,17 @@ fn refuses_without_an_installed_runtime() {
 }
 
 #[test]
-fn works_from_a_subdirectory_and_prints_the_project_relative_path() {
+fn works_from_a_subdirectory_and_prints_the_path_from_there() {
     let p = Project::green();
     let id = p.start_cycle("SCOPING", "STANDARD", "FULL_DELIVERABLE");
     std::fs::create_dir_all(p.path("src/deep")).unwrap();
     let a = p
         .run_in(&p.path("src/deep"), &["artifact", "init", "SCOPE"])
         .success();
+    // As git shows paths: relative to the current folder (issue 15).
     assert_eq!(
         crate::common::stdout(&a),
-        format!(".standards/docs/scope/{id}.md\n")
+        format!("../../.standards/docs/scope/{id}.md\n")
     );
     assert!(p.path(&format!(".standards/docs/scope/{id}.md")).is_file());
     assert!(!p.path("src/deep/.standards").exists());
@@ -482,4 +483,71 @@ impl Project {
         let end = start + state[start..].find('`').unwrap();
         state[start..end].to_string()
     }
+}
+
+/// The scope, design and plan records' paths go into their empty `Active
+/// Work` field with the record (one journaled operation, only that field's
+/// bytes); a field naming another artifact is the role's choice and stays.
+#[test]
+fn scope_design_and_plan_paths_are_recorded_in_active_work() {
+    let p = Project::brown();
+    let id = p.start_cycle("SCOPING", "STANDARD", "FULL_DELIVERABLE");
+    p.set_state(&[("Kind", "FORWARD"), ("From", "AUDITING")]);
+    p.commit("cycle");
+    let before = p.state();
+    let a = p.run(&["artifact", "init", "SCOPE", "--json"]);
+    assert!(a.get_output().status.success(), "{}", stderr(&a));
+    let v: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    let scope = format!(".standards/docs/scope/{id}.md");
+    assert_eq!(
+        (&v["path"], &v["created"], &v["stateField"]),
+        (
+            &scope.clone().into(),
+            &true.into(),
+            &"Active Work.Scope".into()
+        )
+    );
+    assert_eq!(
+        p.state(),
+        before.replace("`Scope`: `NONE`", &format!("`Scope`: `{scope}`"))
+    );
+    let log = String::from_utf8(p.run(&["log", "--json"]).get_output().stdout.clone()).unwrap();
+    assert!(
+        log.lines().any(|l| l.contains("\"record-created\"")
+            && l.contains("\"state_field\":\"Active Work.Scope\"")),
+        "{log}"
+    );
+    // A re-run changes nothing.
+    let again = p.run(&["artifact", "init", "SCOPE", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&again.get_output().stdout).unwrap();
+    assert_eq!(v["stateField"], serde_json::Value::Null);
+    assert_eq!(v["created"], false);
+    p.run(&["check"]).success();
+
+    // The Architect chose a project document: the new record does not replace it.
+    p.set_state(&[("Architecture", "docs/design.md")]);
+    let a = p.run(&["artifact", "init", "ARCHITECTURE"]);
+    assert!(a.get_output().status.success());
+    assert!(stderr(&a).contains("`Active Work.Architecture` names `docs/design.md`"));
+    assert!(p.state().contains("`Architecture`: `docs/design.md`"));
+
+    // A plan created earlier by hand gets its path recorded by the re-run.
+    let plan = format!(".standards/docs/development/{id}.md");
+    p.write(
+        &plan,
+        git_standards::assets::new_record(
+            git_standards::protocol::vocab::ArtifactType::Development,
+            None,
+            &id,
+        ),
+    );
+    assert_eq!(p.init(&["DEVELOPMENT"]), plan);
+    assert!(p.state().contains(&format!("`Development`: `{plan}`")));
+    let log = String::from_utf8(p.run(&["log", "--json"]).get_output().stdout.clone()).unwrap();
+    assert!(log.contains("\"record-path-recorded\""), "{log}");
+
+    // A verification report has no field: STATE.md stays as it is.
+    let state = p.state();
+    p.init(&["VERIFICATION"]);
+    assert_eq!(p.state(), state);
 }

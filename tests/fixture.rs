@@ -149,7 +149,19 @@ impl Project {
     pub fn init(&self, args: &[&str]) -> String {
         let mut all = vec!["artifact", "init"];
         all.extend_from_slice(args);
-        let path = self.line(&all);
+        let a = self.run(&all).success();
+        // stdout is the path alone; stderr may name the fields to fill next.
+        let out = stdout(&a);
+        assert!(
+            out.ends_with('\n') && out.matches('\n').count() == 1,
+            "{all:?} must print one line, printed {out:?}"
+        );
+        let err = stderr(&a);
+        assert!(
+            err.is_empty() || (err.starts_with("Next: ") && err.matches('\n').count() == 1),
+            "{all:?} wrote to stderr: {err}"
+        );
+        let path = out.trim_end().to_string();
         assert!(self.path(&path).is_file(), "{path} was not created");
         path
     }

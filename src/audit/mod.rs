@@ -47,7 +47,8 @@ event_kinds! {
     Installed = "installed": "the runtime was installed for the first time; keys: version, mode, created (paths), config (the git settings it set).",
     Upgraded = "upgraded": "the runtime was upgraded or reinstalled over an existing one; keys: from, version, changed (paths), config.",
     CycleIdIssued = "cycle-id-issued": "`cycle new` issued a cycle ID; keys: request.",
-    RecordCreated = "record-created": "`artifact init` created a cycle record; keys: path, blob (its git blob ID), type.",
+    RecordCreated = "record-created": "`artifact init` created a cycle record; keys: path, blob (its git blob ID), type, state_field (the `Active Work` field it wrote the path to, when it did).",
+    RecordPathRecorded = "record-path-recorded": "`artifact init` wrote an existing record's path into its empty `Active Work` field; keys: path, type, state_field.",
     CheckFailed = "check-failed": "a hook's check found problems; keys: hook, source, problems (count), rules.",
     ConflictRefused = "conflict-refused": "a command refused to work on unresolved merge conflicts; keys: reason, rule, command.",
     Reset = "reset": "the cycle state was reset to a fresh installation; keys: archive (ref), archive_commit.",
@@ -70,6 +71,7 @@ event_kinds! {
     Cancelled = "cancelled": "the user cancelled the cycle (user authority); keys: reason.",
     Blocked = "blocked": "the cycle is blocked on a question; keys: question.",
     Unblocked = "unblocked": "the blocking question was answered; keys: answer.",
+    NextModeChosen = "next-mode-chosen": "the user chose or withdrew the next cycle's mode (user authority); keys: from, to (`PendingCycleMode` before and after), request_blocked (whether a saved request still waits).",
     ClientsInstalled = "clients-installed": "agent client files were installed; keys: clients, paths.",
 }
 

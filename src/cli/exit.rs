@@ -25,6 +25,18 @@ fn classify(error: &Error) -> (u8, Option<String>) {
             (EXIT_PROBLEMS, Some("run the command inside a git repository, or pass `-C <path>`".into()))
         }
         Error::NotInstalled { .. } => (EXIT_PROBLEMS, Some("run `git standards install` first".into())),
+        Error::ProjectsInSubfolders { projects, .. } => {
+            let commands = projects
+                .iter()
+                .map(|p| format!("`{}`", p.command))
+                .collect::<Vec<_>>();
+            let (which, or) = match commands.split_last() {
+                Some((last, [])) => ("the project", last.clone()),
+                Some((last, rest)) => ("a project", format!("{} or {last}", rest.join(", "))),
+                None => ("a project", String::new()),
+            };
+            (EXIT_PROBLEMS, Some(format!("run the command inside {which}'s folder, or name it with `-C <folder>`: {or}")))
+        }
         Error::Invalid { .. } => (EXIT_PROBLEMS, None),
         Error::State(_) => (
             EXIT_PROBLEMS,
@@ -78,11 +90,16 @@ pub fn report_error_colored(error: &Error, err: &mut dyn Write, color: bool) -> 
 /// `{"ok": false, "error": "<message>", "hint": "<hint>" | null}` on stdout.
 pub fn report_error_json(error: &Error, out: &mut dyn Write) -> std::io::Result<()> {
     let (_, hint) = classify(error);
-    let value = serde_json::json!({
+    let mut value = serde_json::json!({
         "ok": false,
         "error": message(error),
         "hint": hint,
     });
+    // Where the projects are, for a script to pick one (`folder` is
+    // repository-relative, `command` runs the same command there).
+    if let Error::ProjectsInSubfolders { projects, .. } = error {
+        value["projects"] = serde_json::to_value(projects).map_err(std::io::Error::other)?;
+    }
     let text = serde_json::to_string_pretty(&value).map_err(std::io::Error::other)?;
     writeln!(out, "{text}")
 }

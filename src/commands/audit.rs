@@ -46,50 +46,64 @@ fn finish(project: &Project, event: Event) -> Event {
     }
 }
 
-/// The event as stored, and its line.
-fn prepare(project: &Project, event: Event) -> (Event, String) {
+/// The event as stored, its line and its ID.
+fn prepare(project: &Project, event: Event) -> (Event, String, String) {
     let event = finish(project, event);
-    let line = event.to_line(&stamp(project));
-    (event, line)
+    let stamp = stamp(project);
+    let line = event.to_line(&stamp);
+    (event, line, stamp.id)
 }
 
-fn store(project: &Project, event: &Event, line: &str) -> Result<()> {
+fn store(project: &Project, event: &Event, line: &str) -> Result<notes::Appended> {
     let anchor = Anchor::for_cycle(event.cycle.as_deref());
     notes::append(
         &project.repo,
         &anchor,
         line,
         &format!("standards: {}", event.kind),
-    )?;
-    Ok(())
+    )
+}
+
+/// Says on stderr that an append removed the ref lock of a killed writer.
+fn report_stale_lock(ctx: &mut Context, appended: &notes::Appended) {
+    if let Some(stale) = &appended.stale_lock {
+        let _ = writeln!(ctx.err, "{stale}");
+    }
 }
 
 /// Appends the event to the trail now; returns the stored line.
 pub fn record(project: &Project, event: Event) -> Result<String> {
-    let (event, line) = prepare(project, event);
+    let (event, line, _) = prepare(project, event);
     store(project, &event, &line)?;
     Ok(line)
 }
 
 /// D20: the command's write already happened; record its event. A failed
 /// append is reported on stderr with the event's JSON, so nothing is silently
-/// lost, and the command's result and exit status stand.
-pub fn append_after(ctx: &mut Context, project: &Project, event: Event) {
-    let (event, line) = prepare(project, event);
-    if let Err(e) = store(project, &event, &line) {
-        let _ = writeln!(
+/// lost, and the command's result and exit status stand. Returns the
+/// event's ID once it is stored.
+pub fn append_after(ctx: &mut Context, project: &Project, event: Event) -> Option<String> {
+    let (event, line, id) = prepare(project, event);
+    match store(project, &event, &line) {
+        Ok(appended) => report_stale_lock(ctx, &appended),
+        Err(e) => {
+            let _ = writeln!(
             ctx.err,
             "warning: the audit event could not be recorded in `{}`: {e}\nwarning: the event, so that it is not lost: {line}",
             notes::NOTES_REF
         );
+            return None;
+        }
     }
+    Some(id)
 }
 
 /// D20, user-authority events: the event is the evidence, so it is recorded
 /// first, and the command refuses (changing nothing) when it cannot be.
-pub fn append_before(ctx: &mut Context, project: &Project, event: Event) -> Result<()> {
-    let _ = &ctx;
-    record(project, event).map(|_| ()).map_err(|e| {
+/// Returns the stored event's ID.
+pub fn append_before(ctx: &mut Context, project: &Project, event: Event) -> Result<String> {
+    let (event, line, id) = prepare(project, event);
+    let appended = store(project, &event, &line).map_err(|e| {
         Error::refused(
             format!(
                 "the audit event could not be recorded in `{}`, so nothing was changed: {e}",
@@ -100,7 +114,9 @@ pub fn append_before(ctx: &mut Context, project: &Project, event: Event) -> Resu
                 notes::NOTES_REF
             )),
         )
-    })
+    })?;
+    report_stale_lock(ctx, &appended);
+    Ok(id)
 }
 
 /// The active cycle's ID in a snapshot's STATE.md, if it names one; a
@@ -180,13 +196,14 @@ mod tests {
     fn append_after_reports_a_failure_with_the_event_and_never_fails() {
         let (dir, project) = project();
         break_the_trail(&project);
-        let ((), err) = run(dir.path(), |ctx| {
+        let (id, err) = run(dir.path(), |ctx| {
             append_after(
                 ctx,
                 &project,
                 Event::new(EventKind::Reset).detail("archive", "refs/standards/archive/x"),
             )
         });
+        assert_eq!(id, None, "a lost event has no ID to report");
         let json = err
             .lines()
             .find_map(|l| l.strip_prefix("warning: the event, so that it is not lost: "))

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use crate::audit::{Event, EventKind};
-use crate::commands::{audit, Context};
+use crate::commands::paths::PathView;
+use crate::commands::{audit, runtime as tools, Context};
 use crate::error::{Error, Result};
 use crate::protocol::check::{self, runtime, Options, Report};
 use crate::protocol::tree::Tree;
@@ -101,6 +102,57 @@ pub fn evaluate_with(
         }
         Ok(check::run(tree, head.map(|h| h as &dyn Tree), options))
     };
+    let (mut report, described, against) = evaluate_snapshot(project, source, &run, allow_shallow)?;
+    restore_hints(project, source, &mut report)?;
+    Ok((report, described, against))
+}
+
+/// Each RT-001 hint names the command that brings the file back from where
+/// git holds it, which only the repository knows (the index is no part of a
+/// working-tree check).
+fn restore_hints(project: &Project, source: &Source, report: &mut Report) -> Result<()> {
+    use runtime::{missing_file_hint, HeldBy, Snapshot};
+    if !report.problems.iter().any(|p| p.rule == "RT-001") {
+        return Ok(());
+    }
+    let head = project.head()?;
+    let in_head = |path: &str| head.as_ref().is_some_and(|h| h.exists(path));
+    let (snapshot, index, worktree) = match source {
+        Source::Worktree => (Snapshot::Worktree, Some(project.index()?), None),
+        Source::Staged => (Snapshot::Index, None, Some(project.worktree()?)),
+        Source::Rev(_) => (Snapshot::Commit, None, None),
+    };
+    let records = match source {
+        Source::Worktree => runtime::has_records(&project.worktree()?),
+        Source::Staged => runtime::has_records(&project.index()?),
+        Source::Rev(_) => false,
+    };
+    for problem in report.problems.iter_mut().filter(|p| p.rule == "RT-001") {
+        let path = problem.file.as_str();
+        let held = if index.as_ref().is_some_and(|i| i.exists(path)) {
+            HeldBy::Index
+        } else if in_head(path) {
+            HeldBy::Head
+        } else if worktree.as_ref().is_some_and(|w| w.exists(path)) {
+            HeldBy::Worktree
+        } else {
+            HeldBy::Nothing
+        };
+        problem.hint = Some(missing_file_hint(path, snapshot, held, records));
+    }
+    Ok(())
+}
+
+/// Checks one snapshot against the commit it is compared with.
+type CheckOne<'a> = dyn Fn(&dyn Tree, Option<&ObjectTree>) -> Result<Report> + 'a;
+
+/// The report of the chosen snapshot, before the repository refines its hints.
+fn evaluate_snapshot(
+    project: &Project,
+    source: &Source,
+    run: &CheckOne,
+    allow_shallow: bool,
+) -> Result<(Report, String, Option<String>)> {
     match source {
         Source::Worktree => {
             let tree = project.worktree()?;
@@ -145,7 +197,25 @@ pub fn run_project(ctx: &mut Context, project: &Project, request: &Request) -> R
         &request.source,
         request.options,
         request.allow_shallow,
-    )?;
+    )
+    .map_err(|e| {
+        let (snapshot, flag) = match &request.source {
+            Source::Worktree => (tools::Snapshot::Worktree, String::new()),
+            Source::Staged => (tools::Snapshot::Index, " --staged".to_string()),
+            Source::Rev(rev) => (
+                tools::Snapshot::Rev(rev),
+                format!(" --ref {}", tools::shell_word(rev)),
+            ),
+        };
+        let json = if request.json { " --json" } else { "" };
+        tools::projects_elsewhere(
+            &ctx.cwd,
+            project,
+            snapshot,
+            &format!("check{flag}{json}"),
+            e,
+        )
+    })?;
     let conflict = conflict_report(project, &request.source, &report)?;
     if request.json {
         print_json(
@@ -166,7 +236,8 @@ pub fn run_project(ctx: &mut Context, project: &Project, request: &Request) -> R
                 writeln!(ctx.out, "{line}").map_err(out_err)?;
             }
         }
-        print_text(ctx.out, &report, &source, ctx.color)?;
+        let view = ctx.path_view(project);
+        print_text_in(ctx.out, &report, &source, ctx.color, &view)?;
     }
     if report.ok() {
         Ok(())
@@ -245,6 +316,18 @@ fn out_err(e: std::io::Error) -> Error {
 /// given once per file and rule when the same hint repeats), then notes, then
 /// one summary line.
 pub fn print_text(out: &mut dyn Write, report: &Report, source: &str, color: bool) -> Result<()> {
+    print_text_in(out, report, source, color, &PathView::identity())
+}
+
+/// [`print_text`] with the files shown through `view` (relative to the
+/// current folder).
+pub fn print_text_in(
+    out: &mut dyn Write,
+    report: &Report,
+    source: &str,
+    color: bool,
+    view: &PathView,
+) -> Result<()> {
     let by_file = by_file(report);
     let (bold, reset) = if color {
         ("\u{1b}[1m", "\u{1b}[0m")
@@ -254,6 +337,7 @@ pub fn print_text(out: &mut dyn Write, report: &Report, source: &str, color: boo
     for (file, problems) in &by_file {
         let mut hinted: Vec<(&str, &str)> = Vec::new();
         for (i, p) in problems.iter().enumerate() {
+            let file = view.show(file);
             writeln!(out, "{bold}{file}{reset}: {} [{}]", p.message, p.rule).map_err(out_err)?;
             let Some(hint) = &p.hint else { continue };
             // The same rule's same hint is printed once, after its last problem in the file.

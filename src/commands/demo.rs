@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::commands::{artifact, check, install, status, transition, Context};
 use crate::error::{Error, Result};
 use crate::protocol::fields;
-use crate::protocol::layout::{self, STATE_PATH};
-use crate::protocol::state::StateDoc;
+use crate::protocol::layout;
 use crate::protocol::vocab::{ArtifactType, ReviewKind, WorkflowState};
 use crate::repo::{write, Project};
 
@@ -254,7 +253,10 @@ mod examples {
 /// record filled from [`examples`]; `check` passes and a commit is made at
 /// every step.
 fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
-    let mut step = Stepper { n: 0 };
+    let mut step = Stepper {
+        n: 0,
+        shown_diff: false,
+    };
     step.commit(ctx, dir, "Install the STANDARDS runtime")?;
     say(
         ctx,
@@ -265,10 +267,10 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         ctx,
         dir,
         &format!("git standards start --request \"{request}\""),
-        |c| transition::start(c, Some(request.into()), None, None, false),
+        |c| transition::start(c, Some(request.into()), None, None, false, false),
     )?;
-    let scope = step.record(ctx, dir, ArtifactType::Scope, None, &[], examples::SCOPE)?;
-    record_path(dir, "Scope", &scope)?;
+    // `artifact init` records each new scope, design and plan path in `Active Work`.
+    step.record(ctx, dir, ArtifactType::Scope, None, &[], examples::SCOPE)?;
     step.commit(ctx, dir, "Scoper: the scope, AC-001")?;
 
     step.handoff(
@@ -277,7 +279,7 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         WorkflowState::Architecting,
         "The scope is complete.",
     )?;
-    let design = step.record(
+    step.record(
         ctx,
         dir,
         ArtifactType::Architecture,
@@ -285,7 +287,6 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         &[],
         examples::DESIGN,
     )?;
-    record_path(dir, "Architecture", &design)?;
     step.commit(ctx, dir, "Architect: the technical design")?;
 
     step.handoff(ctx, dir, WorkflowState::Auditing, "The design is complete.")?;
@@ -298,7 +299,7 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         WorkflowState::Developing,
         "The project context is current.",
     )?;
-    let plan = step.record(
+    step.record(
         ctx,
         dir,
         ArtifactType::Development,
@@ -311,7 +312,6 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         ],
         examples::PLAN,
     )?;
-    record_path(dir, "Development", &plan)?;
     write_file(dir, "app.py", examples::APP)?;
     // The first implementation makes the project BROWNFIELD for good.
     write_file(
@@ -422,7 +422,9 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         "The records agree.",
     )?;
     step.commit(ctx, dir, "Ready for the user's sign-off")?;
-    step.run(ctx, dir, "git standards signoff", transition::signoff)?;
+    step.run(ctx, dir, "git standards signoff", |c| {
+        transition::signoff(c, false)
+    })?;
     step.commit(ctx, dir, "The user signed off")?;
 
     say(
@@ -439,6 +441,8 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
 
 struct Stepper {
     n: usize,
+    /// Whether a move's STATE.md diff was shown (once is enough to see it).
+    shown_diff: bool,
 }
 
 impl Stepper {
@@ -474,12 +478,23 @@ impl Stepper {
         to: WorkflowState,
         reason: &str,
     ) -> Result<()> {
+        let before = read_file(dir, layout::STATE_PATH)?;
         self.run(
             ctx,
             dir,
             &format!("git standards handoff --to {to} --reason \"{reason}\""),
-            |c| transition::handoff(c, to, reason.to_string(), false),
+            |c| transition::handoff(c, to, reason.to_string(), false, false),
         )?;
+        if !self.shown_diff {
+            self.shown_diff = true;
+            let after = read_file(dir, layout::STATE_PATH)?;
+            say(
+                ctx,
+                "\nThe move rewrote only the STATE.md lines that hold its fields; every other byte stayed (`git diff HEAD -- .standards/STATE.md`):",
+            )?;
+            let changed = changed_lines(&before, &after);
+            indent(ctx, changed.as_bytes())?;
+        }
         self.commit(ctx, dir, &format!("Hand off to {to}"))
     }
 
@@ -498,10 +513,20 @@ impl Stepper {
             None => format!("git standards artifact init {artifact}"),
         };
         say(ctx, &format!("\n$ {shown}"))?;
-        let printed = capture(ctx, dir, |inner| {
-            artifact::run_init(inner, &artifact::InitRequest { artifact, kind }, false)
-        })?;
+        // The path on stdout, then the fields the role fills next (stderr).
+        let (mut printed, mut next) = (Vec::new(), Vec::new());
+        artifact::run_init(
+            &mut Context {
+                cwd: dir.to_path_buf(),
+                out: &mut printed,
+                err: &mut next,
+                color: ctx.color,
+            },
+            &artifact::InitRequest { artifact, kind },
+            false,
+        )?;
         indent(ctx, &printed)?;
+        indent(ctx, &next)?;
         let rel = String::from_utf8_lossy(&printed).trim().to_string();
         let mut text = read_file(dir, &rel)?;
         for (name, value) in header {
@@ -534,6 +559,24 @@ impl Stepper {
     }
 }
 
+/// The lines that differ between `before` and `after`, as `-`/`+` lines in
+/// the order a diff shows them (no context lines).
+fn changed_lines(before: &str, after: &str) -> String {
+    let diff = similar::TextDiff::from_lines(before, after);
+    let mut out = String::new();
+    for change in diff.iter_all_changes() {
+        let sign = match change.tag() {
+            similar::ChangeTag::Equal => continue,
+            similar::ChangeTag::Delete => '-',
+            similar::ChangeTag::Insert => '+',
+        };
+        out.push(sign);
+        out.push_str(change.value().trim_end_matches('\n'));
+        out.push('\n');
+    }
+    out
+}
+
 /// The value of the first `name` field of `text` set to `value`.
 fn set_first_field(text: &str, name: &str, value: &str) -> String {
     let found = fields::scan(text);
@@ -546,19 +589,6 @@ fn set_first_field(text: &str, name: &str, value: &str) -> String {
         ),
         None => text.to_string(),
     }
-}
-
-/// The role records its artifact path in `Active Work` (a coordination
-/// update, not a transition): only that field's code span changes.
-fn record_path(dir: &Path, field: &str, rel: &str) -> Result<()> {
-    let doc = StateDoc::parse(&read_file(dir, STATE_PATH)?)?;
-    let span = match field {
-        "Scope" => doc.active_work.scope.span.clone(),
-        "Architecture" => doc.active_work.architecture.span.clone(),
-        _ => doc.active_work.development.span.clone(),
-    };
-    let doc = doc.update(span, rel)?;
-    write_file(dir, STATE_PATH, doc.render())
 }
 
 fn read_file(dir: &Path, rel: &str) -> Result<String> {

@@ -19,6 +19,7 @@ pub mod manpages;
 pub mod merge_driver;
 pub mod merge_guard;
 pub mod notes;
+pub mod paths;
 pub mod recover;
 pub mod reset;
 pub mod resolve;
@@ -41,6 +42,18 @@ pub struct Context<'a> {
     pub err: &'a mut dyn Write,
     /// Whether colours may be used on stdout.
     pub color: bool,
+}
+
+impl Context<'_> {
+    /// How this command shows `project`'s paths to a person ([`paths::PathView`]).
+    pub fn path_view(&self, project: &crate::repo::Project) -> paths::PathView {
+        paths::PathView::of(&self.cwd, project)
+    }
+
+    /// One project-relative path as a person reads it from the current folder.
+    pub fn shown(&self, project: &crate::repo::Project, path: &str) -> String {
+        self.path_view(project).show(path)
+    }
 }
 
 /// A runtime tool's one result: the bare value on a line for scripts that

@@ -2,14 +2,15 @@
 //! installed project (RT §1.1, decision D1) and reading STATE.md the way
 //! `check` reads it (RT §1.3, decisions D12 and D15).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::commands::paths::PathView;
+use crate::error::{Error, Result, SubProject};
 use crate::protocol::conflicts;
-use crate::protocol::layout::{MARKER, PROTOCOL_PATH, STATE_PATH};
+use crate::protocol::layout::{MARKER, PROTOCOL_PATH, SCAN_SKIPPED, STANDARDS_DIR, STATE_PATH};
 use crate::protocol::state::StateDoc;
-use crate::protocol::tree::{obstacle, Obstacle, Text, Tree};
-use crate::repo::{Project, WorktreeTree};
+use crate::protocol::tree::{obstacle, Node, Obstacle, Text, Tree};
+use crate::repo::{projects, Project, WorktreeTree};
 
 /// An installed project and its working-tree snapshot.
 pub struct Runtime {
@@ -66,8 +67,19 @@ pub fn require_installed_in(project: &Project, tree: &dyn Tree) -> Result<()> {
 pub fn absent_runtime(source: &str) -> Error {
     Error::refused(
         format!("`{PROTOCOL_PATH}` is missing from the working tree, but {source} holds the installed runtime"),
-        Some("bring it back with `git restore .standards` (in a sparse checkout: `git sparse-checkout add .standards`); do not run `git standards install`, which would start the workflow state afresh".to_string()),
+        Some(format!("bring it back with `{}` (in a sparse checkout: `git sparse-checkout add .standards`); do not run `git standards install`, which would start the workflow state afresh", restore_command(source))),
     )
+}
+
+/// The git command that brings `.standards/` back from `source` (`"the
+/// index"` or `"HEAD"`): `git restore` alone restores from the index, which
+/// lacks the folder when only HEAD holds it.
+pub fn restore_command(source: &str) -> &'static str {
+    if source == "HEAD" {
+        "git restore --source=HEAD --staged --worktree .standards"
+    } else {
+        "git restore .standards"
+    }
 }
 
 /// Refuses unless `.standards/PROTOCOL.md` carries the framework marker.
@@ -106,7 +118,7 @@ pub fn load_state(tree: &dyn Tree) -> Result<StateDoc> {
             return Err(Error::refused(
                 format!("`{STATE_PATH}` is missing, so the STANDARDS runtime is incomplete"),
                 Some(format!(
-                    "restore it from history (`git restore --source=HEAD {STATE_PATH}`) or reinstall with `git standards install`"
+                    "restore it from history (`git restore --source=HEAD {STATE_PATH}`); if git holds no copy of it, `git standards install` recreates it"
                 )),
             ))
         }
@@ -242,5 +254,165 @@ mod tests {
         tree.mark_unmerged(".standards/MODE.md");
         let e = load_state(&tree).unwrap_err().to_string();
         assert!(e.contains("unmerged index entries"), "{e}");
+    }
+}
+
+/// Which snapshot a command read, for [`projects_elsewhere`].
+#[derive(Debug, Clone, Copy)]
+pub enum Snapshot<'a> {
+    Worktree,
+    Index,
+    Rev(&'a str),
+}
+
+/// Issue 15: at the top of a repository whose STANDARDS projects live in
+/// subfolders, "no runtime is installed" (with a hint to install a second
+/// one) is the wrong answer. When `error` is that refusal and `snapshot`
+/// holds no `.standards/` at the top but projects below it, the refusal
+/// that names those folders and the `git standards -C <folder> <command>`
+/// to run instead; otherwise `error` unchanged. Only called on the failure
+/// path, so a working project pays nothing.
+pub fn projects_elsewhere(
+    cwd: &Path,
+    project: &Project,
+    snapshot: Snapshot,
+    command: &str,
+    error: Error,
+) -> Error {
+    if !project.root_in_repo.is_empty()
+        || !matches!(error, Error::NotInstalled { .. } | Error::Refused { .. })
+    {
+        return error;
+    }
+    let found = match subfolder_projects(project, snapshot) {
+        Ok(Some((source, folders))) if !folders.is_empty() => (source, folders),
+        _ => return error,
+    };
+    let (source, folders) = found;
+    let top = project
+        .workdir
+        .clone()
+        .unwrap_or_else(|| project.repo.path().to_path_buf());
+    let view = PathView::new(cwd, &top);
+    let projects = folders
+        .into_iter()
+        .map(|folder| {
+            let shown = view.show(&folder);
+            SubProject {
+                command: format!("git standards -C {} {command}", shell_word(&shown)),
+                folder,
+                shown,
+            }
+        })
+        .collect();
+    Error::ProjectsInSubfolders {
+        top,
+        snapshot: source,
+        projects,
+    }
+}
+
+/// The snapshot's description and its project folders below the top, or
+/// `None` when the top itself has a `.standards/` (then the refusal is about
+/// that one).
+fn subfolder_projects(
+    project: &Project,
+    snapshot: Snapshot,
+) -> Result<Option<(String, Vec<String>)>> {
+    let (source, mut folders) = match snapshot {
+        Snapshot::Worktree => {
+            let Some(top) = project.workdir.as_deref() else {
+                return Ok(None);
+            };
+            if std::fs::symlink_metadata(top.join(STANDARDS_DIR)).is_ok() {
+                return Ok(None);
+            }
+            let mut folders = projects::in_index(&project.repo)?;
+            scan_worktree(top, "", 0, &mut folders);
+            ("the working tree".to_string(), folders)
+        }
+        Snapshot::Index => {
+            let tree = project.index()?;
+            if !matches!(tree.node(STANDARDS_DIR), Node::Missing) {
+                return Ok(None);
+            }
+            (tree.describe(), projects::in_index(&project.repo)?)
+        }
+        Snapshot::Rev(rev) => {
+            let tree = project.at_rev(rev)?;
+            let Some(commit) = tree.commit else {
+                return Ok(None);
+            };
+            if !matches!(tree.node(STANDARDS_DIR), Node::Missing) {
+                return Ok(None);
+            }
+            (tree.describe(), projects::in_commit(&project.repo, commit)?)
+        }
+    };
+    folders.retain(|f| !f.is_empty());
+    folders.sort();
+    folders.dedup();
+    Ok(Some((source, folders)))
+}
+
+/// How deep below the top a project not yet in the index is looked for.
+const SCAN_DEPTH: usize = 3;
+
+/// Folders below `dir` (repository-relative `rel`) holding a `.standards/`
+/// folder that the index does not know yet (a fresh install in a subfolder).
+/// Symbolic links are never followed; hidden folders, `node_modules` and
+/// nested repositories are skipped.
+fn scan_worktree(dir: &Path, rel: &str, depth: usize, found: &mut Vec<String>) {
+    if depth >= SCAN_DEPTH {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !kind.is_dir() || name.starts_with('.') || SCAN_SKIPPED.contains(&name.as_str()) {
+            continue;
+        }
+        let path = entry.path();
+        let child = if rel.is_empty() {
+            name
+        } else {
+            format!("{rel}/{name}")
+        };
+        if std::fs::symlink_metadata(path.join(".git")).is_ok() {
+            continue;
+        }
+        match std::fs::symlink_metadata(path.join(STANDARDS_DIR)) {
+            Ok(meta) if meta.is_dir() => found.push(child),
+            _ => scan_worktree(&path, &child, depth + 1, found),
+        }
+    }
+}
+
+/// `word` as one shell word: as it is when it is plain, else single-quoted.
+pub fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._/-+=:,@".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod shell_tests {
+    #[test]
+    fn shell_words() {
+        assert_eq!(super::shell_word("app"), "app");
+        assert_eq!(super::shell_word("../web/api"), "../web/api");
+        assert_eq!(super::shell_word("my app"), "'my app'");
+        assert_eq!(super::shell_word("it's"), r"'it'\''s'");
     }
 }

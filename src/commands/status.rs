@@ -7,7 +7,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::commands::Context;
+use crate::commands::paths::PathView;
+use crate::commands::{runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::layout::{MARKER, MODE_PATH, PROTOCOL_PATH, STANDARDS_DIR, STATE_PATH};
 use crate::protocol::state::StateDoc;
@@ -46,15 +47,56 @@ pub struct Request {
 /// Runs `status`.
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
-    let summary = match &request.source {
+    let summary = summary_of(ctx, &project, request).map_err(|e| {
+        let (snapshot, flag) = match &request.source {
+            Source::Worktree => (runtime::Snapshot::Worktree, String::new()),
+            Source::Index => (runtime::Snapshot::Index, " --staged".to_string()),
+            Source::Rev(rev) => (
+                runtime::Snapshot::Rev(rev),
+                format!(" --ref {}", runtime::shell_word(rev)),
+            ),
+        };
+        let format = match request.format {
+            Format::Text => "",
+            Format::Json => " --json",
+            Format::Line => " -q",
+        };
+        runtime::projects_elsewhere(
+            &ctx.cwd,
+            &project,
+            snapshot,
+            &format!("status{flag}{format}"),
+            e,
+        )
+    })?;
+    match request.format {
+        Format::Text => {
+            let view = ctx.path_view(&project);
+            write_text_in(ctx.out, &summary, ctx.color, &view)
+        }
+        Format::Json => write_json(ctx.out, &summary),
+        Format::Line => write_line(ctx.out, &summary),
+    }
+    .map_err(Error::stdout)
+}
+
+/// The summary of the chosen snapshot, or the refusal that explains why
+/// there is none.
+fn summary_of(ctx: &mut Context, project: &Project, request: &Request) -> Result<Summary> {
+    Ok(match &request.source {
         Source::Worktree => {
             let tree = project.worktree()?;
-            let conflict = report_conflict(ctx, &project, &tree, request.format)?;
+            // Committed but absent from the working tree (a sparse checkout):
+            // restore it with git, never install afresh.
+            if let Some(held) = crate::commands::runtime::committed_runtime(project, &tree)? {
+                return Err(crate::commands::runtime::absent_runtime(&held));
+            }
+            let conflict = report_conflict(ctx, project, &tree, request.format)?;
             with_notice(load(&tree, &request.source, None, &project.root)?, conflict)
         }
         Source::Index => {
             let tree = project.index()?;
-            let conflict = report_conflict(ctx, &project, &tree, request.format)?;
+            let conflict = report_conflict(ctx, project, &tree, request.format)?;
             with_notice(load(&tree, &request.source, None, &project.root)?, conflict)
         }
         Source::Rev(rev) => {
@@ -62,13 +104,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             let commit = tree.commit.map(|c| c.to_string());
             load(&tree, &request.source, commit, &project.root)?
         }
-    };
-    match request.format {
-        Format::Text => write_text(ctx.out, &summary, ctx.color),
-        Format::Json => write_json(ctx.out, &summary),
-        Format::Line => write_line(ctx.out, &summary),
-    }
-    .map_err(Error::stdout)
+    })
 }
 
 /// Issue 10: a conflict is reported before anything else, naming both sides'
@@ -197,7 +233,12 @@ pub fn load(
                 "cannot show the status of {src}: unresolved merge conflicts in {}",
                 conflicts::describe(&all)
             ),
-            Some("resolve the conflict so STATE.md holds exactly one cycle (`git status` lists the conflicted files), then `git add` the result".to_string()),
+            // The working tree and the index are reported by
+            // `report_conflict` first; this is a commit holding the markers.
+            Some(match source {
+                Source::Rev(rev) => format!("`{rev}` was committed with conflict markers; remove them on its branch so STATE.md holds exactly one cycle, and commit the fix"),
+                _ => "resolve the conflict so STATE.md holds exactly one cycle, then stage the result".to_string(),
+            }),
         ));
     }
     let conflict_problems = other
@@ -361,7 +402,22 @@ pub fn write_line(out: &mut dyn Write, s: &Summary) -> std::io::Result<()> {
 
 /// The human dashboard.
 pub fn write_text(out: &mut dyn Write, s: &Summary, color: bool) -> std::io::Result<()> {
+    write_text_in(out, s, color, &PathView::identity())
+}
+
+/// [`write_text`] with the record paths and the files that problems name
+/// shown through `view` (relative to the current folder).
+pub fn write_text_in(
+    out: &mut dyn Write,
+    s: &Summary,
+    color: bool,
+    view: &PathView,
+) -> std::io::Result<()> {
     let mut t = Dashboard { out, color };
+    let path = |value: &Option<String>| match value {
+        Some(p) => view.show(p),
+        None => "NONE".to_string(),
+    };
     t.heading(&format!("Status of {}", s.source))?;
 
     writeln!(t.out)?;
@@ -398,9 +454,9 @@ pub fn write_text(out: &mut dyn Write, s: &Summary, color: bool) -> std::io::Res
         (Some(w), _) => {
             t.row(2, "Id", &w.id)?;
             t.row(2, "Request", or_none(&w.request))?;
-            t.row(2, "Scope", or_none(&w.scope))?;
-            t.row(2, "Architecture", or_none(&w.architecture))?;
-            t.row(2, "Development", or_none(&w.development))?;
+            t.row(2, "Scope", &path(&w.scope))?;
+            t.row(2, "Architecture", &path(&w.architecture))?;
+            t.row(2, "Development", &path(&w.development))?;
             if let Some(b) = &w.blocked_on {
                 t.row(2, "Blocked on", b)?;
             }
@@ -506,7 +562,7 @@ pub fn write_text(out: &mut dyn Write, s: &Summary, color: bool) -> std::io::Res
         writeln!(t.out)?;
         t.heading("Problems")?;
         for p in &s.problems {
-            t.line(2, &format!("error: {p}"))?;
+            t.line(2, &format!("error: {}", view.show_leading(p)))?;
         }
     }
     Ok(())

@@ -19,6 +19,19 @@ pub struct Field {
     pub span: Range<usize>,
 }
 
+/// "`A` (`x`), `B` (`y`) and `C` (`z`)": fields with their values, for messages.
+pub fn listing<'a>(fields: impl IntoIterator<Item = &'a Field>) -> String {
+    let shown: Vec<String> = fields
+        .into_iter()
+        .map(|f| format!("`{}` (`{}`)", f.name, f.value))
+        .collect();
+    match shown.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 /// Every field pair of `text`, in document order.
 pub fn scan(text: &str) -> Vec<Field> {
     let bytes = text.as_bytes();

@@ -55,9 +55,46 @@ pub fn header_fields(text: &str) -> Vec<Field> {
         .collect()
 }
 
+/// The header fields (first occurrence of each name) whose value is still the
+/// template's placeholder: what the record's owner must fill in (RH-002, and
+/// what `artifact init` names after creating a record).
+pub fn unfilled_header_fields(text: &str) -> Vec<Field> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for f in header_fields(text) {
+        if seen.contains(&f.name) {
+            continue;
+        }
+        seen.push(f.name.clone());
+        if is_unfilled_field(&f.name, &f.value) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// Whether the header field `name` still holds a template placeholder.
+/// record-formats §1.3: for `Target Detail` only the whole-value `<…>`
+/// placeholder counts (a capability may well read `input A | B`); the format's
+/// own rule for this field wins over the catalogue's general one.
+pub fn is_unfilled_field(name: &str, value: &str) -> bool {
+    if name == "Target Detail" {
+        is_angle_placeholder(value)
+    } else {
+        is_unfilled(value)
+    }
+}
+
 /// A template placeholder still awaiting its value (RF §1.3).
 pub fn is_unfilled(value: &str) -> bool {
     value.contains(" | ") || is_angle_placeholder(value)
+}
+
+/// A `User Style` value a record can save (protocol, User Styles; D25):
+/// nonblank, no `|` anywhere (stricter than [`is_unfilled`]'s ` | `), and not
+/// a `<…>` placeholder. `check` (RH-002) and discovery's selectors both use it.
+pub fn is_saveable_style(value: &str) -> bool {
+    !fields::js_trim(value).is_empty() && !value.contains('|') && !is_angle_placeholder(value)
 }
 
 /// The whole value is `<…>`.

@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::protocol::fields::{self, Field};
 use crate::protocol::layout;
-use crate::protocol::record::{bare_mentions, entry_headings, header_fields, is_unfilled};
+use crate::protocol::record::{bare_mentions, entry_headings, header_fields, is_unfilled_field};
 use crate::protocol::references::{
     candidate_paths, prefix_of, qualified_references, without_entry_heading_lines,
     without_link_labels, QUALIFIED_PREFIXES,
@@ -128,51 +128,59 @@ fn visible_cycle(r: &Rec, sink: &mut Sink) {
     }
 }
 
-/// RH-002 Unfilled header values: one problem per header field (first
-/// occurrence) whose value is still a template placeholder. Returns whether
-/// `Status` was among them (RH-003 then stays silent).
+/// RH-002 Unfilled header values: one problem per record naming every header
+/// field (first occurrence) whose value is still a template placeholder, so a
+/// fresh record reads as "not filled in yet" in one line rather than one
+/// problem per field. Returns whether `Status` was among them (RH-003 then
+/// stays silent).
 fn unfilled_values(r: &Rec, sink: &mut Sink) -> bool {
     let mut seen: Vec<&str> = Vec::new();
-    let mut status = false;
+    let mut unfilled: Vec<&Field> = Vec::new();
     for f in &r.header {
         if seen.contains(&f.name.as_str()) {
             continue;
         }
         seen.push(&f.name);
-        // record-formats §1.3: for `Target Detail` only the whole-value `<…>`
-        // placeholder counts (a capability may well read `input A | B`); the
-        // format's own rule for this field wins over the catalogue's general one.
-        let unfilled = if f.name == "Target Detail" {
-            crate::protocol::record::is_angle_placeholder(&f.value)
-        } else {
-            is_unfilled(&f.value)
-        };
-        if !unfilled {
-            if f.name == "User Style" && !is_concrete_style_selector(&f.value) {
-                style_selector(r, f, sink);
-            }
-            continue;
+        if is_unfilled_field(&f.name, &f.value) {
+            unfilled.push(f);
+        } else if f.name == "User Style" && !is_concrete_style_selector(&f.value) {
+            style_selector(r, f, sink);
         }
-        status |= f.name == "Status";
-        let what = if f.value.contains(" | ") {
-            "the template's list of choices"
-        } else {
-            "the template's placeholder"
-        };
-        sink.push_hinted(
-            "RH-002",
-            r.record.path.clone(),
-            format!(
-                "header field `{}` still holds {what} `{}` instead of one concrete value",
-                f.name, f.value
-            ),
-            Some(format!(
-                "{} replaces the value with the one that applies (a value containing ` | ` or written as `<…>` counts as unfilled)",
-                r.owner
-            )),
-        );
     }
-    status
+    if unfilled.is_empty() {
+        return false;
+    }
+    sink.push_hinted(
+        "RH-002",
+        r.record.path.clone(),
+        unfilled_message(&unfilled),
+        Some(format!(
+            "{} replaces each of these values with the one that applies (a value containing ` | ` or written as `<…>` counts as unfilled)",
+            r.owner
+        )),
+    );
+    unfilled.iter().any(|f| f.name == "Status")
+}
+
+/// "not filled in yet: the header fields `A` (`x | y`) and `B` (`<z>`) still
+/// hold the template's choices and placeholders ...".
+fn unfilled_message(unfilled: &[&Field]) -> String {
+    let lists = unfilled.iter().filter(|f| f.value.contains(" | ")).count();
+    let plural = unfilled.len() > 1;
+    let what = match (lists, plural) {
+        (0, false) => "placeholder",
+        (0, true) => "placeholders",
+        (n, false) if n == unfilled.len() => "list of choices",
+        (n, true) if n == unfilled.len() => "choices",
+        _ => "choices and placeholders",
+    };
+    format!(
+        "not filled in yet: the header field{} {} still hold{} the template's {what} instead of one concrete value{}",
+        if plural { "s" } else { "" },
+        fields::listing(unfilled.iter().copied()),
+        if plural { "" } else { "s" },
+        if plural { " each" } else { "" },
+    )
 }
 
 /// The protocol's User Styles section asks more of a saved style selector than
@@ -180,7 +188,7 @@ fn unfilled_values(r: &Rec, sink: &mut Sink) -> bool {
 /// must be nonblank and contain no `|` at all, so `team|compact` cannot be
 /// saved either. The protocol wins, so RH-002 also reports these.
 fn is_concrete_style_selector(value: &str) -> bool {
-    !value.trim_matches(fields::is_js_whitespace).is_empty() && !value.contains('|')
+    crate::protocol::record::is_saveable_style(value)
 }
 
 /// RH-002 for a `User Style` value that is filled but not a usable selector.
@@ -537,6 +545,46 @@ mod tests {
             ),
         );
         assert!(rh(&t).is_empty());
+    }
+
+    #[test]
+    fn rh_002_a_fresh_record_is_one_problem_naming_every_unfilled_field() {
+        let mut t = f_std();
+        let p = report_path();
+        t.insert(
+            &p,
+            crate::assets::new_record(crate::protocol::vocab::ArtifactType::Verification, None, ID),
+        );
+        let on_report: Vec<_> = problems(&t, Options::default())
+            .into_iter()
+            .filter(|(_, f, _)| *f == p)
+            .collect();
+        assert_eq!(on_report.len(), 1, "{on_report:?}");
+        let (rule, _, message) = &on_report[0];
+        assert_eq!(*rule, "RH-002");
+        assert!(
+            message.starts_with("not filled in yet: the header fields "),
+            "{message}"
+        );
+        for field in ["`Mode` (`VERIFY | REVERIFY`)", "`Status`", "`User Style`"] {
+            assert!(message.contains(field), "{field}: {message}");
+        }
+        // One field alone reads in the singular.
+        let text = read(&t, &p)
+            .replacen("`VERIFY | REVERIFY`", "`VERIFY`", 1)
+            .replacen("`NONE | <identifier>`", "`NONE`", 1);
+        t.insert(&p, text);
+        let on_report: Vec<_> = problems(&t, Options::default())
+            .into_iter()
+            .filter(|(_, f, _)| *f == p)
+            .collect();
+        assert_eq!(on_report.len(), 1, "{on_report:?}");
+        assert!(
+            on_report[0]
+                .2
+                .contains("header field `Status` (`IN_PROGRESS | BLOCKED | COMPLETE`) still holds the template's list of choices"),
+            "{on_report:?}"
+        );
     }
 
     #[test]

@@ -250,7 +250,7 @@ pub fn run_cached(
 ) -> Report {
     let mut sink = Sink::default();
     // 1–2: runtime files and the merge-conflict stop.
-    if runtime::check_files_and_conflicts(tree, &mut sink) {
+    if runtime::check_files_and_conflicts(tree, head, &mut sink) {
         return sink.finish();
     }
     if head.is_none() {

@@ -1,0 +1,338 @@
+//! Output that reads like git (issue 15, points 2, 5 and 6): fresh records
+//! read as "not filled in yet", paths shown relative to the current folder,
+//! and the projects of a repository named from its top.
+
+use std::path::Path;
+
+use crate::common::{stderr, stdout, write, Env};
+use crate::fixture::Project;
+
+fn json_of(a: &assert_cmd::assert::Assert) -> serde_json::Value {
+    serde_json::from_str(&stdout(a)).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(a)))
+}
+
+/// Every record type of one cycle, created with `artifact init`.
+const RECORDS: &[&[&str]] = &[
+    &["SCOPE"],
+    &["ARCHITECTURE"],
+    &["DEVELOPMENT"],
+    &["VERIFICATION"],
+    &["REVIEW", "--kind", "IMPLEMENTATION"],
+    &["REVIEW", "--kind", "FINAL_DELIVERABLE"],
+    &["DOCUMENTATION"],
+    &["SYNCHRONIZATION"],
+];
+
+#[test]
+fn fresh_records_give_one_unfilled_problem_each_naming_the_fields() {
+    let p = Project::brown();
+    p.start_cycle("TESTING", "STANDARD", "FULL_DELIVERABLE");
+    for args in RECORDS {
+        p.init(args);
+    }
+    let a = p.run(&["check"]).code(1);
+    let text = stdout(&a);
+    let rh002: Vec<&str> = text.lines().filter(|l| l.ends_with("[RH-002]")).collect();
+    // Six of the eight records carry a header of choices (scope and design have none).
+    assert_eq!(rh002.len(), 6, "{text}");
+    let mut files = std::collections::HashSet::new();
+    for line in &rh002 {
+        let (file, message) = line.split_once(": ").unwrap();
+        assert!(files.insert(file), "{file} is reported twice: {text}");
+        assert!(
+            message.starts_with("not filled in yet: the header field"),
+            "{line}"
+        );
+        assert!(message.contains("`Status` (`"), "{line}");
+    }
+    let verification = rh002.iter().find(|l| l.contains("/verification/")).unwrap();
+    assert!(
+        verification.contains(
+            "`Mode` (`VERIFY | REVERIFY`), `Status` (`IN_PROGRESS | BLOCKED | COMPLETE`) and `User Style` (`NONE | <identifier>`) still hold the template's choices"
+        ),
+        "{verification}"
+    );
+    // The hint once per rule and file.
+    let hints = text
+        .lines()
+        .filter(|l| l.starts_with("    hint:") && l.contains("replaces each of these values"))
+        .count();
+    assert_eq!(hints, 6, "{text}");
+    // The JSON names the same one problem per record.
+    let v = json_of(&p.run(&["check", "--json"]).code(1));
+    let rh002 = v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["rule"] == "RH-002")
+        .count();
+    assert_eq!(rh002, 6, "{v}");
+    // `-q`: the summary line alone, with the exit status.
+    let a = p.run(&["check", "-q"]).code(1);
+    assert_eq!(stdout(&a).lines().count(), 1, "{}", stdout(&a));
+    assert!(stdout(&a).starts_with("check failed: "), "{}", stdout(&a));
+    assert!(stderr(&a).is_empty(), "{}", stderr(&a));
+    let a = p.run(&["status", "-q"]).success();
+    assert_eq!(stdout(&a).lines().count(), 1, "{}", stdout(&a));
+}
+
+#[test]
+fn artifact_init_names_the_fields_the_role_fills_next() {
+    let p = Project::brown();
+    p.start_cycle("TESTING", "STANDARD", "FULL_DELIVERABLE");
+    let a = p.run(&["artifact", "init", "VERIFICATION"]).success();
+    assert_eq!(stdout(&a).lines().count(), 1, "stdout stays the path alone");
+    assert_eq!(
+        stderr(&a),
+        "Next: the Tester fills in the header fields `Mode` (`VERIFY | REVERIFY`), `Status` (`IN_PROGRESS | BLOCKED | COMPLETE`) and `User Style` (`NONE | <identifier>`), choosing one value each; `git standards check` reports them as not filled in yet until then.\n"
+    );
+    let v = json_of(
+        &p.run(&[
+            "artifact",
+            "init",
+            "REVIEW",
+            "--kind",
+            "IMPLEMENTATION",
+            "--json",
+        ])
+        .success(),
+    );
+    assert_eq!(v["owner"], "Reviewer");
+    assert_eq!(
+        v["unfilled"],
+        serde_json::json!([
+            {"field": "Status", "value": "IN_PROGRESS | BLOCKED | COMPLETE"},
+            {"field": "User Style", "value": "NONE | <identifier>"},
+        ])
+    );
+    // A record without a header: the owner writes its content.
+    let a = p.run(&["artifact", "init", "SCOPE"]).success();
+    assert!(
+        stderr(&a).starts_with("Next: the Scoper writes the record's content"),
+        "{}",
+        stderr(&a)
+    );
+    // Filled in, a re-run has nothing to add.
+    let path = stdout(&p.run(&["artifact", "init", "VERIFICATION"]).success());
+    let path = path.trim_end();
+    let text = p
+        .read(path)
+        .replace("`VERIFY | REVERIFY`", "`VERIFY`")
+        .replace("`IN_PROGRESS | BLOCKED | COMPLETE`", "`IN_PROGRESS`")
+        .replace("`NONE | <identifier>`", "`NONE`");
+    p.write(path, text);
+    let a = p.run(&["artifact", "init", "VERIFICATION"]).success();
+    assert!(stderr(&a).is_empty(), "{}", stderr(&a));
+    let v = json_of(
+        &p.run(&["artifact", "init", "VERIFICATION", "--json"])
+            .success(),
+    );
+    assert_eq!(v["unfilled"], serde_json::json!([]));
+}
+
+/// What `git status --short` shows for the untracked `file` from `dir`:
+/// git's own spelling of the path, relative to the current folder.
+fn git_shows(env: &Env, dir: &Path, file: &str) -> String {
+    let out = env.git(dir, &["status", "--short", "--untracked-files=all"]);
+    out.lines()
+        .filter_map(|l| l.strip_prefix("?? "))
+        .find(|p| p.ends_with(file))
+        .unwrap_or_else(|| panic!("git does not list {file}: {out}"))
+        .to_string()
+}
+
+#[test]
+fn paths_are_shown_relative_to_the_current_folder_as_git_shows_them() {
+    let p = Project::brown();
+    p.commit("install");
+    let id = p.start_cycle("TESTING", "STANDARD", "FULL_DELIVERABLE");
+    let deep = p.path("src/deep");
+    std::fs::create_dir_all(&deep).unwrap();
+    // artifact init prints the path as git does from there.
+    let a = p
+        .run_in(&deep, &["artifact", "init", "VERIFICATION"])
+        .success();
+    let printed = stdout(&a).trim_end().to_string();
+    let file = format!("{id}.md");
+    assert_eq!(printed, git_shows(&p.env, &deep, &file));
+    assert_eq!(
+        printed,
+        format!("../../.standards/docs/verification/{id}.md")
+    );
+    assert!(deep.join(&printed).is_file());
+    // --json keeps the project-relative path.
+    let v = json_of(
+        &p.run_in(&deep, &["artifact", "init", "VERIFICATION", "--json"])
+            .success(),
+    );
+    assert_eq!(v["path"], format!(".standards/docs/verification/{id}.md"));
+    // check names the file the same way; its JSON does not.
+    let a = p.run_in(&deep, &["check"]).code(1);
+    assert!(
+        stdout(&a)
+            .lines()
+            .any(|l| l.starts_with(&format!("{printed}: not filled in yet"))),
+        "{}",
+        stdout(&a)
+    );
+    assert!(
+        stdout(&a)
+            .lines()
+            .filter(|l| l.ends_with(']'))
+            .all(|l| l.starts_with("../../.standards/")),
+        "{}",
+        stdout(&a)
+    );
+    let v = json_of(&p.run_in(&deep, &["check", "--json"]).code(1));
+    let files: Vec<&str> = v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["file"].as_str().unwrap())
+        .collect();
+    assert!(
+        files.contains(&format!(".standards/docs/verification/{id}.md").as_str()),
+        "{v}"
+    );
+    assert!(files.iter().all(|f| f.starts_with(".standards/")), "{v}");
+    // Inside `.standards/`, a path below it loses the shared start, as in git.
+    let inside = p.path(".standards/docs");
+    let a = p.run_in(&inside, &["check"]).code(1);
+    assert!(
+        stdout(&a)
+            .lines()
+            .any(|l| l.starts_with(&format!("verification/{id}.md: "))),
+        "{}",
+        stdout(&a)
+    );
+    assert!(stdout(&a).contains("\n../STATE.md: "), "{}", stdout(&a));
+    assert_eq!(
+        git_shows(&p.env, &inside, &file),
+        format!("verification/{id}.md")
+    );
+    // status: the files that problems name, and the record paths.
+    write(p.path(".standards/MODE.md"), "nonsense\n");
+    let a = p.run_in(&deep, &["status"]).success();
+    assert!(
+        stdout(&a).contains("error: ../../.standards/MODE.md:1:"),
+        "{}",
+        stdout(&a)
+    );
+    // At the root nothing changes.
+    let a = p.run(&["status"]).success();
+    assert!(
+        stdout(&a).contains("error: .standards/MODE.md:1:"),
+        "{}",
+        stdout(&a)
+    );
+}
+
+/// A repository whose STANDARDS projects live in the subfolders `folders`
+/// (none at the top), committed.
+fn projects_in_subfolders(folders: &[&str]) -> (Env, std::path::PathBuf) {
+    let (env, repo) = Env::repo();
+    write(repo.join("README.md"), "# Monorepo\n");
+    for folder in folders {
+        let app = repo.join(folder);
+        // D1: a folder holding `.standards/` is a project root.
+        std::fs::create_dir_all(app.join(".standards")).unwrap();
+        env.run(&app, &["install", "--client", "none"]).success();
+    }
+    assert!(!repo.join(".standards").exists());
+    env.commit_all(&repo, "install in subfolders");
+    (env, repo)
+}
+
+#[test]
+fn at_the_top_status_and_check_name_the_one_project_in_a_subfolder() {
+    let (env, repo) = projects_in_subfolders(&["app"]);
+    for command in ["status", "check"] {
+        let a = env.run(&repo, &[command]).code(1);
+        let err = stderr(&a);
+        assert!(
+            err.contains("a STANDARDS project lives in the subfolder `app`"),
+            "{command}: {err}"
+        );
+        assert!(
+            err.contains(&format!("`git standards -C app {command}`")),
+            "{command}: {err}"
+        );
+        assert!(!err.contains("git standards install"), "{command}: {err}");
+        // The hint's command works.
+        env.run(&repo, &["-C", "app", command]).success();
+        // JSON: one object naming the project and the command.
+        let a = env.run(&repo, &[command, "--json"]).code(1);
+        let v = json_of(&a);
+        assert_eq!(v["ok"], false);
+        assert_eq!(
+            v["projects"],
+            serde_json::json!([{"folder": "app", "command": format!("git standards -C app {command} --json")}]),
+            "{v}"
+        );
+    }
+    // From a folder beside the project, the folder is named from there.
+    let docs = repo.join("docs");
+    std::fs::create_dir_all(&docs).unwrap();
+    let a = env.run(&docs, &["status"]).code(1);
+    assert!(
+        stderr(&a).contains("`git standards -C ../app status`"),
+        "{}",
+        stderr(&a)
+    );
+    let v = json_of(&env.run(&docs, &["status", "--json"]).code(1));
+    assert_eq!(
+        v["projects"][0]["folder"], "app",
+        "JSON stays repository-relative"
+    );
+    // A commit's projects, for `--ref`.
+    let a = env.run(&repo, &["check", "--ref", "HEAD"]).code(1);
+    assert!(
+        stderr(&a).contains("`git standards -C app check --ref HEAD`"),
+        "{}",
+        stderr(&a)
+    );
+    // A repository with no project anywhere still says to install.
+    let (env, repo) = Env::repo();
+    let a = env.run(&repo, &["status"]).code(1);
+    assert!(
+        stderr(&a).contains("git standards install"),
+        "{}",
+        stderr(&a)
+    );
+}
+
+#[test]
+fn at_the_top_status_and_check_name_every_project_in_subfolders() {
+    let (env, repo) = projects_in_subfolders(&["app", "services/my api"]);
+    // One more, installed but not yet staged: the working tree has it too.
+    let web = repo.join("web");
+    std::fs::create_dir_all(web.join(".standards")).unwrap();
+    env.run(&web, &["install", "--client", "none"]).success();
+    let a = env.run(&repo, &["check"]).code(1);
+    let err = stderr(&a);
+    assert!(
+        err.contains("3 STANDARDS projects live in the subfolders `app`, `services/my api`, `web`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`git standards -C app check`, `git standards -C 'services/my api' check` or `git standards -C web check`"),
+        "{err}"
+    );
+    let v = json_of(&env.run(&repo, &["status", "--json"]).code(1));
+    let folders: Vec<&str> = v["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["folder"].as_str().unwrap())
+        .collect();
+    assert_eq!(folders, ["app", "services/my api", "web"], "{v}");
+    // The index and a commit hold only the committed two.
+    let v = json_of(&env.run(&repo, &["check", "--staged", "--json"]).code(1));
+    assert_eq!(v["projects"].as_array().unwrap().len(), 2, "{v}");
+    let a = env.run(&repo, &["status", "--ref", "HEAD"]).code(1);
+    assert!(
+        stderr(&a).contains("2 STANDARDS projects live in the subfolders `app`, `services/my api`"),
+        "{}",
+        stderr(&a)
+    );
+}
