@@ -1207,7 +1207,8 @@ impl From<ModeArg> for crate::protocol::vocab::ProjectMode {
 /// each staged project through the one opened repository; a project that
 /// fails (problems, or an error, reported here) does not stop the others.
 fn pre_commit(ctx: &mut Context, hook: String) -> Result<()> {
-    let project = crate::repo::Project::discover(&ctx.cwd)?;
+    let mut project = crate::repo::Project::discover(&ctx.cwd)?;
+    project.trust_index_checksum();
     let request = commands::check::Request {
         source: commands::check::Source::Staged,
         json: false,

@@ -186,7 +186,9 @@ fn evaluate_snapshot(
 
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
-    run_project(ctx, &project, request)
+    let result = run_project(ctx, &project, request);
+    crate::repo::reads::report(ctx.err);
+    result
 }
 
 /// [`run`] on a project already opened (the pre-commit hook checks each
@@ -216,7 +218,6 @@ pub fn run_project(ctx: &mut Context, project: &Project, request: &Request) -> R
             e,
         )
     })?;
-    crate::repo::reads::report(ctx.err);
     let conflict = conflict_report(project, &request.source, &report)?;
     if request.json {
         print_json(
