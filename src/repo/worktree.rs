@@ -85,6 +85,10 @@ pub(super) fn list_folder(folders: &Folders, rel: &str) -> Option<Listed> {
     handles::list_owned(own).ok()
 }
 
+/// What a walk's reader sees of one file: its folder's listing, its path,
+/// its kind, and two tests asked only when wanted (tracked? ignored?).
+type Found<'a> = dyn FnMut(&Listed, &str, FileType, &dyn Fn() -> bool, &dyn Fn() -> bool) + 'a;
+
 const CLEAN: u8 = 1;
 const CHANGED: u8 = 2;
 
@@ -235,10 +239,7 @@ impl WorktreeTree {
     /// Walks the tree below the root, not descending into folders git
     /// ignores: `found` sees each file with the listing of its folder and
     /// two tests, whether it is tracked and whether git ignores it.
-    fn walk(
-        &self,
-        found: &mut dyn FnMut(&Listed, &str, FileType, &dyn Fn() -> bool, &dyn Fn() -> bool),
-    ) -> Result<(), Error> {
+    fn walk(&self, found: &mut Found<'_>) -> Result<(), Error> {
         let excludes = RefCell::new(
             self.repo
                 .excludes(
