@@ -89,6 +89,10 @@ pub(super) fn list_folder(folders: &Folders, rel: &str) -> Option<Listed> {
     handles::list_owned(own).ok()
 }
 
+/// What a walk's reader sees of one file: its folder's listing, its path,
+/// its kind, and two tests asked only when wanted (tracked? ignored?).
+type Found<'a> = dyn FnMut(&Listed, &str, FileType, &dyn Fn() -> bool, &dyn Fn() -> bool) + 'a;
+
 const CLEAN: u8 = 1;
 const CHANGED: u8 = 2;
 
