@@ -484,3 +484,70 @@ impl Project {
         state[start..end].to_string()
     }
 }
+
+/// The scope, design and plan records' paths go into their empty `Active
+/// Work` field with the record (one journaled operation, only that field's
+/// bytes); a field naming another artifact is the role's choice and stays.
+#[test]
+fn scope_design_and_plan_paths_are_recorded_in_active_work() {
+    let p = Project::brown();
+    let id = p.start_cycle("SCOPING", "STANDARD", "FULL_DELIVERABLE");
+    p.set_state(&[("Kind", "FORWARD"), ("From", "AUDITING")]);
+    p.commit("cycle");
+    let before = p.state();
+    let a = p.run(&["artifact", "init", "SCOPE", "--json"]);
+    assert!(a.get_output().status.success(), "{}", stderr(&a));
+    let v: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    let scope = format!(".standards/docs/scope/{id}.md");
+    assert_eq!(
+        (&v["path"], &v["created"], &v["stateField"]),
+        (
+            &scope.clone().into(),
+            &true.into(),
+            &"Active Work.Scope".into()
+        )
+    );
+    assert_eq!(
+        p.state(),
+        before.replace("`Scope`: `NONE`", &format!("`Scope`: `{scope}`"))
+    );
+    let log = String::from_utf8(p.run(&["log", "--json"]).get_output().stdout.clone()).unwrap();
+    assert!(
+        log.lines().any(|l| l.contains("\"record-created\"")
+            && l.contains("\"state_field\":\"Active Work.Scope\"")),
+        "{log}"
+    );
+    // A re-run changes nothing.
+    let again = p.run(&["artifact", "init", "SCOPE", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&again.get_output().stdout).unwrap();
+    assert_eq!(v["stateField"], serde_json::Value::Null);
+    assert_eq!(v["created"], false);
+    p.run(&["check"]).success();
+
+    // The Architect chose a project document: the new record does not replace it.
+    p.set_state(&[("Architecture", "docs/design.md")]);
+    let a = p.run(&["artifact", "init", "ARCHITECTURE"]);
+    assert!(a.get_output().status.success());
+    assert!(stderr(&a).contains("`Active Work.Architecture` names `docs/design.md`"));
+    assert!(p.state().contains("`Architecture`: `docs/design.md`"));
+
+    // A plan created earlier by hand gets its path recorded by the re-run.
+    let plan = format!(".standards/docs/development/{id}.md");
+    p.write(
+        &plan,
+        git_standards::assets::new_record(
+            git_standards::protocol::vocab::ArtifactType::Development,
+            None,
+            &id,
+        ),
+    );
+    assert_eq!(p.init(&["DEVELOPMENT"]), plan);
+    assert!(p.state().contains(&format!("`Development`: `{plan}`")));
+    let log = String::from_utf8(p.run(&["log", "--json"]).get_output().stdout.clone()).unwrap();
+    assert!(log.contains("\"record-path-recorded\""), "{log}");
+
+    // A verification report has no field: STATE.md stays as it is.
+    let state = p.state();
+    p.init(&["VERIFICATION"]);
+    assert_eq!(p.state(), state);
+}

@@ -11,8 +11,19 @@ fn the_installed_text_names_every_transition_command() {
     ]
     .concat();
     for transition in [
-        "start", "handoff", "fail", "rework", "resume", "promote", "policy", "cadence", "signoff",
-        "cancel", "block", "unblock",
+        "start",
+        "handoff",
+        "fail",
+        "rework",
+        "resume",
+        "promote",
+        "policy",
+        "cadence",
+        "signoff",
+        "cancel",
+        "block",
+        "unblock",
+        "next-mode",
     ] {
         assert!(
             text.contains(&format!("`git standards {transition}")),

@@ -3,6 +3,7 @@
 mod common;
 
 mod artifact;
+mod asset_commands;
 mod audit;
 mod check;
 mod check_cadence;
@@ -43,6 +44,7 @@ mod reset;
 mod scaling;
 mod scenario_coverage;
 mod skill_ownership;
+mod snapshots;
 mod status;
 mod transitions;
 mod transitions_json;

@@ -9,9 +9,11 @@ use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::fields::Field;
 use crate::protocol::provenance::{self, Marking, Provenance};
+use crate::protocol::transition::{self, RecordPath};
 use crate::protocol::tree::{obstacle, Node, Obstacle, Tree};
 use crate::protocol::vocab::{ArtifactType, CycleMode, ReviewKind};
 use crate::protocol::{cycle_id, layout, record};
+use crate::repo::journal::{self, Change};
 use crate::repo::write;
 
 /// A validated `artifact init` request: `kind` is set exactly for `REVIEW`.
@@ -178,19 +180,55 @@ fn describe_other(found: &Provenance, wanted: &Provenance) -> String {
     }
 }
 
-/// The crash points of `artifact init`: its one write is an atomic write,
-/// whose steps are [`write::FAILPOINTS`].
+/// The crash points of `artifact init` creating a record alone: its one
+/// write is an atomic write, whose steps are [`write::FAILPOINTS`].
 pub const FAILPOINTS: &[&str] = write::FAILPOINTS;
 
-/// Runs `artifact init`.
+/// The crash points of `artifact init` creating a record whose path it also
+/// writes into `Active Work` (D22: the two files through the journal).
+pub const JOURNAL_FAILPOINTS: &[&str] = &[
+    "artifact-init:journal-staged",
+    "artifact-init:journal-begun",
+    "artifact-init:step-applied",
+    "artifact-init:step-recorded",
+    "artifact-init:journal-closing",
+];
+
+/// Runs `artifact init`: creates the record (never over an existing file)
+/// and, for the scope, design and development records, writes its path into
+/// the `Active Work` field when that is `NONE`, in one journaled operation;
+/// a field naming another artifact (the role's choice) is left as it is.
 pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
     // D22: never write beside an interrupted multi-file operation.
     crate::repo::journal::refuse_if_pending(&rt.project)?;
     crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;
     let mut plan = plan(&rt.tree, request)?;
+    let doc = runtime::load_state(&rt.tree)?;
+    let field = transition::record_path(&doc, request.artifact, plan.path())
+        .map_err(|r| Error::refused(format!("refused: {r}"), r.hint))?;
+    let new_state = match &field {
+        RecordPath::Set { doc, .. } => Some(doc.render().to_string()),
+        _ => None,
+    };
+    let mut wrote_state = false;
     if let Plan::Create { path, content } = &plan {
-        match write::atomic_write(&rt.root, path, content.as_bytes(), write::Existing::Refuse) {
+        let created = match &new_state {
+            None => {
+                write::atomic_write(&rt.root, path, content.as_bytes(), write::Existing::Refuse)
+            }
+            Some(state) => journal::write_all(
+                &rt.project,
+                "artifact-init",
+                vec![
+                    Change::create(path.clone(), content.as_bytes()),
+                    Change::write(layout::STATE_PATH, state.as_bytes()),
+                ],
+                serde_json::json!({"record": path}),
+            )
+            .map(|()| wrote_state = true),
+        };
+        match created {
             Ok(()) => {}
             // A concurrent `artifact init` won the race: if what it wrote is
             // this record, that is success; otherwise the usual collision.
@@ -210,12 +248,38 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
             Err(e) => return Err(e),
         }
     }
+    let mut filled = false;
     if let Plan::Exists { path } = &plan {
         // An init killed between linking the record and removing its
         // temporary name left that name behind: the re-run removes it.
         if let Some((dir, _)) = path.rsplit_once('/') {
             write::sweep_stale(&rt.root, dir);
         }
+        // A record that exists while its field is still `NONE` (created by
+        // hand or by an older version): one file changes, STATE.md.
+        if let (Some(state), false) = (&new_state, wrote_state) {
+            let now = runtime::load_state(&runtime::open(&ctx.cwd)?.tree)?;
+            if now.render() == doc.render() {
+                write::atomic_write(
+                    &rt.root,
+                    layout::STATE_PATH,
+                    state.as_bytes(),
+                    write::Existing::Replace,
+                )?;
+                filled = true;
+            }
+        }
+    }
+    let state_field = match &field {
+        RecordPath::Set { field, .. } if wrote_state || filled => Some(*field),
+        _ => None,
+    };
+    if let RecordPath::Elsewhere { field, current } = &field {
+        writeln!(
+            ctx.err,
+            "`{field}` names `{current}`, not this record; it was left as it is (the owning role decides which artifact the cycle uses, and changes the field when it adopts this record)."
+        )
+        .map_err(|e| Error::io("<stderr>", e))?;
     }
     let created = matches!(plan, Plan::Create { .. });
     let text = match &plan {
@@ -239,6 +303,7 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
             "ok": true,
             "path": plan.path(),
             "created": created,
+            "stateField": state_field,
             "owner": owner,
             "unfilled": unfilled
                 .iter()
@@ -251,6 +316,7 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
             writeln!(ctx.err, "{next}").map_err(|e| Error::io("<stderr>", e))?;
         }
     }
+    let cycle = audit::active_cycle(&rt.tree);
     if let Plan::Create { path, content } = &plan {
         let blob = gix::objs::compute_hash(
             rt.project.repo.object_hash(),
@@ -266,7 +332,19 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
         if let Some(kind) = request.kind {
             event = event.detail("kind", kind.to_string());
         }
-        if let Some(cycle) = audit::active_cycle(&rt.tree) {
+        if let Some(field) = state_field {
+            event = event.detail("state_field", field);
+        }
+        if let Some(cycle) = cycle {
+            event = event.cycle(cycle);
+        }
+        audit::append_after(ctx, &rt.project, event);
+    } else if let (Some(field), Plan::Exists { path }) = (state_field, &plan) {
+        let mut event = Event::new(EventKind::RecordPathRecorded)
+            .detail("path", rt.project.repo_path(path))
+            .detail("type", request.artifact.to_string())
+            .detail("state_field", field);
+        if let Some(cycle) = cycle {
             event = event.cycle(cycle);
         }
         audit::append_after(ctx, &rt.project, event);

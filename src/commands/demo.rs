@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::commands::{artifact, check, install, status, transition, Context};
 use crate::error::{Error, Result};
 use crate::protocol::fields;
-use crate::protocol::layout::{self, STATE_PATH};
-use crate::protocol::state::StateDoc;
+use crate::protocol::layout;
 use crate::protocol::vocab::{ArtifactType, ReviewKind, WorkflowState};
 use crate::repo::{write, Project};
 
@@ -270,8 +269,8 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         &format!("git standards start --request \"{request}\""),
         |c| transition::start(c, Some(request.into()), None, None, false, false),
     )?;
-    let scope = step.record(ctx, dir, ArtifactType::Scope, None, &[], examples::SCOPE)?;
-    record_path(dir, "Scope", &scope)?;
+    // `artifact init` records each new scope, design and plan path in `Active Work`.
+    step.record(ctx, dir, ArtifactType::Scope, None, &[], examples::SCOPE)?;
     step.commit(ctx, dir, "Scoper: the scope, AC-001")?;
 
     step.handoff(
@@ -280,7 +279,7 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         WorkflowState::Architecting,
         "The scope is complete.",
     )?;
-    let design = step.record(
+    step.record(
         ctx,
         dir,
         ArtifactType::Architecture,
@@ -288,7 +287,6 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         &[],
         examples::DESIGN,
     )?;
-    record_path(dir, "Architecture", &design)?;
     step.commit(ctx, dir, "Architect: the technical design")?;
 
     step.handoff(ctx, dir, WorkflowState::Auditing, "The design is complete.")?;
@@ -301,7 +299,7 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         WorkflowState::Developing,
         "The project context is current.",
     )?;
-    let plan = step.record(
+    step.record(
         ctx,
         dir,
         ArtifactType::Development,
@@ -314,7 +312,6 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         ],
         examples::PLAN,
     )?;
-    record_path(dir, "Development", &plan)?;
     write_file(dir, "app.py", examples::APP)?;
     // The first implementation makes the project BROWNFIELD for good.
     write_file(
@@ -592,19 +589,6 @@ fn set_first_field(text: &str, name: &str, value: &str) -> String {
         ),
         None => text.to_string(),
     }
-}
-
-/// The role records its artifact path in `Active Work` (a coordination
-/// update, not a transition): only that field's code span changes.
-fn record_path(dir: &Path, field: &str, rel: &str) -> Result<()> {
-    let doc = StateDoc::parse(&read_file(dir, STATE_PATH)?)?;
-    let span = match field {
-        "Scope" => doc.active_work.scope.span.clone(),
-        "Architecture" => doc.active_work.architecture.span.clone(),
-        _ => doc.active_work.development.span.clone(),
-    };
-    let doc = doc.update(span, rel)?;
-    write_file(dir, STATE_PATH, doc.render())
 }
 
 fn read_file(dir: &Path, rel: &str) -> Result<String> {

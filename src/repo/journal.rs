@@ -64,6 +64,10 @@ pub const POINTS: &[&str] = &[
 pub enum Change {
     /// Write `content` to the project-relative `path` (created or replaced).
     Write { path: String, content: Vec<u8> },
+    /// Create the project-relative file `path` with `content`; the operation
+    /// is refused ([`Error::AlreadyExists`], nothing written) when something
+    /// is already there once the journal holds the operation lock.
+    Create { path: String, content: Vec<u8> },
     /// Delete the project-relative file or folder `path` (a no-op when absent).
     Remove { path: String },
     /// Replace a file of the git directory itself (the index: `index`).
@@ -79,6 +83,13 @@ pub enum Change {
 impl Change {
     pub fn write(path: impl Into<String>, content: impl Into<Vec<u8>>) -> Change {
         Change::Write {
+            path: path.into(),
+            content: content.into(),
+        }
+    }
+
+    pub fn create(path: impl Into<String>, content: impl Into<Vec<u8>>) -> Change {
+        Change::Create {
             path: path.into(),
             content: content.into(),
         }
@@ -627,6 +638,21 @@ fn stage(
                 backup: had,
             }
         }
+        Change::Create { path, content } => {
+            write::validate_relative(&path)?;
+            match std::fs::symlink_metadata(root.join(&path)) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Ok(_) => return Err(Error::AlreadyExists { path }),
+                Err(e) => return Err(Error::io(root.join(&path), e)),
+            }
+            write_durable(&staging.join(format!("stage-{i}")), &content)?;
+            // Applied and undone as a write of a file that did not exist.
+            Step::Write {
+                created_parents: absent_parents(root, &path)?,
+                path,
+                backup: false,
+            }
+        }
         Change::Remove { path } => {
             write::validate_relative(&path)?;
             let had = back_up(&root.join(&path), &path, &backup, true)?;
@@ -1098,6 +1124,43 @@ mod tests {
             Change::write(".standards/STATE.md", "new state"),
             Change::write(".standards/new/deep/file.md", "created"),
         ]
+    }
+
+    #[test]
+    fn a_create_never_replaces_a_file_and_rolls_back_to_nothing() {
+        let dir = fixture();
+        let r = dir.path();
+        let e = Journal::begin_at(
+            location_for(None, r),
+            r.to_path_buf(),
+            None,
+            None,
+            "test",
+            vec![
+                Change::write(".standards/STATE.md", "new state"),
+                Change::create(".standards/docs/two.md", "mine"),
+            ],
+            serde_json::Value::Null,
+        )
+        .err()
+        .expect("an existing file is refused");
+        assert!(matches!(e, Error::AlreadyExists { .. }), "{e:?}");
+        assert_eq!(
+            std::fs::read(r.join(".standards/docs/two.md")).unwrap(),
+            b"two"
+        );
+        assert_eq!(
+            std::fs::read(r.join(".standards/STATE.md")).unwrap(),
+            b"old state"
+        );
+        assert!(!location_for(None, r).exists(), "no journal is left");
+        let before = snapshot(r);
+        let j = journal(r, vec![Change::create(".standards/new/x.md", "x")]);
+        j.apply(0).unwrap();
+        assert_eq!(std::fs::read(r.join(".standards/new/x.md")).unwrap(), b"x");
+        j.rollback_steps().unwrap();
+        let _ = std::fs::remove_dir_all(location_for(None, r));
+        assert_eq!(snapshot(r), before);
     }
 
     #[test]

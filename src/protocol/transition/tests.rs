@@ -1014,3 +1014,48 @@ fn next_mode_runs_the_start_checks_again_on_a_saved_request() {
     assert_eq!(t.doc.active_work.id.value, "UNSET");
     assert!(t.summary.contains("still waits"), "{}", t.summary);
 }
+
+#[test]
+fn artifact_paths_fill_only_an_unset_active_work_field() {
+    let doc = std_brown("SCOPING");
+    let path = format!(".standards/docs/scope/{ID}.md");
+    let RecordPath::Set { field, doc: new } =
+        record_path(&doc, ArtifactType::Scope, &path).unwrap()
+    else {
+        panic!("expected the field to be set")
+    };
+    assert_eq!(field, "Active Work.Scope");
+    assert_eq!(new.active_work.scope.value, path);
+    assert_eq!(changed_lines(doc.render(), new.render()).len(), 1);
+    assert!(matches!(
+        record_path(&new, ArtifactType::Scope, &path).unwrap(),
+        RecordPath::Recorded { .. }
+    ));
+    // A project document the Scoper chose stays the cycle's scope.
+    let chosen = with(
+        ProjectMode::Brownfield,
+        &[
+            ("Id", ID),
+            ("CycleMode", "STANDARD"),
+            ("Scope", "docs/scope.md"),
+        ],
+    );
+    assert!(matches!(
+        record_path(&chosen, ArtifactType::Scope, &path).unwrap(),
+        RecordPath::Elsewhere { current, .. } if current == "docs/scope.md"
+    ));
+    // Records without a field, and scope and design in an expedited cycle.
+    assert!(matches!(
+        record_path(&doc, ArtifactType::Verification, "x").unwrap(),
+        RecordPath::NoField { .. }
+    ));
+    let exp = active(ProjectMode::Brownfield, "EXPEDITED", "NONE", "DEVELOPING");
+    assert!(matches!(
+        record_path(&exp, ArtifactType::Architecture, "x").unwrap(),
+        RecordPath::NoField { .. }
+    ));
+    assert!(matches!(
+        record_path(&exp, ArtifactType::Development, "x").unwrap(),
+        RecordPath::Set { .. }
+    ));
+}
