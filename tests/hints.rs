@@ -1027,6 +1027,19 @@ fn status_without_state() {
     let hint = refusal_hint(&output(&env, &repo, &["status"]));
     run_all(&env, &repo, &hint);
     env.run(&repo, &["status"]).success();
+    // Never committed: the hint is the install that recreates it, for status
+    // and for the runtime tools alike.
+    for args in [&["status"][..], &["cycle", "new", "--request", "x"]] {
+        let (env, repo) = installed();
+        remove(&repo, ".standards/STATE.md");
+        let hint = refusal_hint(&output(&env, &repo, args));
+        assert_eq!(
+            run_all(&env, &repo, &hint),
+            ["git standards install"],
+            "{args:?}"
+        );
+        env.run(&repo, args).success();
+    }
 }
 
 fn status_of_an_invalid_staged_state() {

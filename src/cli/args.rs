@@ -1146,7 +1146,7 @@ pub struct DemoArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct InstallArgs {
-    /// Project mode for a first install; inferred from the project's files when absent.
+    /// Project mode for a first install; inferred from the project's files when absent. A reinstall recreates a runtime file that is missing and that git holds no copy of (and says so); a lost MODE.md only with `--mode`, which is never guessed for an installed project.
     #[arg(long, value_enum, ignore_case = true)]
     pub mode: Option<ModeArg>,
     /// Show what would change without writing anything.

@@ -28,11 +28,41 @@ pub fn open(cwd: &std::path::Path) -> Result<Runtime> {
     let root = project.root.clone();
     let tree = project.worktree()?;
     require_installed_in(&project, &tree)?;
+    refuse_missing_state(&project, &tree)?;
     Ok(Runtime {
         project,
         root,
         tree,
     })
+}
+
+/// Refuses when the working tree lacks STATE.md, with the hint that brings
+/// it back from where git holds it (or `install`, when git holds no copy), as
+/// `check` says for RT-001. (A missing MODE.md is a problem `status` lists.)
+pub fn refuse_missing_state(project: &Project, tree: &dyn Tree) -> Result<()> {
+    use crate::protocol::check::runtime::{has_records, missing_file_hint, HeldBy, Snapshot};
+    for path in [STATE_PATH] {
+        if !matches!(tree.node(path), Node::Missing) {
+            continue;
+        }
+        let held = if project.index()?.exists(path) {
+            HeldBy::Index
+        } else if project.head()?.is_some_and(|h| h.exists(path)) {
+            HeldBy::Head
+        } else {
+            HeldBy::Nothing
+        };
+        return Err(Error::refused(
+            format!("`{path}` is missing, so the STANDARDS runtime is incomplete"),
+            Some(missing_file_hint(
+                path,
+                Snapshot::Worktree,
+                held,
+                has_records(tree),
+            )),
+        ));
+    }
+    Ok(())
 }
 
 /// Where the runtime is committed (`"the index"` or `"HEAD"`) when the

@@ -91,6 +91,9 @@ fn summary_of(ctx: &mut Context, project: &Project, request: &Request) -> Result
             if let Some(held) = crate::commands::runtime::committed_runtime(project, &tree)? {
                 return Err(crate::commands::runtime::absent_runtime(&held));
             }
+            if crate::protocol::check::runtime::installed(&tree) {
+                crate::commands::runtime::refuse_missing_state(project, &tree)?;
+            }
             let conflict = report_conflict(ctx, project, &tree, request.format)?;
             with_notice(load(&tree, &request.source, None, &project.root)?, conflict)
         }
