@@ -3,6 +3,8 @@
 //! Run with `cargo bench --bench floor` (sizes `small,medium` by default), or
 //! choose sizes and rounds: `BENCH_SIZES=small,medium,large BENCH_ROUNDS=5
 //! cargo bench --bench floor` (`cargo bench --bench floor -- large` also works).
+//! `BENCH_KEEP=1` keeps each generated repository and prints its path (for
+//! profiling one command by hand); `BENCH_ROUNDS=0` then only generates it.
 //!
 //! For each size it generates a valid repository (C closed cycles of complete
 //! records with provenance, K unrelated files of which a tenth are Markdown,
@@ -478,12 +480,16 @@ fn median(runs: &[Run], f: impl Fn(&Run) -> f64) -> f64 {
 fn measure(size: &Size, rounds: usize) {
     let started = Instant::now();
     let repo = generate(size);
-    let root = repo.path();
+    let root = repo.path().to_path_buf();
+    let root = root.as_path();
     eprintln!(
         "{}: generated in {:.1} s",
         size.name,
         started.elapsed().as_secs_f64()
     );
+    if std::env::var_os("BENCH_KEEP").is_some() {
+        eprintln!("{}: kept at {}", size.name, repo.keep().display());
+    }
     let check = sealed(BIN, root).arg("check").output().unwrap();
     if !check.status.success() {
         let text = String::from_utf8_lossy(&check.stdout).to_string()
@@ -500,6 +506,9 @@ fn measure(size: &Size, rounds: usize) {
         .output()
         .unwrap();
     assert!(hooks.status.success(), "hooks install failed");
+    if rounds == 0 {
+        return;
+    }
     let no_hooks = tempfile::tempdir().unwrap();
     let mut runs: Vec<Vec<Run>> = vec![Vec::new(); CASES.len()];
     // Round 0 warms the caches and is not counted.
@@ -632,7 +641,6 @@ fn main() {
     let rounds = std::env::var("BENCH_ROUNDS")
         .ok()
         .and_then(|r| r.parse().ok())
-        .filter(|&r| r > 0)
         .unwrap_or(5);
     for name in &wanted {
         let Some(size) = SIZES.iter().find(|s| s.name == name) else {

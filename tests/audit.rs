@@ -400,6 +400,103 @@ fn eight_processes_times_fifty_appends_leave_exactly_400_events() {
     p.env.git(&p.root, &["fsck", "--strict"]);
 }
 
+/// Runs `cycle new --request <request>` killed (abort, as SIGKILL leaves it)
+/// while its audit append holds git's lock on the notes ref.
+fn killed_holding_the_ref_lock(p: &Project, request: &str) {
+    let out = p
+        .env
+        .cmd(&p.root)
+        .args(["cycle", "new", "--request", request])
+        .env("GIT_STANDARDS_FAILPOINT", "audit:ref-locked")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), None, "the append was killed");
+    assert!(
+        p.root.join(".git/refs/notes/standards.lock").exists(),
+        "the kill left git's ref lock"
+    );
+}
+
+fn requests(p: &Project) -> Vec<String> {
+    log_json(p, &["--event", "cycle-id-issued"])
+        .iter()
+        .map(|e| e["request"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A writer killed while it held `refs/notes/standards.lock` left it
+/// behind: the next append sees that writer is dead (its OS lock is free),
+/// removes the lock, says so, and records its event; no other event is lost.
+#[test]
+fn an_append_killed_holding_the_ref_lock_does_not_lose_later_events() {
+    let p = Project::brown();
+    p.line(&["cycle", "new", "--request", "Before"]);
+    for round in 0..3 {
+        killed_holding_the_ref_lock(&p, "Killed");
+        let a = p
+            .run(&["cycle", "new", "--request", &format!("After {round}")])
+            .success();
+        let err = stderr(&a);
+        assert!(
+            err.contains("standards.lock`: git standards process")
+                && err.contains("was killed while it updated the audit trail"),
+            "{err}"
+        );
+        assert!(!err.contains("could not be recorded"), "{err}");
+        assert!(!p.root.join(".git/refs/notes/standards.lock").exists());
+    }
+    assert_eq!(requests(&p), ["Before", "After 0", "After 1", "After 2"]);
+    p.env.git(&p.root, &["fsck", "--strict"]);
+}
+
+#[test]
+fn recover_removes_the_ref_lock_of_a_killed_append() {
+    let p = Project::brown();
+    p.line(&["cycle", "new", "--request", "Before"]);
+    killed_holding_the_ref_lock(&p, "Killed");
+    let a = p.run(&["recover"]).success();
+    assert!(
+        stderr(&a).contains("was killed while it updated the audit trail"),
+        "{}",
+        stderr(&a)
+    );
+    assert!(!p.root.join(".git/refs/notes/standards.lock").exists());
+    let a = p.run(&["cycle", "new", "--request", "After"]).success();
+    assert!(!stderr(&a).contains("Removed"), "{}", stderr(&a));
+    assert_eq!(requests(&p), ["Before", "After"]);
+}
+
+/// A ref lock is never broken for a writer that is still running: not for
+/// one recorded in the writer lock file with its real start time (this test
+/// process stands in for it), and not for a lock no writer of ours recorded
+/// (a live `git notes`); the append then gives up and prints its event.
+#[test]
+fn the_ref_lock_of_a_live_writer_is_never_broken() {
+    let p = Project::brown();
+    p.line(&["cycle", "new", "--request", "Before"]);
+    let lock = p.root.join(".git/refs/notes/standards.lock");
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    let start: u64 = stat[stat.rfind(')').unwrap() + 1..]
+        .split_whitespace()
+        .nth(19)
+        .unwrap()
+        .parse()
+        .unwrap();
+    for owner in [format!("{} {start}\n", std::process::id()), String::new()] {
+        std::fs::write(p.root.join(".git/git-standards-notes.lock"), &owner).unwrap();
+        std::fs::write(&lock, "").unwrap();
+        let a = p.run(&["cycle", "new", "--request", "Blocked"]).success();
+        assert!(
+            stderr(&a).contains("could not be recorded"),
+            "{owner:?}: {}",
+            stderr(&a)
+        );
+        assert!(lock.exists(), "{owner:?}: a live writer's lock was broken");
+    }
+    std::fs::remove_file(&lock).unwrap();
+    assert_eq!(requests(&p), ["Before"]);
+}
+
 #[test]
 fn a_hand_edited_invalid_line_is_reported_and_the_other_events_print() {
     let p = Project::brown();

@@ -139,6 +139,74 @@ fn keep_builds_a_real_repository_in_a_new_folder() {
     assert!(empty.join(".standards/STATE.md").is_file());
 }
 
+/// Issue 15, item 7: the demo shows the STATE.md lines a move changed, and
+/// they are the lines git's own diff of that commit shows; the kept
+/// repository answers the README's `--ref` and `--staged` examples.
+#[test]
+fn the_demo_prints_the_real_state_diff_and_keeps_a_repository_for_ref_and_staged() {
+    let env = Env::new();
+    let a = env
+        .run(env.dir.path(), &["demo", "--keep", "tour"])
+        .success();
+    let dir = env.dir.path().join("tour");
+    let out = stdout(&a);
+    let (_, after) = out
+        .split_once("lines that hold its fields")
+        .unwrap_or_else(|| panic!("no diff announced: {out}"));
+    let shown: Vec<&str> = after
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("    -") || l.starts_with("    +"))
+        .map(|l| &l[4..])
+        .collect();
+    assert!(shown.len() >= 2, "the diff is printed: {out}");
+    let commit = env
+        .git(
+            &dir,
+            &["log", "--format=%H", "--grep", "Hand off to ARCHITECTING"],
+        )
+        .trim()
+        .to_string();
+    let git_diff = env.git(
+        &dir,
+        &[
+            "diff",
+            "-U0",
+            &format!("{commit}~1"),
+            &commit,
+            "--",
+            ".standards/STATE.md",
+        ],
+    );
+    let git_lines: Vec<&str> = git_diff
+        .lines()
+        .filter(|l| {
+            (l.starts_with('-') || l.starts_with('+'))
+                && !l.starts_with("---")
+                && !l.starts_with("+++")
+        })
+        .collect();
+    let (mut shown, mut git_lines) = (shown, git_lines);
+    shown.sort();
+    git_lines.sort();
+    assert_eq!(shown, git_lines, "{git_diff}");
+
+    // README: `status --ref <branch>` and `check --ref` read history without a checkout.
+    let a = env.run(&dir, &["status", "--ref", "HEAD~3"]).success();
+    assert!(stdout(&a).contains("Status of commit"), "{}", stdout(&a));
+    env.run(&dir, &["check", "--ref", "main"]).success();
+    // README: `check --staged` and `status --staged` read the index: a
+    // staged broken state fails there while the last commit still passes.
+    env.run(&dir, &["check", "--staged"]).success();
+    let state = dir.join(".standards/STATE.md");
+    let text = read(&state);
+    crate::common::write(&state, text.replace("`SIGNED_OFF`", "`NOT_A_STATE`"));
+    env.git(&dir, &["add", ".standards/STATE.md"]);
+    env.run(&dir, &["check", "--staged"]).code(1);
+    env.run(&dir, &["status", "--staged"]).code(1);
+    env.run(&dir, &["check", "--ref", "HEAD"]).success();
+}
+
 #[test]
 fn keep_refuses_a_folder_with_content_or_a_file() {
     let env = Env::new();

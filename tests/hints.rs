@@ -21,6 +21,11 @@ const SCOPE: &[&str] = &[
     "src/commands/install.rs",
     "src/commands/check.rs",
     "src/commands/runtime.rs",
+    "src/commands/status.rs",
+    "src/commands/artifact.rs",
+    "src/commands/cycle.rs",
+    "src/commands/id.rs",
+    "src/commands/transition.rs",
 ];
 
 /// How a row's command is shown to work.
@@ -264,6 +269,71 @@ const TABLE: &[(&str, &str, Situation)] = &[
         Custom(tool_without_state),
     ),
     ("src/commands/runtime.rs", "git add", Custom(state_conflict)),
+    (
+        "src/commands/status.rs",
+        "git add .standards",
+        Custom(status_of_an_index_without_runtime),
+    ),
+    (
+        "src/commands/status.rs",
+        "git standards install",
+        Custom(status_of_a_standards_file),
+    ),
+    (
+        "src/commands/status.rs",
+        "git restore --source=HEAD {STATE_PATH}",
+        Custom(status_without_state),
+    ),
+    (
+        "src/commands/status.rs",
+        "git restore --staged {STATE_PATH}",
+        Custom(status_of_an_invalid_staged_state),
+    ),
+    (
+        "src/commands/status.rs",
+        "git standards resolve --keep ours",
+        Custom(status_of_a_conflict),
+    ),
+    (
+        "src/commands/status.rs",
+        "git standards resolve --keep theirs",
+        Custom(status_of_a_conflict),
+    ),
+    (
+        "src/commands/artifact.rs",
+        "git standards start --request \\\"<request>\\\"",
+        Custom(record_without_cycle),
+    ),
+    (
+        "src/commands/artifact.rs",
+        "git restore --source=HEAD --staged --worktree .standards/STATE.md",
+        Custom(record_of_a_typed_id),
+    ),
+    (
+        "src/commands/cycle.rs",
+        "git standards cancel",
+        Custom(cycle_new_while_active),
+    ),
+    (
+        "src/commands/cycle.rs",
+        "git standards cycle new --request \\\"<request text>\\\"",
+        Custom(cycle_new_while_active),
+    ),
+    (
+        "src/commands/artifact.rs",
+        "git standards check",
+        Custom(record_fields_to_fill),
+    ),
+    (
+        "src/commands/id.rs",
+        "git standards artifact init {}",
+        Custom(id_next_without_record),
+    ),
+    (
+        "src/commands/transition.rs",
+        "git standards cancel --yes",
+        Custom(greenfield_cancel),
+    ),
 ];
 
 // ---------------------------------------------------------------------------
@@ -932,6 +1002,130 @@ fn tool_without_state() {
     assert!(out.status.success(), "{first}");
     env.run(&repo, &["cycle", "new", "--request", "x"])
         .success();
+}
+
+fn status_of_an_index_without_runtime() {
+    let (env, repo) = installed();
+    let hint = refusal_hint(&output(&env, &repo, &["status", "--staged"]));
+    run_all(&env, &repo, &hint);
+    env.run(&repo, &["status", "--staged"]).success();
+}
+
+fn status_of_a_standards_file() {
+    let (env, repo) = Env::repo();
+    write(repo.join(".standards"), "mine\n");
+    let hint = refusal_hint(&output(&env, &repo, &["status"]));
+    // "move it out of the way", then the command.
+    std::fs::rename(repo.join(".standards"), repo.join("mine.txt")).unwrap();
+    run_all(&env, &repo, &hint);
+    env.run(&repo, &["status"]).success();
+}
+
+fn status_without_state() {
+    let (env, repo) = committed();
+    remove(&repo, ".standards/STATE.md");
+    let hint = refusal_hint(&output(&env, &repo, &["status"]));
+    run_all(&env, &repo, &hint);
+    env.run(&repo, &["status"]).success();
+}
+
+fn status_of_an_invalid_staged_state() {
+    let (env, repo) = committed();
+    write(
+        repo.join(".standards/STATE.md"),
+        "`WorkflowState`: `NOPE`\n",
+    );
+    env.git(&repo, &["add", ".standards/STATE.md"]);
+    let hint = refusal_hint(&output(&env, &repo, &["status", "--staged"]));
+    run_all(&env, &repo, &hint);
+    env.run(&repo, &["status", "--staged"]).success();
+}
+
+fn status_of_a_conflict() {
+    for keep in ["ours", "theirs"] {
+        let (env, repo) = conflicted();
+        let hint = refusal_hint(&output(&env, &repo, &["status"]));
+        let command = commands_in(&hint)
+            .into_iter()
+            .find(|c| c.ends_with(keep))
+            .unwrap_or_else(|| panic!("{hint}"));
+        // The user's decision, given on the command line outside a terminal.
+        let out = run_hinted(&env, &repo, &format!("{command} --yes"));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        env.run(&repo, &["status"]).success();
+    }
+}
+
+fn record_without_cycle() {
+    let (env, repo) = installed();
+    let hint = refusal_hint(&output(&env, &repo, &["artifact", "init", "SCOPE"]));
+    run_all(&env, &repo, &hint);
+    env.run(&repo, &["artifact", "init", "SCOPE"]).success();
+}
+
+fn record_of_a_typed_id() {
+    let p = crate::fixture::Project::brown();
+    p.start_cycle("AUDITING", "STANDARD", "FULL_DELIVERABLE");
+    p.commit("the cycle");
+    p.set_state(&[("Id", "my cycle!")]);
+    let hint = refusal_hint(&output(&p.env, &p.root, &["artifact", "init", "SCOPE"]));
+    run_all(&p.env, &p.root, &hint);
+    p.env.run(&p.root, &["artifact", "init", "SCOPE"]).success();
+}
+
+/// `artifact init` names the header fields to fill and says `check` reports
+/// them until then: it does, naming the same fields.
+fn record_fields_to_fill() {
+    let (env, repo) = installed();
+    env.run(&repo, &["start", "--request", "First"]).success();
+    let a = env
+        .run(
+            &repo,
+            &["artifact", "init", "REVIEW", "--kind", "IMPLEMENTATION"],
+        )
+        .success();
+    let said = format!("{}{}", crate::common::stdout(&a), crate::common::stderr(&a));
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("Next:"))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert_eq!(commands_in(line), ["git standards check"], "{line}");
+    let out = run_hinted(&env, &repo, "git standards check");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("[RH-002]"), "{report}");
+    let field = line.split('`').nth(1).unwrap();
+    assert!(report.contains(field), "`{field}` is reported: {report}");
+}
+
+fn cycle_new_while_active() {
+    let (env, repo) = committed();
+    env.run(&repo, &["start", "--request", "First"]).success();
+    let hint = refusal_hint(&output(&env, &repo, &["cycle", "new", "--request", "x"]));
+    run_all(&env, &repo, &hint);
+}
+
+fn id_next_without_record() {
+    let p = crate::fixture::Project::brown();
+    let id = p.start_cycle("DEVELOPING", "STANDARD", "FULL_DELIVERABLE");
+    let plan = format!(".standards/docs/development/{id}.md");
+    let hint = refusal_hint(&output(&p.env, &p.root, &["id", "next", "DEV", &plan]));
+    run_all(&p.env, &p.root, &hint);
+    p.env.run(&p.root, &["id", "next", "DEV", &plan]).success();
+}
+
+fn greenfield_cancel() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install"]).success();
+    env.commit_all(&repo, "install");
+    env.run(&repo, &["start", "--request", "First"]).success();
+    let hint = refusal_hint(&output(&env, &repo, &["cancel"]));
+    run_all(&env, &repo, &hint);
+    let state = std::fs::read_to_string(repo.join(".standards/STATE.md")).unwrap();
+    assert!(state.contains("`Id`: `UNSET`"), "the reset ran: {state}");
 }
 
 // ---------------------------------------------------------------------------

@@ -772,6 +772,17 @@ fn sc_inv_062_locked_selectors() {
     }
 }
 
+/// Whether check's output has the RH-002 problem that the plan's header field
+/// `field` still holds the template's unfilled `value`.
+fn unfilled_problem(out: &str, field: &str, value: &str) -> bool {
+    out.lines().any(|l| {
+        l.contains(&format!("header field `{field}`"))
+            && l.contains(&format!("`{value}`"))
+            && l.contains("still holds the template's")
+            && l.ends_with("[RH-002]")
+    })
+}
+
 /// SC-INV-063: unfilled style values (a display id, a choice list, a
 /// placeholder) fail check as the template's unfilled value, and discovery
 /// leaves the style unknown; nothing is rewritten.
@@ -798,10 +809,7 @@ fn sc_inv_063_unfilled_style_values() {
         let a = env.run(&repo, &["check"]).code(1);
         let out = stdout(&a);
         assert!(
-            out.contains(&format!(
-                "header field `User Style` (`{value}`) still holds the template's"
-            )) && out.contains("instead of one concrete value")
-                && out.contains("[RH-002]"),
+            unfilled_problem(&out, "User Style", value),
             "{value}: {out}"
         );
         let before = snapshot(&repo);
@@ -822,12 +830,7 @@ fn sc_inv_064_an_unfilled_plan_mode() {
     for mode in ["<mode>", "AUTONOMOUS | STEPWISE | CODE_WITH_ME"] {
         write(&plan, set_field(&base, "Mode", mode));
         let out = stdout(&env.run(&repo, &["check"]).code(1));
-        assert!(
-            out.contains(&format!(
-                "header field `Mode` (`{mode}`) still holds the template's"
-            )) && out.contains("instead of one concrete value"),
-            "{mode}: {out}"
-        );
+        assert!(unfilled_problem(&out, "Mode", mode), "{mode}: {out}");
         let j = json(
             &env.run(
                 &repo,
@@ -857,4 +860,67 @@ fn sc_inv_065_the_text_summary_names_how_to_invoke_each_style() {
     assert!(!text.contains("team | compact (ambiguous name)"), "{text}");
     assert!(!text.contains("private"));
     assert_eq!(before, snapshot(&repo));
+}
+
+/// The SC-INV IDs named by test functions: `sc_inv_004_…`, a list
+/// (`sc_inv_041_042_043_…`) or a span (`sc_inv_006_to_010_…`).
+fn named_in_test_names(text: &str) -> std::collections::BTreeSet<u32> {
+    let mut out = std::collections::BTreeSet::new();
+    for (at, _) in text.match_indices("fn sc_inv_") {
+        let rest = &text[at + "fn sc_inv_".len()..];
+        let mut parts = rest.split('_').peekable();
+        let mut last = None;
+        while let Some(p) = parts.next() {
+            if p == "to" {
+                if let (Some(a), Some(b)) = (last, parts.peek().and_then(|n| n.parse::<u32>().ok()))
+                {
+                    out.extend(a..=b);
+                    parts.next();
+                    last = Some(b);
+                    continue;
+                }
+                break;
+            }
+            match p.parse::<u32>() {
+                Ok(n) if p.len() == 3 => {
+                    out.insert(n);
+                    last = Some(n);
+                }
+                _ => break,
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_invocation_scenario_is_named_by_a_test() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut text = String::new();
+    let mut stack = vec![root.join("src"), root.join("tests")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                text.push_str(&read(&p));
+            }
+        }
+    }
+    let named = named_in_test_names(&text);
+    let missing: Vec<String> = read(root.join("fixtures/invocation/scenarios.txt"))
+        .lines()
+        .filter(|l| l.starts_with("SC-INV-"))
+        .filter(|id| {
+            let n: u32 = id["SC-INV-".len()..].parse().unwrap();
+            !named.contains(&n) && !text.contains(*id)
+        })
+        .map(String::from)
+        .collect();
+    assert!(missing.is_empty(), "no test names {missing:?}");
+    assert_eq!(
+        named_in_test_names("fn sc_inv_006_to_010_x() fn sc_inv_041_042_y()"),
+        [6, 7, 8, 9, 10, 41, 42].into_iter().collect()
+    );
 }

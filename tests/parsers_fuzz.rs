@@ -75,6 +75,85 @@ fn any_text() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Fragments of audit lines (D20): the common keys, times in and out of
+/// RFC 3339, escapes, control characters and wrong types.
+const AUDIT_PIECES: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\n",
+    "\"ts\":",
+    "\"id\":",
+    "\"event\":",
+    "\"actor\":",
+    "\"cycle\":",
+    "\"commit\":",
+    "\"state\":",
+    "\"before\":",
+    "\"after\":",
+    "\"x\":",
+    "\"2026-12-01T09:04:53.123456Z\"",
+    "\"2026-12-01T09:04:53+01:00\"",
+    "\"2026-13-01T09:04:53Z\"",
+    "\"reset\"",
+    "\"A*\"",
+    "\"?\"",
+    "\"a\\nb\\u001b[2J\"",
+    "\"\\ud800\"",
+    "null",
+    "1e999",
+    "-0",
+    "true",
+    "\"",
+    "\\",
+    "é",
+];
+
+/// Fragments of `.standards/config.toml`: both keys, TOML syntax of every
+/// kind, and branch globs with many stars.
+const CONFIG_PIECES: &[&str] = &[
+    "main-branch = ",
+    "protected-branches = ",
+    "mainbranch = ",
+    "\"trunk\"",
+    "\"release/*\"",
+    "\"**/x\"",
+    "\"refs/heads/main\"",
+    "\"a..b\"",
+    "\"x.lock\"",
+    "'lit'",
+    "\"\"\"",
+    "[",
+    "]",
+    ", ",
+    "[t]\n",
+    "[[a]]\n",
+    "{ k = 1 }",
+    "3",
+    "1979-05-27T07:32:00Z",
+    "# c\n",
+    "\n",
+    "\r\n",
+    "=",
+    "*",
+    "**",
+    "?",
+    "/",
+    "a",
+    "é",
+    "\\u00e9",
+];
+
+fn pieces(set: &'static [&'static str]) -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::collection::vec(prop::sample::select(set), 0..40).prop_map(|v| v.concat()),
+        any_text(),
+    ]
+}
+
 macro_rules! twin {
     ($name:ident, $target:literal) => {
         proptest! {
@@ -97,6 +176,19 @@ twin!(record_headers_and_sections_stay_in_bounds, "record");
 twin!(plan_parser_never_panics, "plan");
 twin!(closure_parser_keeps_offsets, "closure");
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+    #[test]
+    fn audit_lines_read_back_and_merge_in_any_order(text in pieces(AUDIT_PIECES)) {
+        fuzzing::run("audit", text.as_bytes());
+    }
+
+    #[test]
+    fn config_toml_errors_name_a_line_and_globs_stay_fast(text in pieces(CONFIG_PIECES)) {
+        fuzzing::run("config", text.as_bytes());
+    }
+}
+
 /// Every input a fuzzer found (and the seed corpus kept with them) is replayed.
 #[test]
 fn found_inputs_stay_fixed() {
@@ -113,4 +205,5 @@ fn found_inputs_stay_fixed() {
         }
     }
     eprintln!("replayed {replayed} kept fuzz inputs");
+    assert!(replayed >= 2, "the kept inputs are found");
 }

@@ -3,6 +3,7 @@
 mod common;
 
 mod artifact;
+mod asset_commands;
 mod audit;
 mod check;
 mod check_cadence;
@@ -36,12 +37,14 @@ mod notes_sync;
 mod output;
 mod parsers_fuzz;
 mod protocol_commands;
+mod readme;
 mod recover;
 mod registration;
 mod reset;
 mod scaling;
 mod scenario_coverage;
 mod skill_ownership;
+mod snapshots;
 mod status;
 mod transitions;
 mod transitions_json;

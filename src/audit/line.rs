@@ -105,14 +105,15 @@ impl Recorded {
                 }
                 other => other.to_string(),
             };
-            parts.push(format!("{key}={}", one_line(&shown)));
+            parts.push(format!("{key}={shown}"));
         }
-        parts.join(" ")
+        one_line(&parts.join(" "))
     }
 }
 
-/// Control characters shown as escapes, so one event stays one line.
-fn one_line(s: &str) -> String {
+/// Control characters shown as escapes, so one event stays one line (and a
+/// stored line cannot send terminal escape sequences).
+pub fn one_line(s: &str) -> String {
     s.chars()
         .flat_map(|c| {
             if c.is_control() {

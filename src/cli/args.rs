@@ -583,6 +583,19 @@ pub enum HookCommand {
     /// With --client, the payload must be a JSON object (anything else is exit 1), and the answer takes the client's form: for `claude`, the problems on stderr and exit 2; for `codex`, `{"decision": "block", "reason": "<problems>"}` on stdout and exit 0 (the problems also on stderr).
     #[command(verbatim_doc_comment)]
     Stop(HookStopArgs),
+    /// The git pre-commit hook's check: `check --staged` for every project whose runtime is staged.
+    ///
+    /// The installed pre-commit (and pre-merge-commit) hook runs this from the top of the working tree. It exits at once, reading no file, when nothing under any `.standards/` and no `*.md` file is staged differently from HEAD (decided from the object IDs of the index and HEAD's tree). Otherwise it runs `git standards check --staged --hook <name>` for each folder whose `.standards/PROTOCOL.md` is staged, printing each report.
+    ///
+    /// Exit status: 0 when every check passed (or nothing relevant is staged), 1 when one found problems or could not run; a failed check leaves a `check-failed` event in the audit trail.
+    PreCommit(HookPreCommitArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HookPreCommitArgs {
+    /// The git hook running the check, as recorded in a `check-failed` event.
+    #[arg(long, value_name = "name", default_value = "pre-commit", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub hook: String,
 }
 
 #[derive(Debug, clap::Args)]
@@ -1190,6 +1203,47 @@ impl From<ModeArg> for crate::protocol::vocab::ProjectMode {
     }
 }
 
+/// `hook pre-commit`: the fast exit, else `check --staged --hook <name>` for
+/// each staged project through the one opened repository; a project that
+/// fails (problems, or an error, reported here) does not stop the others.
+fn pre_commit(ctx: &mut Context, hook: String) -> Result<()> {
+    let project = crate::repo::Project::discover(&ctx.cwd)?;
+    let request = commands::check::Request {
+        source: commands::check::Source::Staged,
+        json: false,
+        quiet: false,
+        options: Default::default(),
+        allow_shallow: false,
+        hook: Some(hook),
+    };
+    let mut failed = false;
+    for found in commands::hook::pre_commit_projects(&project)? {
+        let result = found.and_then(|p| {
+            let mut sub = Context {
+                cwd: p.root.clone(),
+                out: &mut *ctx.out,
+                err: &mut *ctx.err,
+                color: ctx.color,
+            };
+            commands::check::run_project(&mut sub, &p, &request)
+        });
+        match result {
+            Ok(()) => {}
+            Err(e) if e.is_broken_pipe() => return Err(e),
+            Err(e) => {
+                failed = true;
+                super::report_error(&e, ctx.err);
+            }
+        }
+    }
+    crate::repo::reads::report(ctx.err);
+    if failed {
+        Err(Error::Exit { code: 1 })
+    } else {
+        Ok(())
+    }
+}
+
 pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
     match command {
         Command::Check(a) => {
@@ -1417,6 +1471,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 Err(e) => commands::hook::run_stop(ctx, &mut FailingRead(Some(e)), client),
             }
         }
+        Command::Hook(HookCommand::PreCommit(a)) => pre_commit(ctx, a.hook),
         Command::Resolve(a) => {
             use std::io::IsTerminal;
             let request = commands::resolve::Request {

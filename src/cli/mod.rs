@@ -43,7 +43,9 @@ pub fn main() -> ExitCode {
     // git's own colour settings count when `--color` is left at `auto`; the
     // stop hook prints for agents, never for a terminal, so it reads none.
     let configured = match (&cli.color, &cli.command) {
-        (args::ColorChoice::Auto, Some(command)) if !matches!(command, Command::Hook(_)) => {
+        (args::ColorChoice::Auto, Some(command))
+            if !matches!(command, Command::Hook(args::HookCommand::Stop(_))) =>
+        {
             let start = cli.directory.clone().unwrap_or_else(|| ".".into());
             crate::commands::git_color_setting(&start)
         }
@@ -131,7 +133,8 @@ fn is_hook(args: impl IntoIterator<Item = std::ffi::OsString>) -> bool {
                 args.next();
             }
             a if a.starts_with("-C") || a.starts_with("--color=") => {}
-            a => return a == "hook",
+            // `hook pre-commit` is git's hook, which gets clap's own errors.
+            a => return a == "hook" && args.next().is_none_or(|next| next != "pre-commit"),
         }
     }
     false

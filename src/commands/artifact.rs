@@ -86,7 +86,7 @@ pub fn plan(tree: &dyn Tree, request: &InitRequest) -> Result<Plan> {
     if !cycle_id::is_lenient(id) {
         return Err(Error::refused(
             format!("STATE.md's `Active Work.Id` `{id}` is not a valid cycle ID, so no record path can be formed from it"),
-            Some("set `Active Work.Id` to an ID printed by `git standards cycle new`".to_string()),
+            Some("cycle IDs are never typed or edited: put back the issued one from the last commit (`git restore --source=HEAD --staged --worktree .standards/STATE.md`); a new cycle gets its ID from `start`".to_string()),
         ));
     }
     let omitted = matches!(

@@ -54,15 +54,21 @@ fn prepare(project: &Project, event: Event) -> (Event, String, String) {
     (event, line, stamp.id)
 }
 
-fn store(project: &Project, event: &Event, line: &str) -> Result<()> {
+fn store(project: &Project, event: &Event, line: &str) -> Result<notes::Appended> {
     let anchor = Anchor::for_cycle(event.cycle.as_deref());
     notes::append(
         &project.repo,
         &anchor,
         line,
         &format!("standards: {}", event.kind),
-    )?;
-    Ok(())
+    )
+}
+
+/// Says on stderr that an append removed the ref lock of a killed writer.
+fn report_stale_lock(ctx: &mut Context, appended: &notes::Appended) {
+    if let Some(stale) = &appended.stale_lock {
+        let _ = writeln!(ctx.err, "{stale}");
+    }
 }
 
 /// Appends the event to the trail now; returns the stored line.
@@ -78,13 +84,16 @@ pub fn record(project: &Project, event: Event) -> Result<String> {
 /// event's ID once it is stored.
 pub fn append_after(ctx: &mut Context, project: &Project, event: Event) -> Option<String> {
     let (event, line, id) = prepare(project, event);
-    if let Err(e) = store(project, &event, &line) {
-        let _ = writeln!(
+    match store(project, &event, &line) {
+        Ok(appended) => report_stale_lock(ctx, &appended),
+        Err(e) => {
+            let _ = writeln!(
             ctx.err,
             "warning: the audit event could not be recorded in `{}`: {e}\nwarning: the event, so that it is not lost: {line}",
             notes::NOTES_REF
         );
-        return None;
+            return None;
+        }
     }
     Some(id)
 }
@@ -93,9 +102,8 @@ pub fn append_after(ctx: &mut Context, project: &Project, event: Event) -> Optio
 /// first, and the command refuses (changing nothing) when it cannot be.
 /// Returns the stored event's ID.
 pub fn append_before(ctx: &mut Context, project: &Project, event: Event) -> Result<String> {
-    let _ = &ctx;
     let (event, line, id) = prepare(project, event);
-    store(project, &event, &line).map(|()| id).map_err(|e| {
+    let appended = store(project, &event, &line).map_err(|e| {
         Error::refused(
             format!(
                 "the audit event could not be recorded in `{}`, so nothing was changed: {e}",
@@ -106,7 +114,9 @@ pub fn append_before(ctx: &mut Context, project: &Project, event: Event) -> Resu
                 notes::NOTES_REF
             )),
         )
-    })
+    })?;
+    report_stale_lock(ctx, &appended);
+    Ok(id)
 }
 
 /// The active cycle's ID in a snapshot's STATE.md, if it names one; a

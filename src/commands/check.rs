@@ -174,6 +174,9 @@ fn evaluate_snapshot(
         }
         Source::Rev(rev) => {
             let tree = project.at_rev(rev)?;
+            // The checked commit is walked now, so a damaged tree is a
+            // refusal; the parent is read only where the history rules look.
+            tree.load()?;
             let parent = first_parent(project, rev, allow_shallow)?;
             let against = parent.as_ref().map(|h| h.describe());
             Ok((run(&tree, parent.as_ref())?, tree.describe(), against))
@@ -183,8 +186,14 @@ fn evaluate_snapshot(
 
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
+    run_project(ctx, &project, request)
+}
+
+/// [`run`] on a project already opened (the pre-commit hook checks each
+/// project of the repository through one opened repository).
+pub fn run_project(ctx: &mut Context, project: &Project, request: &Request) -> Result<()> {
     let (report, source, against) = evaluate_with(
-        &project,
+        project,
         &request.source,
         request.options,
         request.allow_shallow,
@@ -201,13 +210,13 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         let json = if request.json { " --json" } else { "" };
         tools::projects_elsewhere(
             &ctx.cwd,
-            &project,
+            project,
             snapshot,
             &format!("check{flag}{json}"),
             e,
         )
     })?;
-    let conflict = conflict_report(&project, &request.source, &report)?;
+    let conflict = conflict_report(project, &request.source, &report)?;
     if request.json {
         print_json(
             ctx.out,
@@ -227,14 +236,14 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
                 writeln!(ctx.out, "{line}").map_err(out_err)?;
             }
         }
-        let view = ctx.path_view(&project);
+        let view = ctx.path_view(project);
         print_text_in(ctx.out, &report, &source, ctx.color, &view)?;
     }
     if report.ok() {
         Ok(())
     } else {
         if let Some(hook) = &request.hook {
-            record_failure(ctx, &project, request, hook, &report, &source);
+            record_failure(ctx, project, request, hook, &report, &source);
         }
         Err(Error::ProblemsFound {
             count: report.problems.len(),

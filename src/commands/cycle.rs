@@ -30,7 +30,7 @@ pub fn new_id(
                 "a cycle is still active: {}; a new cycle ID is only generated before the first cycle or after the active cycle is signed off (`SIGNED_OFF`) or cancelled (`CANCELLED`)",
                 runtime::describe_cycle(&state)
             ),
-            Some("finish the active cycle (user sign-off) or cancel it, then run `git standards cycle new` again".to_string()),
+            Some("the user signs the active cycle off or cancels it (`git standards cancel`), then run `git standards cycle new --request \"<request text>\"` again".to_string()),
         ));
     }
     let slug = cycle_id::slug(&request.request);

@@ -253,7 +253,10 @@ mod examples {
 /// record filled from [`examples`]; `check` passes and a commit is made at
 /// every step.
 fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
-    let mut step = Stepper { n: 0 };
+    let mut step = Stepper {
+        n: 0,
+        shown_diff: false,
+    };
     step.commit(ctx, dir, "Install the STANDARDS runtime")?;
     say(
         ctx,
@@ -438,6 +441,8 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
 
 struct Stepper {
     n: usize,
+    /// Whether a move's STATE.md diff was shown (once is enough to see it).
+    shown_diff: bool,
 }
 
 impl Stepper {
@@ -473,12 +478,23 @@ impl Stepper {
         to: WorkflowState,
         reason: &str,
     ) -> Result<()> {
+        let before = read_file(dir, layout::STATE_PATH)?;
         self.run(
             ctx,
             dir,
             &format!("git standards handoff --to {to} --reason \"{reason}\""),
             |c| transition::handoff(c, to, reason.to_string(), false, false),
         )?;
+        if !self.shown_diff {
+            self.shown_diff = true;
+            let after = read_file(dir, layout::STATE_PATH)?;
+            say(
+                ctx,
+                "\nThe move rewrote only the STATE.md lines that hold its fields; every other byte stayed (`git diff HEAD -- .standards/STATE.md`):",
+            )?;
+            let changed = changed_lines(&before, &after);
+            indent(ctx, changed.as_bytes())?;
+        }
         self.commit(ctx, dir, &format!("Hand off to {to}"))
     }
 
@@ -541,6 +557,24 @@ impl Stepper {
             &format!("  check passed; committed {} \"{message}\"", &id[..7]),
         )
     }
+}
+
+/// The lines that differ between `before` and `after`, as `-`/`+` lines in
+/// the order a diff shows them (no context lines).
+fn changed_lines(before: &str, after: &str) -> String {
+    let diff = similar::TextDiff::from_lines(before, after);
+    let mut out = String::new();
+    for change in diff.iter_all_changes() {
+        let sign = match change.tag() {
+            similar::ChangeTag::Equal => continue,
+            similar::ChangeTag::Delete => '-',
+            similar::ChangeTag::Insert => '+',
+        };
+        out.push(sign);
+        out.push_str(change.value().trim_end_matches('\n'));
+        out.push('\n');
+    }
+    out
 }
 
 /// The value of the first `name` field of `text` set to `value`.

@@ -465,6 +465,23 @@ pub fn run_stop(ctx: &mut Context, input: &mut dyn Read, client: Option<Client>)
     }
 }
 
+/// The projects `git standards hook pre-commit` checks, as folders of the
+/// working tree opened through `project`'s repository; none when the hook
+/// may exit at once (issue 14, item 5): nothing that the hook's pathspecs
+/// (`*.md`, `.standards`, `*/.standards/*`) keep is staged differently from
+/// HEAD, decided from object IDs without reading a blob.
+/// A folder that cannot be opened is an error of its own, so the other
+/// projects are still checked.
+pub fn pre_commit_projects(project: &Project) -> Result<Vec<Result<Project>>> {
+    if crate::repo::staged::relevant_unchanged(&project.repo)? {
+        return Ok(Vec::new());
+    }
+    Ok(crate::repo::staged::staged_projects(&project.repo)?
+        .iter()
+        .map(|dir| project.at_folder(dir))
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use crate::audit::line::one_line;
 use crate::audit::{parse_line, Filter, Recorded};
 use crate::commands::Context;
 use crate::error::{Error, Result};
@@ -62,10 +63,12 @@ pub fn read(project: &Project, filter: &Filter) -> Result<Vec<Note>> {
     }
 }
 
-/// One readable line: time, actor, cycle, event, summary.
+/// One readable line: time, actor, cycle, event, summary. Stored text is
+/// shown with control characters escaped: one event stays one line, and a
+/// line cannot move the cursor or recolour the terminal.
 pub fn readable(e: &Recorded, color: bool) -> String {
     let time = e.time.format("%Y-%m-%d %H:%M:%SZ");
-    let cycle = e.cycle.as_deref().unwrap_or("-");
+    let cycle = one_line(e.cycle.as_deref().unwrap_or("-"));
     let summary = e.summary();
     let (dim, bold, reset) = if color {
         ("\u{1b}[2m", "\u{1b}[1m", "\u{1b}[0m")
@@ -74,7 +77,8 @@ pub fn readable(e: &Recorded, color: bool) -> String {
     };
     let mut line = format!(
         "{dim}{time}{reset}  {}  {cycle}  {bold}{}{reset}",
-        e.actor, e.event
+        one_line(&e.actor),
+        one_line(&e.event)
     );
     if !summary.is_empty() {
         let _ = write!(line, "  {summary}");

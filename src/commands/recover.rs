@@ -5,7 +5,7 @@ use crate::audit::{Event, EventKind};
 use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::repo::journal::{self, Direction};
-use crate::repo::Project;
+use crate::repo::{notes, Project};
 
 /// A validated recover request.
 #[derive(Debug, Clone, Default)]
@@ -21,6 +21,13 @@ pub const FAILPOINTS: &[&str] = journal::RECOVER_POINTS;
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let w = |e: std::io::Error| Error::io("<stderr>", e);
+    // An audit append killed while it held the notes ref's lock left it
+    // behind; that writer is dead once its OS lock is free (D20).
+    let (writer, stale) = notes::WriterLock::acquire(&project.repo)?;
+    drop(writer);
+    if let Some(stale) = stale {
+        writeln!(ctx.err, "{stale}").map_err(w)?;
+    }
     match journal::recover(&project, request.rollback)? {
         None => {
             writeln!(

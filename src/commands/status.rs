@@ -233,7 +233,12 @@ pub fn load(
                 "cannot show the status of {src}: unresolved merge conflicts in {}",
                 conflicts::describe(&all)
             ),
-            Some("resolve the conflict so STATE.md holds exactly one cycle (`git status` lists the conflicted files), then `git add` the result".to_string()),
+            // The working tree and the index are reported by
+            // `report_conflict` first; this is a commit holding the markers.
+            Some(match source {
+                Source::Rev(rev) => format!("`{rev}` was committed with conflict markers; remove them on its branch so STATE.md holds exactly one cycle, and commit the fix"),
+                _ => "resolve the conflict so STATE.md holds exactly one cycle, then stage the result".to_string(),
+            }),
         ));
     }
     let conflict_problems = other

@@ -467,7 +467,7 @@ pub fn cancel(ctx: &mut Context, yes: bool, json: bool) -> Result<()> {
                 "the cycle `{}` was not cancelled: the reset needs the user's explicit approval of the preview above",
                 doc.active_work.id.value
             ),
-            Some("with that approval run `git standards cancel --yes` (it runs `git standards reset --mode greenfield --yes`); if the cycle created implementation, the Developer first records MODE.md as BROWNFIELD and the cancellation keeps the cycle as CANCELLED".to_string()),
+            Some("with that approval run `git standards cancel --yes`, which runs the reset previewed above; if the cycle created implementation, the Developer first records MODE.md as BROWNFIELD and the cancellation keeps the cycle as CANCELLED".to_string()),
         ));
     }
     let event = Event::new(EventKind::Cancelled)

@@ -184,21 +184,53 @@ impl Branches {
 }
 
 /// Branch-name globs: `*` matches within one `/`-separated part, `**` across
-/// parts, `?` one character other than `/`.
+/// parts, `?` one byte other than `/`. One pass per pattern token over the set
+/// of name positions reached so far: O(pattern x name), where backtracking was
+/// exponential in the number of stars (found by the `config` fuzz target).
 pub fn glob_match(pattern: &str, name: &str) -> bool {
-    fn go(p: &[u8], n: &[u8]) -> bool {
-        match p {
-            [] => n.is_empty(),
-            [b'*', b'*', rest @ ..] => (0..=n.len()).any(|i| go(rest, &n[i..])),
-            [b'*', rest @ ..] => {
-                let stop = n.iter().position(|&c| c == b'/').unwrap_or(n.len());
-                (0..=stop).any(|i| go(rest, &n[i..]))
+    let (p, n) = (pattern.as_bytes(), name.as_bytes());
+    let mut reached = vec![false; n.len() + 1];
+    reached[0] = true;
+    let mut i = 0;
+    while i < p.len() {
+        let mut next = vec![false; n.len() + 1];
+        match p[i] {
+            b'*' if p.get(i + 1) == Some(&b'*') => {
+                let mut on = false;
+                for (j, slot) in next.iter_mut().enumerate() {
+                    on |= reached[j];
+                    *slot = on;
+                }
+                i += 1;
             }
-            [b'?', rest @ ..] => n.first().is_some_and(|&c| c != b'/') && go(rest, &n[1..]),
-            [c, rest @ ..] => n.first() == Some(c) && go(rest, &n[1..]),
+            b'*' => {
+                let mut on = false;
+                for (j, slot) in next.iter_mut().enumerate() {
+                    on |= reached[j];
+                    *slot = on;
+                    if n.get(j) == Some(&b'/') {
+                        on = false;
+                    }
+                }
+            }
+            b'?' => {
+                for j in 0..n.len() {
+                    next[j + 1] = reached[j] && n[j] != b'/';
+                }
+            }
+            c => {
+                for j in 0..n.len() {
+                    next[j + 1] = reached[j] && n[j] == c;
+                }
+            }
         }
+        if !next.contains(&true) {
+            return false;
+        }
+        reached = next;
+        i += 1;
     }
-    go(pattern.as_bytes(), name.as_bytes())
+    reached[n.len()]
 }
 
 #[cfg(test)]
@@ -308,6 +340,36 @@ mod tests {
             b.protected.is_empty(),
             "git config replaces the file's list"
         );
+    }
+
+    /// The backtracking matcher the linear one replaced, as the oracle.
+    fn backtracking(p: &[u8], n: &[u8]) -> bool {
+        match p {
+            [] => n.is_empty(),
+            [b'*', b'*', rest @ ..] => (0..=n.len()).any(|i| backtracking(rest, &n[i..])),
+            [b'*', rest @ ..] => {
+                let stop = n.iter().position(|&c| c == b'/').unwrap_or(n.len());
+                (0..=stop).any(|i| backtracking(rest, &n[i..]))
+            }
+            [b'?', rest @ ..] => {
+                n.first().is_some_and(|&c| c != b'/') && backtracking(rest, &n[1..])
+            }
+            [c, rest @ ..] => n.first() == Some(c) && backtracking(rest, &n[1..]),
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn glob_agrees_with_backtracking(p in "[ab/*?]{0,8}", n in "[ab/]{0,8}") {
+            proptest::prop_assert_eq!(glob_match(&p, &n), backtracking(p.as_bytes(), n.as_bytes()));
+        }
+    }
+
+    #[test]
+    fn many_stars_answer_at_once() {
+        let pattern = "*a".repeat(200) + "b";
+        assert!(!glob_match(&pattern, &"a".repeat(400)));
+        assert!(glob_match(&"**".repeat(300), &"a/".repeat(300)));
     }
 
     #[test]

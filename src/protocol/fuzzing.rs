@@ -5,7 +5,8 @@
 //! I/O, so a fuzzer can run millions of inputs.
 
 use super::vocab::{IdPrefix, ReviewKind};
-use super::{acceptance, closure, mode, plan, provenance, record, state};
+use super::{acceptance, closure, config, mode, plan, provenance, record, state};
+use crate::audit;
 
 /// One fuzz target: its name and the function that checks one input.
 pub type Target = (&'static str, fn(&str));
@@ -18,6 +19,8 @@ pub const TARGETS: &[Target] = &[
     ("record", record_headers_and_sections),
     ("plan", plan_parser),
     ("closure", closure_parser),
+    ("audit", audit_lines),
+    ("config", config_toml),
 ];
 
 /// Runs the target `name` on raw bytes (as a fuzzer hands them), lossily decoded.
@@ -118,5 +121,84 @@ pub fn closure_parser(text: &str) {
     for kind in [ReviewKind::Implementation, ReviewKind::FinalDeliverable] {
         let _ = closure::assess(text, true, kind);
         let _ = closure::assess(text, false, kind);
+    }
+}
+
+/// Audit trail lines (D20), as `log` reads a note: a parsed line keeps its
+/// text and parses again to the same event, its summary stays one line, the
+/// filters never panic, and the `cat_sort_uniq` merge is sorted, unique and
+/// order-free.
+pub fn audit_lines(text: &str) {
+    for line in text.split('\n').filter(|l| !l.is_empty()) {
+        let Ok(event) = audit::parse_line(line) else {
+            continue;
+        };
+        assert_eq!(event.line, line);
+        assert_eq!(audit::parse_line(&event.line).as_ref(), Ok(&event));
+        let summary = event.summary();
+        assert!(
+            !summary.chars().any(char::is_control),
+            "the summary {summary:?} is one line without control characters"
+        );
+        assert!(audit::Filter::default().matches(&event));
+        let own = audit::Filter {
+            cycle: event.cycle.clone(),
+            events: vec![event.event.clone()],
+            since: Some(event.time),
+            actor: Some(event.actor.clone()),
+            ..audit::Filter::default()
+        };
+        assert!(own.matches(&event), "an event matches its own values");
+        let by_pattern = audit::Filter {
+            actor: text.lines().next().map(str::to_string),
+            limit: Some(1),
+            ..audit::Filter::default()
+        };
+        assert!(by_pattern.apply(vec![event.clone(), event]).len() <= 1);
+    }
+    let bytes = text.as_bytes();
+    let (a, b) = bytes.split_at(bytes.len() / 2);
+    let merged = audit::merge_note_text(a, b);
+    assert_eq!(merged, audit::merge_note_text(b, a), "merging is symmetric");
+    assert_eq!(audit::merge_note_text(&merged, &merged), merged);
+    let lines: Vec<&[u8]> = merged.split(|c| *c == b'\n').collect();
+    assert_eq!(
+        lines.last(),
+        Some(&&b""[..]),
+        "every line ends in a newline"
+    );
+    let body = &lines[..lines.len() - 1];
+    assert!(body.iter().all(|l| !l.is_empty()));
+    assert!(body.windows(2).all(|w| w[0] < w[1]), "sorted and unique");
+}
+
+/// `.standards/config.toml` (D19, D23): parsing never panics, an error names
+/// a line of the file, a parsed configuration holds valid branch names that
+/// the guard recognises, and branch globs answer in bounded time.
+pub fn config_toml(text: &str) {
+    match config::parse(text, config::CONFIG_PATH) {
+        Err(e) => {
+            assert!(e.line >= 1 && e.line <= text.lines().count() + 1);
+            assert!(e.to_string().starts_with(config::CONFIG_PATH));
+        }
+        Ok(parsed) => {
+            if let Some(name) = &parsed.main_branch {
+                assert!(config::check_branch_name(name).is_ok());
+            }
+            let branches = config::Branches::resolve(config::BranchInputs {
+                file: parsed.clone(),
+                ..Default::default()
+            });
+            assert!(branches.is_guarded(&branches.main));
+            for pattern in &parsed.protected_branches {
+                assert!(config::glob_match(pattern, pattern), "{pattern:?}");
+                let _ = branches.is_guarded(&pattern.replace(['*', '?'], "x"));
+            }
+        }
+    }
+    let mut lines = text.lines();
+    if let (Some(pattern), Some(name)) = (lines.next(), lines.next()) {
+        assert!(config::glob_match(pattern, pattern), "{pattern:?}");
+        let _ = config::glob_match(pattern, name);
     }
 }

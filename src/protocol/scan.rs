@@ -34,8 +34,37 @@ impl Scan {
     }
 }
 
+/// What the scan concluded about one file's content.
+#[derive(Debug, Clone)]
+enum Verdict {
+    NotARecord,
+    Record(std::rc::Rc<(String, Marking)>),
+    Unreadable(String),
+}
+
+/// Verdicts shared by the scans of one run (`verify` over many commits),
+/// keyed by [`Tree::content_id`]: a file whose content an earlier snapshot
+/// held is neither read nor parsed again.
+#[derive(Debug, Default)]
+pub struct ScanCache {
+    verdicts: std::cell::RefCell<std::collections::HashMap<Vec<u8>, Verdict>>,
+}
+
+static PARSED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many provenance blocks the scans of this process parsed (a test
+/// seam, reported with the read count: see `repo::reads`).
+pub fn parsed() -> usize {
+    PARSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Scans the candidate Markdown files of `tree`.
 pub fn scan(tree: &dyn Tree) -> Scan {
+    scan_cached(tree, None)
+}
+
+/// [`scan`], taking and leaving the verdicts of unchanged content in `cache`.
+pub fn scan_cached(tree: &dyn Tree, cache: Option<&ScanCache>) -> Scan {
     let mut out = Scan::default();
     let mut candidates: Vec<String> = tree
         .markdown_files()
@@ -45,33 +74,60 @@ pub fn scan(tree: &dyn Tree) -> Scan {
     candidates.sort();
     candidates.dedup();
     for path in candidates {
-        // Read only the start first: most Markdown files are not records, and
-        // one may be hundreds of megabytes (issue 7, item 4).
-        match opening(tree, &path) {
-            Opening::Record => {}
-            Opening::NotARecord => continue,
-            Opening::Unreadable(why) => {
-                out.unreadable.push((path, why));
-                continue;
-            }
-        }
-        match tree.text(&path) {
-            Text::Ok(text) => {
-                if provenance::opens_block(&text) {
-                    let marking = provenance::parse(&text);
-                    out.artifacts.push(Artifact {
-                        path,
-                        text,
-                        marking,
-                    });
+        let key = cache.and_then(|_| tree.content_id(&path));
+        let known = match (cache, &key) {
+            (Some(cache), Some(key)) => cache.verdicts.borrow().get(key).cloned(),
+            _ => None,
+        };
+        let verdict = match known {
+            Some(verdict) => verdict,
+            None => match judge(tree, &path) {
+                Some(verdict) => {
+                    if let (Some(cache), Some(key)) = (cache, key) {
+                        cache.verdicts.borrow_mut().insert(key, verdict.clone());
+                    }
+                    verdict
                 }
-            }
-            Text::Missing => {}
-            Text::Unreadable(why) if why.contains("folder") => {}
-            Text::Unreadable(why) => out.unreadable.push((path, why)),
+                None => continue,
+            },
+        };
+        match verdict {
+            Verdict::NotARecord => {}
+            Verdict::Record(record) => out.artifacts.push(Artifact {
+                path,
+                text: record.0.clone(),
+                marking: record.1.clone(),
+            }),
+            Verdict::Unreadable(why) => out.unreadable.push((path, why)),
         }
     }
     out
+}
+
+/// Reads and judges the candidate at `path`; `None` when it is not a file
+/// after all (missing, or a folder), which no content ID names.
+fn judge(tree: &dyn Tree, path: &str) -> Option<Verdict> {
+    // Read only the start first: most Markdown files are not records, and
+    // one may be hundreds of megabytes (issue 7, item 4).
+    match opening(tree, path) {
+        Opening::Record => {}
+        Opening::NotARecord => return Some(Verdict::NotARecord),
+        Opening::Unreadable(why) => return Some(Verdict::Unreadable(why)),
+    }
+    match tree.text(path) {
+        Text::Ok(text) => {
+            if provenance::opens_block(&text) {
+                PARSED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let marking = provenance::parse(&text);
+                Some(Verdict::Record(std::rc::Rc::new((text, marking))))
+            } else {
+                Some(Verdict::NotARecord)
+            }
+        }
+        Text::Missing => None,
+        Text::Unreadable(why) if why.contains("folder") => None,
+        Text::Unreadable(why) => Some(Verdict::Unreadable(why)),
+    }
 }
 
 /// How many bytes of a candidate are read to look for a provenance block.

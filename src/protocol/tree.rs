@@ -71,6 +71,13 @@ pub trait Tree {
         None
     }
 
+    /// An ID of the file content at `path` that two snapshots share exactly
+    /// when the bytes are the same (a blob ID), when the snapshot knows one
+    /// without reading the file. `None` by default: nothing is shared.
+    fn content_id(&self, _path: &str) -> Option<Vec<u8>> {
+        None
+    }
+
     /// Reads `path` as UTF-8 text.
     fn text(&self, path: &str) -> Text {
         match self.node(path) {

@@ -17,6 +17,7 @@ pub mod notes_sync;
 pub mod projects;
 pub mod reads;
 mod snapshot;
+pub mod staged;
 pub mod write;
 
 use std::path::{Path, PathBuf};
@@ -28,12 +29,40 @@ use crate::error::Error;
 
 /// git's `color.standards`, else `color.ui`, as configured for the repository
 /// at `start`; `None` when unset or outside a repository.
+/// The repository it found is kept for the command's own
+/// [`Project::discover`] from the same folder: one discovery per process.
 pub fn color_setting(start: &Path) -> Option<String> {
-    let repo = gix::discover_with_environment_overrides(start).ok()?;
-    let config = repo.config_snapshot();
-    ["color.standards", "color.ui"]
-        .iter()
-        .find_map(|key| config.string(*key).map(|v| v.to_string()))
+    let start = std::path::absolute(start).ok()?;
+    let repo = gix::discover_with_environment_overrides(&start).ok()?;
+    let value = {
+        let config = repo.config_snapshot();
+        ["color.standards", "color.ui"]
+            .iter()
+            .find_map(|key| config.string(*key).map(|v| v.to_string()))
+    };
+    DISCOVERED.with(|d| *d.borrow_mut() = Some((start, repo)));
+    value
+}
+
+thread_local! {
+    /// The repository [`color_setting`] discovered, and from where.
+    static DISCOVERED: std::cell::RefCell<Option<(PathBuf, gix::Repository)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The repository discovered from `start` earlier in this process, if any
+/// (taken: a second discovery opens it anew).
+fn discovered_at(start: &Path) -> Option<gix::Repository> {
+    DISCOVERED.with(|d| {
+        let mut d = d.borrow_mut();
+        match d.take() {
+            Some((at, repo)) if at == start => Some(repo),
+            other => {
+                *d = other;
+                None
+            }
+        }
+    })
 }
 
 /// A discovered repository and the STANDARDS project root inside it (D1).
@@ -64,12 +93,15 @@ impl Project {
                 start.display()
             )));
         }
-        let mut repo = gix::discover_with_environment_overrides(&start).map_err(|e| {
-            Error::NotARepository {
-                path: start.clone(),
-                reason: e.to_string(),
-            }
-        })?;
+        let mut repo = match discovered_at(&start) {
+            Some(repo) => repo,
+            None => gix::discover_with_environment_overrides(&start).map_err(|e| {
+                Error::NotARepository {
+                    path: start.clone(),
+                    reason: e.to_string(),
+                }
+            })?,
+        };
         repo.object_cache_size_if_unset(4 * 1024 * 1024);
         // With `GIT_DIR` but neither `GIT_WORK_TREE` nor `core.worktree`, git
         // takes the current folder as the top of the working tree, where gix
@@ -124,6 +156,47 @@ impl Project {
         })
     }
 
+    /// The project that [`Project::discover`] finds from the folder `dir`
+    /// (repository-relative, `""` at the top) of this working tree, sharing
+    /// the opened repository (and so its index) instead of opening it again.
+    pub fn at_folder(&self, dir: &str) -> Result<Project, Error> {
+        let top = self.require_workdir()?;
+        let start = if dir.is_empty() {
+            top.to_path_buf()
+        } else {
+            top.join(dir)
+        };
+        if !start.is_dir() {
+            return Err(Error::usage(format!(
+                "cannot change to `{}`: no such folder",
+                start.display()
+            )));
+        }
+        let start = std::fs::canonicalize(&start).unwrap_or(start);
+        let mut root = top.to_path_buf();
+        if start.starts_with(top) {
+            for folder in start.ancestors() {
+                if folder.join(".standards").is_dir() {
+                    root = folder.to_path_buf();
+                    break;
+                }
+                if folder == top {
+                    break;
+                }
+            }
+        }
+        let root_in_repo = root
+            .strip_prefix(top)
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        Ok(Project {
+            repo: self.repo.clone(),
+            workdir: self.workdir.clone(),
+            root,
+            root_in_repo,
+        })
+    }
+
     /// The working-tree root, or a refusal for a bare repository.
     pub fn require_workdir(&self) -> Result<&Path, Error> {
         self.workdir.as_deref().ok_or_else(|| Error::Refused {
@@ -170,7 +243,7 @@ impl Project {
         let index = self.index()?;
         let head = self.head()?;
         let clean = match &self.workdir {
-            Some(top) => snapshot::stat_clean_paths(&self.repo, top, &self.root_in_repo),
+            Some(top) => snapshot::stat_clean_paths(&self.repo, top, &self.root_in_repo, want),
             None => Default::default(),
         };
         snapshot::differs(&work, &index, head.as_ref(), want, &|p| clean.contains(p))

@@ -9,8 +9,13 @@
 //! branches do not touch the notes ref at all.
 //!
 //! Appends are read-modify-write under one compare-and-swap update of the
-//! ref (git-facts 9.4), retried with jitter a bounded number of times.
+//! ref (git-facts 9.4), retried with jitter a bounded number of times. This
+//! tool's writers of the ref also hold an OS lock ([`WriterLock`]), which the
+//! kernel releases when a writer dies: a `refs/notes/standards.lock` that a
+//! killed writer left behind is then told from a live one and removed.
 
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use gix::hash::ObjectId;
@@ -175,7 +180,12 @@ pub enum Moved {
     Raced(String),
 }
 
+/// The failpoints of an append (see `crate::repo::failpoint`).
+pub const FAILPOINTS: &[&str] = &["audit:ref-locked"];
+
 /// Moves `name` from `expected` to `new` only if it still points at `expected`.
+/// Between taking git's ref lock and committing, a writer killed at the
+/// failpoint `audit:ref-locked` leaves the lock as a real kill would.
 pub fn move_ref(
     repo: &gix::Repository,
     name: &str,
@@ -187,11 +197,180 @@ pub fn move_ref(
         Some(c) => PreviousValue::MustExistAndMatch(Target::Object(c)),
         None => PreviousValue::MustNotExist,
     };
-    match repo.reference(name, new, constraint, message) {
-        Ok(_) => Ok(Moved::Done),
+    let full: gix::refs::FullName = name
+        .try_into()
+        .map_err(|e| git(&format!("`{name}` is not a valid ref name"), e))?;
+    let edit = gix::refs::transaction::RefEdit::update(full, new, constraint, message);
+    let fail = gix::lock::acquire::Fail::Immediately;
+    let moved = (|| -> std::result::Result<(), gix::Error> {
+        let committer = repo.committer().transpose()?;
+        let transaction = repo.refs.transaction().prepare(Some(edit), fail, fail)?;
+        super::failpoint::hit("audit:ref-locked");
+        transaction.commit(committer)?;
+        Ok(())
+    })();
+    match moved {
+        Ok(()) => Ok(Moved::Done),
         Err(e) if e.is_conflict() || e.is_retryable() => Ok(Moved::Raced(describe_race(&e))),
         Err(e) => Err(git(&format!("cannot update `{name}`"), e)),
     }
+}
+
+/// The OS lock file (in the common git folder) that this tool's writers of
+/// the notes ref hold; while one moves the ref it records its process in it.
+pub const WRITER_LOCK: &str = "git-standards-notes.lock";
+/// How long a writer waits for the others (each holds the lock for milliseconds).
+const WRITER_WAIT: Duration = Duration::from_secs(30);
+/// A live git holds a ref lock for milliseconds; one this old is not being written.
+const LIVE_REF_LOCK: Duration = Duration::from_secs(1);
+
+/// A ref lock that a killed writer left and that was removed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaleLock {
+    pub path: PathBuf,
+    /// The process that was moving the ref when it died.
+    pub pid: u32,
+}
+
+impl std::fmt::Display for StaleLock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Removed `{}`: git standards process {} was killed while it updated the audit trail (its own event was not recorded; every other event is kept).",
+            self.path.display(),
+            self.pid
+        )
+    }
+}
+
+/// Exclusive among this tool's writers of the notes ref, in every worktree;
+/// the kernel releases it when the holder dies.
+pub struct WriterLock {
+    file: std::fs::File,
+}
+
+impl WriterLock {
+    /// Waits (bounded) for the other writers, then removes the ref lock of a
+    /// writer that died while it moved the ref, if one is left.
+    pub fn acquire(repo: &gix::Repository) -> Result<(WriterLock, Option<StaleLock>)> {
+        let path = repo.common_dir().join(WRITER_LOCK);
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        let deadline = std::time::Instant::now() + WRITER_WAIT;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(Error::Git(format!(
+                        "another git standards process has held `{}` for more than {} s",
+                        path.display(),
+                        WRITER_WAIT.as_secs()
+                    )))
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+            }
+        }
+        let mut lock = WriterLock { file };
+        let stale = lock
+            .clear_dead_writer(repo)
+            .map_err(|e| Error::io(&path, e))?;
+        Ok((lock, stale))
+    }
+
+    /// Moves the ref (see [`move_ref`]) with this process recorded as the one
+    /// holding git's ref lock, so that a kill in between can be cleaned up.
+    pub fn move_ref(
+        &mut self,
+        repo: &gix::Repository,
+        name: &str,
+        expected: Option<ObjectId>,
+        new: ObjectId,
+        message: &str,
+    ) -> Result<Moved> {
+        let pid = std::process::id();
+        self.record(&format!("{pid} {}\n", start_time(pid).unwrap_or(0)))
+            .map_err(|e| Error::Git(format!("cannot write `{WRITER_LOCK}`: {e}")))?;
+        let moved = move_ref(repo, name, expected, new, message);
+        self.record("")
+            .map_err(|e| Error::Git(format!("cannot write `{WRITER_LOCK}`: {e}")))?;
+        moved
+    }
+
+    fn record(&mut self, text: &str) -> std::io::Result<()> {
+        self.file.set_len(0)?;
+        self.file.rewind()?;
+        self.file.write_all(text.as_bytes())
+    }
+
+    /// The writer recorded as moving the ref. Holding the lock proves it is
+    /// gone (the kernel released its lock); its pid and start time are checked too.
+    fn clear_dead_writer(&mut self, repo: &gix::Repository) -> std::io::Result<Option<StaleLock>> {
+        let mut text = String::new();
+        self.file.rewind()?;
+        self.file.read_to_string(&mut text)?;
+        let mut words = text.split_whitespace().map(str::parse::<u64>);
+        let (Some(Ok(pid)), Some(Ok(start))) = (words.next(), words.next()) else {
+            return Ok(None);
+        };
+        let Ok(pid) = u32::try_from(pid) else {
+            return Ok(None);
+        };
+        if pid == std::process::id() || (start != 0 && start_time(pid) == Some(start)) {
+            // Still running (it handed its descriptor on): never break its lock.
+            return Ok(None);
+        }
+        let ref_lock = repo.common_dir().join(format!("{NOTES_REF}.lock"));
+        let removed = remove_unless_live(&ref_lock)?;
+        self.record("")?;
+        Ok(removed.then_some(StaleLock {
+            path: ref_lock,
+            pid,
+        }))
+    }
+}
+
+/// Removes `lock` unless it is gone or younger than a live git's ref lock
+/// (waiting for it to age, or to vanish, first).
+fn remove_unless_live(lock: &Path) -> std::io::Result<bool> {
+    let deadline = std::time::Instant::now() + 2 * LIVE_REF_LOCK;
+    loop {
+        let meta = match std::fs::symlink_metadata(lock) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        let age = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .unwrap_or_default();
+        if age >= LIVE_REF_LOCK || std::time::Instant::now() >= deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    match std::fs::remove_file(lock) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// When process `pid` started (in clock ticks since boot, Linux `/proc`),
+/// so that a reused pid is not taken for the writer that died.
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces; fields after it are plain.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(19)?.parse().ok()
 }
 
 fn describe_race(e: &gix::Error) -> String {
@@ -214,12 +393,14 @@ pub fn backoff(attempt: usize) {
 }
 
 /// The result of a successful append.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Appended {
     /// The new notes commit.
     pub commit: ObjectId,
     /// How many tries it took (1 without a race).
     pub attempts: usize,
+    /// The ref lock of a killed writer that this append removed first.
+    pub stale_lock: Option<StaleLock>,
 }
 
 /// Adds `line` (one event, no newline) to the note on `anchor`: the note
@@ -237,6 +418,7 @@ pub fn append(
         .map_err(|e| git("cannot write an audit anchor", e))?
         .detach();
     let anchor_path = format!("{ANCHORS_DIR}/{anchor_blob}");
+    let (mut lock, stale_lock) = WriterLock::acquire(repo)?;
     let mut last_race = String::new();
     for attempt in 1..=MAX_ATTEMPTS {
         let tip = tip(repo, NOTES_REF)?;
@@ -263,11 +445,12 @@ pub fn append(
             .map_err(|e| git("cannot edit the notes tree", e))?;
         let tree = keep_anchor(repo, edit.tree, &anchor_path, anchor_blob)?;
         let commit = write_commit(repo, message, tree, tip.as_slice())?;
-        match move_ref(repo, NOTES_REF, tip, commit, message)? {
+        match lock.move_ref(repo, NOTES_REF, tip, commit, message)? {
             Moved::Done => {
                 return Ok(Appended {
                     commit,
                     attempts: attempt,
+                    stale_lock,
                 })
             }
             Moved::Raced(why) => {

@@ -226,6 +226,7 @@ pub enum Merged {
 /// redoing the merge when a local append moved the ref meanwhile.
 pub fn merge(repo: &gix::Repository, remote: ObjectId, message: &str) -> Result<Merged> {
     let repo = &notes::writer(repo);
+    let (mut lock, _) = notes::WriterLock::acquire(repo)?;
     let mut last = String::new();
     for attempt in 1..=MAX_ATTEMPTS {
         let local = notes::tip(repo, NOTES_REF)?;
@@ -240,7 +241,7 @@ pub fn merge(repo: &gix::Repository, remote: ObjectId, message: &str) -> Result<
                 (commit, Merged::Commit { commit, incoming })
             }
         };
-        match notes::move_ref(repo, NOTES_REF, local, new, message)? {
+        match lock.move_ref(repo, NOTES_REF, local, new, message)? {
             Moved::Done => return Ok(outcome),
             Moved::Raced(why) => {
                 last = why;

@@ -18,20 +18,43 @@ pub fn in_commit(repo: &gix::Repository, commit: gix::ObjectId) -> Result<Vec<St
     let tree = repo
         .find_commit(commit)
         .map_err(|e| git_err("cannot read the commit", e))?
-        .tree()
-        .map_err(|e| git_err("cannot read the commit's tree", e))?;
-    let mut rec = gix::traverse::tree::Recorder::default();
-    tree.traverse()
-        .breadthfirst(&mut rec)
-        .map_err(|e| git_err("cannot walk the tree", e))?;
-    Ok(rec
-        .records
-        .iter()
-        .filter(|r| r.mode.is_tree())
-        .filter_map(|r| project_of(&r.filepath.to_str_lossy()))
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect())
+        .tree_id()
+        .map_err(|e| git_err("cannot read the commit's tree", e))?
+        .detach();
+    let mut out = BTreeSet::new();
+    find_projects(repo, tree, &mut String::new(), &mut out)?;
+    Ok(out.into_iter().collect())
+}
+
+/// Adds to `out` the folders below `prefix` (empty or ending in `/`) of the
+/// tree `id` that hold a `.standards` folder. Only folder names are looked
+/// at, and a `.standards/` is never entered (one inside it is not a project).
+fn find_projects(
+    repo: &gix::Repository,
+    id: gix::ObjectId,
+    prefix: &mut String,
+    out: &mut BTreeSet<String>,
+) -> Result<(), Error> {
+    let tree = repo
+        .find_tree(id)
+        .map_err(|e| git_err("cannot read a tree", e))?;
+    for entry in tree.iter() {
+        let entry = entry.map_err(|e| git_err("cannot read a tree", e))?;
+        if !entry.mode().is_tree() {
+            continue;
+        }
+        let name = entry.filename().to_str_lossy();
+        if name == ".standards" {
+            out.insert(prefix.strip_suffix('/').unwrap_or_default().to_string());
+            continue;
+        }
+        let len = prefix.len();
+        prefix.push_str(&name);
+        prefix.push('/');
+        find_projects(repo, entry.object_id(), prefix, out)?;
+        prefix.truncate(len);
+    }
+    Ok(())
 }
 
 /// Project folders of the index (staged paths below a `.standards/`), sorted.
@@ -75,28 +98,4 @@ pub fn at_tree(
         .find_tree(tree)
         .map_err(|e| git_err("cannot read the tree", e))?;
     super::ObjectTree::from_tree(repo, tree, dir, description, None)
-}
-
-/// `a/b/.standards` -> `a/b`; `.standards` -> ``; anything else -> None.
-fn project_of(tree_path: &str) -> Option<String> {
-    if tree_path == ".standards" {
-        return Some(String::new());
-    }
-    let dir = tree_path.strip_suffix("/.standards")?;
-    // A `.standards` inside another project's `.standards/` is not a project.
-    (!dir.split('/').any(|c| c == ".standards")).then(|| dir.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn project_folders() {
-        assert_eq!(super::project_of(".standards"), Some(String::new()));
-        assert_eq!(
-            super::project_of("my app/.standards"),
-            Some("my app".into())
-        );
-        assert_eq!(super::project_of(".standards/docs/.standards"), None);
-        assert_eq!(super::project_of("src/standards"), None);
-    }
 }

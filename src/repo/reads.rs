@@ -19,9 +19,11 @@ pub fn count() -> usize {
     READS.load(Ordering::Relaxed)
 }
 
-/// In debug builds with [`ENV`] set, writes `files read: <n>` to `err`.
+/// In debug builds with [`ENV`] set, writes `files read: <n>` (files and
+/// blobs) and `records parsed: <n>` (provenance blocks the scans parsed) to `err`.
 pub fn report(err: &mut dyn std::io::Write) {
     if cfg!(debug_assertions) && std::env::var_os(ENV).is_some() {
         let _ = writeln!(err, "files read: {}", count());
+        let _ = writeln!(err, "records parsed: {}", crate::protocol::scan::parsed());
     }
 }

@@ -298,24 +298,220 @@ impl WorktreeTree {
     }
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
     Blob,
     Symlink,
     Other,
 }
 
+impl Kind {
+    fn of_tree_entry(mode: gix::objs::tree::EntryMode) -> Option<Kind> {
+        if mode.is_tree() {
+            None
+        } else if mode.is_blob() {
+            Some(Kind::Blob)
+        } else if mode.is_link() {
+            Some(Kind::Symlink)
+        } else {
+            Some(Kind::Other)
+        }
+    }
+
+    fn of_index_entry(mode: gix::index::entry::Mode) -> Kind {
+        if mode.is_submodule() {
+            Kind::Other
+        } else if mode == gix::index::entry::Mode::SYMLINK {
+            Kind::Symlink
+        } else {
+            Kind::Blob
+        }
+    }
+}
+
+/// The project paths every reader of an object snapshot walks: the runtime
+/// folder and the Markdown files (RT §1.4). Only these are materialised; any
+/// other path is looked up on demand.
+pub fn in_filter(path: &str) -> bool {
+    path == ".standards" || path.starts_with(".standards/") || path.ends_with(".md")
+}
+
+/// The materialised entries of a snapshot: the paths [`in_filter`] keeps.
+type Entries = BTreeMap<String, (gix::ObjectId, Kind)>;
+
+/// Where the entries of an object snapshot come from.
+enum Source {
+    /// The index, shared (a snapshot of the file at open time).
+    Index(gix::worktree::Index),
+    /// The project's tree of a commit or merge result; `None` when the
+    /// commit has no folder at the project root.
+    Tree(Option<gix::ObjectId>),
+}
+
+/// Blob bytes kept for the run, so a record that several rules read is
+/// inflated once; bounded, so a large repository does not hold all its
+/// Markdown in memory.
+#[derive(Default)]
+struct BlobCache {
+    kept: std::collections::HashMap<gix::ObjectId, std::rc::Rc<Vec<u8>>>,
+    bytes: usize,
+    /// The last blob read for a prefix: the scan reads a record's opening and
+    /// then the whole of it.
+    last: Option<(gix::ObjectId, std::rc::Rc<Vec<u8>>)>,
+}
+
+const BLOB_CACHE_BYTES: usize = 2 * 1024 * 1024;
+
 /// A tree of blobs from the object database: the index or a commit.
+///
+/// Entries are streamed through [`in_filter`] on first need (never all the
+/// paths of a large repository), and a path outside the filter is looked up
+/// in the index or the tree when a reader asks for it. A snapshot used only
+/// as the comparison side (HEAD, the parent) is never walked unless a reader
+/// asks for its file list: [`Tree::node`] goes straight to the path.
 pub struct ObjectTree {
     repo: gix::Repository,
     description: String,
-    entries: BTreeMap<String, (gix::ObjectId, Kind)>,
+    source: Source,
+    /// The project root in the repository (`""` at the top).
+    root_in_repo: String,
+    entries: std::cell::OnceCell<std::rc::Rc<Entries>>,
     unmerged: Vec<String>,
     /// For the index snapshot, the project root in the repository: where the
     /// stages of its unmerged paths are read.
     index_root: Option<String>,
+    blobs: std::cell::RefCell<BlobCache>,
+    digest: std::cell::OnceCell<[u8; 32]>,
     /// The commit this tree comes from, if any.
     pub commit: Option<gix::ObjectId>,
+}
+
+/// Adds to `out` the entries of the tree `id` below `prefix` (project-relative,
+/// empty or ending in `/`) that [`in_filter`] keeps; `all` inside `.standards/`.
+/// Subtrees are always entered (a Markdown file may be anywhere), but only
+/// kept entries are materialised.
+fn walk_tree(
+    repo: &gix::Repository,
+    id: gix::ObjectId,
+    prefix: &mut String,
+    all: bool,
+    out: &mut Entries,
+) -> Result<(), Error> {
+    let tree = repo
+        .find_tree(id)
+        .map_err(|e| object_err("cannot read the tree", e))?;
+    for entry in tree.iter() {
+        let entry = entry.map_err(|e| object_err("cannot read the tree", e))?;
+        let name = entry.filename().to_str_lossy();
+        let len = prefix.len();
+        prefix.push_str(&name);
+        match Kind::of_tree_entry(entry.mode()) {
+            None => {
+                let inside = all || prefix == ".standards";
+                prefix.push('/');
+                walk_tree(repo, entry.object_id(), prefix, inside, out)?;
+            }
+            Some(kind) => {
+                if all || in_filter(prefix) {
+                    out.insert(prefix.clone(), (entry.object_id(), kind));
+                }
+            }
+        }
+        prefix.truncate(len);
+    }
+    Ok(())
+}
+
+/// Turns `out`, the entries of the tree `old`, into those of the tree `new`,
+/// reading only the subtrees whose IDs differ (an unchanged folder is one
+/// comparison, whatever it holds).
+fn update_tree(
+    repo: &gix::Repository,
+    old: gix::ObjectId,
+    new: gix::ObjectId,
+    prefix: &mut String,
+    all: bool,
+    out: &mut Entries,
+) -> Result<(), Error> {
+    if old == new {
+        return Ok(());
+    }
+    let read = |id| -> Result<Vec<(String, gix::objs::tree::EntryMode, gix::ObjectId)>, Error> {
+        let tree = repo
+            .find_tree(id)
+            .map_err(|e| object_err("cannot read the tree", e))?;
+        tree.iter()
+            .map(|e| {
+                e.map(|e| {
+                    (
+                        e.filename().to_str_lossy().into_owned(),
+                        e.mode(),
+                        e.object_id(),
+                    )
+                })
+                .map_err(|e| object_err("cannot read the tree", e))
+            })
+            .collect()
+    };
+    let before = read(old)?;
+    let after = read(new)?;
+    let mut gone: std::collections::HashMap<&str, (gix::objs::tree::EntryMode, gix::ObjectId)> =
+        before
+            .iter()
+            .map(|(n, m, id)| (n.as_str(), (*m, *id)))
+            .collect();
+    for (name, mode, id) in &after {
+        let len = prefix.len();
+        prefix.push_str(name);
+        let was = gone.remove(name.as_str());
+        let inside = all || prefix == ".standards";
+        match (was, Kind::of_tree_entry(*mode)) {
+            (Some((m, i)), _) if m == *mode && i == *id => {}
+            (Some((m, i)), None) if m.is_tree() => {
+                prefix.push('/');
+                update_tree(repo, i, *id, prefix, inside, out)?;
+            }
+            (was, now) => {
+                if let Some((m, _)) = was {
+                    remove_entry(prefix, m.is_tree(), out);
+                }
+                match now {
+                    None => {
+                        prefix.push('/');
+                        walk_tree(repo, *id, prefix, inside, out)?;
+                    }
+                    Some(kind) => {
+                        if all || in_filter(prefix) {
+                            out.insert(prefix.clone(), (*id, kind));
+                        }
+                    }
+                }
+            }
+        }
+        prefix.truncate(len);
+    }
+    for (name, (mode, _)) in gone {
+        let path = format!("{prefix}{name}");
+        remove_entry(&path, mode.is_tree(), out);
+    }
+    Ok(())
+}
+
+/// Removes the entry at `path`, or with `folder` every entry below it.
+fn remove_entry(path: &str, folder: bool, out: &mut Entries) {
+    if folder {
+        let below = format!("{path}/");
+        let doomed: Vec<String> = out
+            .range(below.clone()..)
+            .take_while(|(k, _)| k.starts_with(&below))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in doomed {
+            out.remove(&k);
+        }
+    } else {
+        out.remove(path);
+    }
 }
 
 impl ObjectTree {
@@ -323,36 +519,16 @@ impl ObjectTree {
     /// conflict is reported through [`Tree::unmerged`].
     pub(super) fn from_index(repo: &gix::Repository, root_in_repo: &str) -> Result<Self, Error> {
         let index = repo.index_or_empty().map_err(index_err)?;
-        let mut entries = BTreeMap::new();
-        let prefix = repo_prefix(root_in_repo, "");
-        for e in index.entries() {
-            let path = e.path(&index).to_str_lossy();
-            if !path.starts_with(&prefix) {
-                continue;
-            }
-            let rel = strip_root(&path, root_in_repo).to_string();
-            let kind = if e.mode.is_submodule() {
-                Kind::Other
-            } else if e.mode == gix::index::entry::Mode::SYMLINK {
-                Kind::Symlink
-            } else {
-                Kind::Blob
-            };
-            match e.stage() {
-                Stage::Unconflicted | Stage::Ours => {
-                    entries.insert(rel, (e.id, kind));
-                }
-                Stage::Base | Stage::Theirs => {
-                    entries.entry(rel).or_insert((e.id, kind));
-                }
-            }
-        }
         Ok(ObjectTree {
             repo: repo.clone(),
             description: "the index".into(),
-            entries,
+            source: Source::Index(index),
+            root_in_repo: root_in_repo.to_string(),
+            entries: std::cell::OnceCell::new(),
             unmerged: unmerged_standards(repo, root_in_repo)?,
             index_root: Some(root_in_repo.to_string()),
+            blobs: Default::default(),
+            digest: Default::default(),
             commit: None,
         })
     }
@@ -408,77 +584,265 @@ impl ObjectTree {
         description: String,
         commit: Option<gix::ObjectId>,
     ) -> Result<Self, Error> {
-        let mut entries = BTreeMap::new();
         let sub = if root_in_repo.is_empty() {
-            Some(tree)
+            Some(tree.id)
         } else {
             match tree
                 .lookup_entry_by_path(root_in_repo)
                 .map_err(|e| object_err("cannot read the tree", e))?
             {
-                Some(e) if e.mode().is_tree() => Some(
-                    e.object()
-                        .map_err(|e| object_err("cannot read the tree", e))?
-                        .into_tree(),
-                ),
+                Some(e) if e.mode().is_tree() => Some(e.object_id()),
                 _ => None,
             }
         };
-        if let Some(tree) = sub {
-            let mut rec = gix::traverse::tree::Recorder::default();
-            tree.traverse()
-                .breadthfirst(&mut rec)
-                .map_err(|e| object_err("cannot walk the tree", e))?;
-            for r in rec.records {
-                let kind = if r.mode.is_blob() {
-                    Kind::Blob
-                } else if r.mode.is_link() {
-                    Kind::Symlink
-                } else if r.mode.is_tree() {
-                    continue;
-                } else {
-                    Kind::Other
-                };
-                entries.insert(r.filepath.to_str_lossy().into_owned(), (r.oid, kind));
-            }
+        if let Some(id) = sub.filter(|_| !root_in_repo.is_empty()) {
+            repo.find_tree(id)
+                .map_err(|e| object_err("cannot read the tree", e))?;
         }
         Ok(ObjectTree {
             repo: repo.clone(),
             description,
-            entries,
+            source: Source::Tree(sub),
+            root_in_repo: root_in_repo.to_string(),
+            entries: std::cell::OnceCell::new(),
             unmerged: Vec::new(),
             index_root: None,
+            blobs: Default::default(),
+            digest: Default::default(),
             commit,
         })
     }
+
+    /// The ID of the project's tree, for a snapshot of a tree.
+    pub fn tree_id(&self) -> Option<gix::ObjectId> {
+        match self.source {
+            Source::Tree(id) => id,
+            Source::Index(_) => None,
+        }
+    }
+
+    /// Materialises the entries now from `parent`'s, when both are trees
+    /// and `parent`'s are already materialised: only the subtrees whose IDs
+    /// differ are read (`verify` walks a history this way). Otherwise the
+    /// entries are walked on first need as usual.
+    pub fn derive_from(&self, parent: &ObjectTree) -> Result<(), Error> {
+        if self.entries.get().is_some() {
+            return Ok(());
+        }
+        let (Some(new), Some(old), Some(old_entries)) =
+            (self.tree_id(), parent.tree_id(), parent.entries.get())
+        else {
+            return Ok(());
+        };
+        if matches!(self.source, Source::Index(_)) {
+            return Ok(());
+        }
+        let entries = if old == new {
+            old_entries.clone()
+        } else {
+            let mut out = (**old_entries).clone();
+            update_tree(&self.repo, old, new, &mut String::new(), false, &mut out)?;
+            std::rc::Rc::new(out)
+        };
+        let _ = self.entries.set(entries);
+        Ok(())
+    }
+
+    /// Materialises the entries now, so a damaged tree is an error here
+    /// rather than an empty listing later.
+    pub fn load(&self) -> Result<(), Error> {
+        if self.entries.get().is_none() {
+            let entries = self.walk()?;
+            let _ = self.entries.set(std::rc::Rc::new(entries));
+        }
+        Ok(())
+    }
+
+    fn walk(&self) -> Result<Entries, Error> {
+        let mut out = Entries::new();
+        match &self.source {
+            Source::Tree(None) => {}
+            Source::Tree(Some(id)) => {
+                walk_tree(&self.repo, *id, &mut String::new(), false, &mut out)?;
+            }
+            Source::Index(index) => {
+                let prefix = repo_prefix(&self.root_in_repo, "");
+                for e in index.entries() {
+                    let path = e.path(index);
+                    if !path.starts_with(prefix.as_bytes()) {
+                        continue;
+                    }
+                    let rel = &path[prefix.len()..];
+                    let keep = rel.starts_with(b".standards/")
+                        || rel.ends_with(b".md")
+                        || rel == b".standards";
+                    if !keep {
+                        continue;
+                    }
+                    let rel = rel.to_str_lossy().into_owned();
+                    let kind = Kind::of_index_entry(e.mode);
+                    match e.stage() {
+                        Stage::Unconflicted | Stage::Ours => {
+                            out.insert(rel, (e.id, kind));
+                        }
+                        Stage::Base | Stage::Theirs => {
+                            out.entry(rel).or_insert((e.id, kind));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn entries(&self) -> &Entries {
+        self.entries.get_or_init(|| {
+            // A damaged tree reads as empty here; the commands that must
+            // refuse it call [`ObjectTree::load`] first.
+            std::rc::Rc::new(self.walk().unwrap_or_default())
+        })
+    }
+
+    /// What is at the project path `path`: from the materialised entries when
+    /// they answer it, else looked up in the index or the tree directly
+    /// (never materialising anything); `None` when nothing is there.
+    fn lookup(&self, path: &str) -> Result<Option<Found>, String> {
+        if let Some(entries) = self.entries.get() {
+            if let Some((id, kind)) = entries.get(path) {
+                return Ok(Some(Found::Entry(*id, *kind)));
+            }
+            // Everything below `.standards/` is materialised.
+            if path.starts_with(".standards/") || path == ".standards" {
+                let below = format!("{path}/");
+                let is_dir = entries
+                    .range(below.clone()..)
+                    .next()
+                    .is_some_and(|(k, _)| k.starts_with(&below));
+                return Ok(is_dir.then_some(Found::Dir));
+            }
+        }
+        match &self.source {
+            Source::Index(index) => {
+                let full = repo_prefix(&self.root_in_repo, path);
+                let full = full.as_bytes().as_bstr();
+                for stage in [Stage::Unconflicted, Stage::Ours, Stage::Base, Stage::Theirs] {
+                    if let Some(e) = index.entry_by_path_and_stage(full, stage) {
+                        return Ok(Some(Found::Entry(e.id, Kind::of_index_entry(e.mode))));
+                    }
+                }
+                let below = format!("{full}/");
+                Ok(index
+                    .prefixed_entries(below.as_bytes().as_bstr())
+                    .is_some_and(|e| !e.is_empty())
+                    .then_some(Found::Dir))
+            }
+            Source::Tree(None) => Ok(None),
+            Source::Tree(Some(root)) => {
+                if path.is_empty() {
+                    return Ok(Some(Found::Dir));
+                }
+                let damaged = |e: &dyn std::fmt::Display| {
+                    format!("cannot read the tree holding it: {e} (the repository is damaged; run `git fsck`)")
+                };
+                let tree = self.repo.find_tree(*root).map_err(|e| damaged(&e))?;
+                let entry = tree.lookup_entry_by_path(path).map_err(|e| damaged(&e))?;
+                Ok(entry.map(|entry| match Kind::of_tree_entry(entry.mode()) {
+                    None => Found::Dir,
+                    Some(kind) => Found::Entry(entry.object_id(), kind),
+                }))
+            }
+        }
+    }
+
+    /// The bytes of the blob `id`, from the run's cache when it was read before.
+    fn blob(&self, id: gix::ObjectId) -> Result<std::rc::Rc<Vec<u8>>, Node> {
+        {
+            let cache = self.blobs.borrow();
+            if let Some(bytes) = cache.kept.get(&id) {
+                return Ok(bytes.clone());
+            }
+            if let Some((last, bytes)) = &cache.last {
+                if *last == id {
+                    return Ok(bytes.clone());
+                }
+            }
+        }
+        if let Ok(h) = self.repo.find_header(id) {
+            if h.size() > handles::MAX_FILE_BYTES {
+                return Err(Node::Unreadable(format!(
+                    "it is {} MiB, larger than the {} MiB git standards reads from one file",
+                    h.size() / (1024 * 1024),
+                    handles::MAX_FILE_BYTES / (1024 * 1024)
+                )));
+            }
+        }
+        match self.repo.find_blob(id) {
+            Ok(mut blob) => {
+                super::reads::note();
+                Ok(std::rc::Rc::new(blob.take_data()))
+            }
+            Err(e) => Err(Node::Unreadable(format!(
+                "cannot read blob {id}: {e} (the repository is damaged; run `git fsck`)"
+            ))),
+        }
+    }
+}
+
+/// What [`ObjectTree::lookup`] found at a path.
+enum Found {
+    Entry(gix::ObjectId, Kind),
+    Dir,
 }
 
 impl ObjectTree {
-    /// The project-relative paths of every entry, sorted.
+    /// The project-relative paths of the entries [`in_filter`] keeps, sorted.
     pub fn paths(&self) -> impl Iterator<Item = &str> {
-        self.entries.keys().map(String::as_str)
+        self.entries().keys().map(String::as_str)
     }
 
-    /// The object ID at `path`, if an entry is there.
+    /// The object ID at `path`, if a file entry is there.
     pub fn entry_id(&self, path: &str) -> Option<gix::ObjectId> {
-        self.entries.get(path).map(|(id, _)| *id)
+        match self.lookup(path) {
+            Ok(Some(Found::Entry(id, _))) => Some(id),
+            _ => None,
+        }
     }
 
     /// Whether `path` holds the same object, of the same kind, in both trees.
     pub fn same_entry(&self, other: &ObjectTree, path: &str) -> bool {
-        match (self.entries.get(path), other.entries.get(path)) {
-            (None, None) => true,
-            (Some((a, ka)), Some((b, kb))) => {
-                a == b && std::mem::discriminant(ka) == std::mem::discriminant(kb)
-            }
+        match (self.lookup(path), other.lookup(path)) {
+            (Ok(None | Some(Found::Dir)), Ok(None | Some(Found::Dir))) => true,
+            (Ok(Some(Found::Entry(a, ka))), Ok(Some(Found::Entry(b, kb)))) => a == b && ka == kb,
             _ => false,
         }
+    }
+
+    /// A digest of the materialised entries (paths, kinds and object IDs):
+    /// two snapshots with the same digest give every rule the same input.
+    pub fn content_digest(&self) -> [u8; 32] {
+        *self.digest.get_or_init(|| {
+            use sha2::Digest;
+            let mut hasher = sha2::Sha256::new();
+            for (path, (id, kind)) in self.entries() {
+                hasher.update(path.as_bytes());
+                hasher.update([0, *kind as u8]);
+                hasher.update(id.as_bytes());
+            }
+            hasher.finalize().into()
+        })
+    }
+
+    /// Whether the entries [`in_filter`] keeps are the same in both
+    /// snapshots (their paths, kinds and object IDs).
+    pub fn same_filtered(&self, other: &ObjectTree) -> bool {
+        self.entries() == other.entries()
     }
 }
 
 /// Whether a file for which `want` holds differs between the working tree
 /// (tracked files and untracked files that are not ignored) and the index, or
 /// between the index and `head`: what `git status -- <pathspecs>` would list.
+/// Only paths that [`in_filter`] keeps are compared (`want` narrows them).
 /// Working-tree files are compared byte for byte with the staged blobs.
 pub fn differs(
     work: &WorktreeTree,
@@ -487,35 +851,33 @@ pub fn differs(
     want: &dyn Fn(&str) -> bool,
     stat_clean: &dyn Fn(&str) -> bool,
 ) -> Result<bool, Error> {
+    let want = |p: &str| in_filter(p) && want(p);
     let mut paths: BTreeSet<&str> = index.paths().filter(|p| want(p)).collect();
     if let Some(head) = head {
         paths.extend(head.paths().filter(|p| want(p)));
     }
-    let untracked = work.untracked(want)?;
+    let untracked = work.untracked(&want)?;
     if !untracked.is_empty() {
         return Ok(true);
     }
-    let empty = ObjectTree {
-        repo: index.repo.clone(),
-        description: String::new(),
-        entries: BTreeMap::new(),
-        unmerged: Vec::new(),
-        index_root: None,
-        commit: None,
-    };
-    let head = head.unwrap_or(&empty);
-    Ok(paths
-        .into_iter()
-        .any(|p| !index.same_entry(head, p) || (!stat_clean(p) && work.node(p) != index.node(p))))
+    Ok(paths.into_iter().any(|p| {
+        let staged = match head {
+            Some(head) => !index.same_entry(head, p),
+            None => index.entry_id(p).is_some(),
+        };
+        staged || (!stat_clean(p) && work.node(p) != index.node(p))
+    }))
 }
 
-/// Project paths whose index entry's stat data (size, mtime, inode, ...)
-/// still match the file on disk and are not racy (RT §5.2 step 3, as git
-/// itself decides): such files are unchanged without reading them.
+/// Project paths for which `want` holds whose index entry's stat data (size,
+/// mtime, inode, ...) still match the file on disk and are not racy (RT §5.2
+/// step 3, as git itself decides): such files are unchanged without reading
+/// them. Only those paths are looked at on disk.
 pub fn stat_clean_paths(
     repo: &gix::Repository,
     workdir: &std::path::Path,
     root_in_repo: &str,
+    want: &dyn Fn(&str) -> bool,
 ) -> std::collections::HashSet<String> {
     let mut out = std::collections::HashSet::new();
     let Ok(index) = repo.index_or_empty() else {
@@ -523,22 +885,25 @@ pub fn stat_clean_paths(
     };
     let stamp = index.timestamp();
     let options = gix::index::entry::stat::Options::default();
+    let prefix = repo_prefix(root_in_repo, "");
     for e in index.entries() {
-        if e.stage_raw() != 0 || e.stat.is_racy(stamp, options) {
+        let full = e.path(&index);
+        if e.stage_raw() != 0 || !full.starts_with(prefix.as_bytes()) {
             continue;
         }
-        let path = e.path(&index).to_str_lossy().into_owned();
-        let Ok(meta) = gix::index::fs::Metadata::from_path_no_follow(&workdir.join(&path)) else {
+        let rel = full[prefix.len()..].to_str_lossy();
+        if !want(&rel) || e.stat.is_racy(stamp, options) {
+            continue;
+        }
+        let path = full.to_str_lossy();
+        let Ok(meta) = gix::index::fs::Metadata::from_path_no_follow(&workdir.join(&*path)) else {
             continue;
         };
         let Ok(now) = gix::index::entry::Stat::from_fs(&meta) else {
             continue;
         };
         if now.matches(&e.stat, options) {
-            let in_root = root_in_repo.is_empty() || path.starts_with(&format!("{root_in_repo}/"));
-            if in_root {
-                out.insert(strip_root(&path, root_in_repo).to_string());
-            }
+            out.insert(rel.into_owned());
         }
     }
     out
@@ -550,42 +915,58 @@ impl Tree for ObjectTree {
     }
 
     fn node(&self, path: &str) -> Node {
-        match self.entries.get(path) {
-            Some((id, Kind::Blob)) => match self.repo.find_header(*id) {
-                Ok(h) if h.size() > handles::MAX_FILE_BYTES => Node::Unreadable(format!(
-                    "it is {} MiB, larger than the {} MiB git standards reads from one file",
-                    h.size() / (1024 * 1024),
-                    handles::MAX_FILE_BYTES / (1024 * 1024)
-                )),
-                _ => match self.repo.find_blob(*id) {
-                    Ok(mut blob) => Node::File(blob.take_data()),
-                    Err(e) => Node::Unreadable(format!(
-                        "cannot read blob {id}: {e} (the repository is damaged; run `git fsck`)"
-                    )),
-                },
-            },
-            Some((_, Kind::Symlink)) => Node::Symlink,
-            Some((_, Kind::Other)) => Node::Unreadable("it is a submodule, not a file".into()),
-            None => {
-                let prefix = format!("{path}/");
-                let is_dir = self
-                    .entries
-                    .range(prefix.clone()..)
-                    .next()
-                    .is_some_and(|(k, _)| k.starts_with(&prefix));
-                if is_dir {
-                    Node::Dir
-                } else {
-                    Node::Missing
+        let found = match self.lookup(path) {
+            Ok(found) => found,
+            Err(why) => return Node::Unreadable(why),
+        };
+        match found {
+            Some(Found::Entry(id, Kind::Blob)) => match self.blob(id) {
+                Ok(bytes) => {
+                    let mut cache = self.blobs.borrow_mut();
+                    if !cache.kept.contains_key(&id)
+                        && cache.bytes + bytes.len() <= BLOB_CACHE_BYTES
+                    {
+                        cache.bytes += bytes.len();
+                        cache.kept.insert(id, bytes.clone());
+                    }
+                    Node::File(std::rc::Rc::unwrap_or_clone(bytes))
                 }
+                Err(node) => node,
+            },
+            Some(Found::Entry(_, Kind::Symlink)) => Node::Symlink,
+            Some(Found::Entry(_, Kind::Other)) => {
+                Node::Unreadable("it is a submodule, not a file".into())
             }
+            Some(Found::Dir) => Node::Dir,
+            None => Node::Missing,
+        }
+    }
+
+    fn prefix(&self, path: &str, limit: usize) -> Node {
+        match self.lookup(path) {
+            Ok(Some(Found::Entry(id, Kind::Blob))) => match self.blob(id) {
+                Ok(bytes) => {
+                    let head = bytes[..bytes.len().min(limit)].to_vec();
+                    self.blobs.borrow_mut().last = Some((id, bytes));
+                    Node::File(head)
+                }
+                Err(node) => node,
+            },
+            _ => self.node(path),
+        }
+    }
+
+    fn content_id(&self, path: &str) -> Option<Vec<u8>> {
+        match self.lookup(path) {
+            Ok(Some(Found::Entry(id, Kind::Blob))) => Some(id.as_bytes().to_vec()),
+            _ => None,
         }
     }
 
     fn markdown_files(&self) -> Vec<String> {
-        self.entries
+        self.entries()
             .iter()
-            .filter(|(k, (_, kind))| k.ends_with(".md") && matches!(kind, Kind::Blob))
+            .filter(|(k, (_, kind))| k.ends_with(".md") && *kind == Kind::Blob)
             .map(|(k, _)| k.clone())
             .collect()
     }

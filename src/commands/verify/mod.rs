@@ -334,20 +334,11 @@ fn first_parent_chain(
     Ok(chain)
 }
 
-/// What a commit's verdict depends on: its `.standards/` and Markdown
-/// entries (paths and blob IDs).
-type ContentKey = Vec<(String, gix::ObjectId)>;
-/// A commit's content key and its first parent's.
-type PairKey = (ContentKey, Option<ContentKey>);
+/// What a commit's verdict depends on: a digest of its `.standards/` and
+/// Markdown entries (paths and blob IDs), and of its first parent's.
+type PairKey = ([u8; 32], Option<[u8; 32]>);
 /// The commit that was checked and what it found.
 type Checked = (gix::ObjectId, Rc<Vec<Problem>>);
-
-fn content_key(tree: &ObjectTree) -> ContentKey {
-    tree.paths()
-        .filter(|p| p.starts_with(".standards/") || p.ends_with(".md"))
-        .filter_map(|p| tree.entry_id(p).map(|id| (p.to_string(), id)))
-        .collect()
-}
 
 /// A snapshot whose blobs come from a cache shared by the whole run, so a blob
 /// that many commits hold is read once.
@@ -370,6 +361,9 @@ impl Tree for CachedTree<'_> {
         let node = self.inner.node(path);
         self.cache.borrow_mut().insert(id, node.clone());
         node
+    }
+    fn content_id(&self, path: &str) -> Option<Vec<u8>> {
+        self.inner.content_id(path)
     }
     fn markdown_files(&self) -> Vec<String> {
         self.inner.markdown_files()
@@ -434,6 +428,8 @@ pub fn evaluate(
         }
     };
     let cache = std::cell::RefCell::new(HashMap::new());
+    // The scan's verdicts by blob ID: an unchanged record is parsed once per run.
+    let verdicts = check::ScanCache::default();
     let mut seen: HashMap<(String, PairKey), Checked> = HashMap::new();
     let mut commits = Vec::with_capacity(chain.len());
     let mut parents: HashMap<String, (gix::ObjectId, ObjectTree)> = HashMap::new();
@@ -453,9 +449,19 @@ pub fn evaluate(
             let tree = projects::at_rev(repo, &id.to_string(), dir)?;
             let parent = match (parent_id, parents.remove(dir)) {
                 (Some(p), Some((pid, snap))) if p == pid => Some(snap),
-                (Some(p), _) => Some(projects::at_rev(repo, &p.to_string(), dir)?),
+                (Some(p), _) => {
+                    let snap = projects::at_rev(repo, &p.to_string(), dir)?;
+                    snap.load()?;
+                    Some(snap)
+                }
                 (None, _) => None,
             };
+            // Only the folders that changed since the parent are read.
+            match &parent {
+                Some(p) => tree.derive_from(p)?,
+                None => tree.load()?,
+            }
+            tree.load()?;
             let cached_tree = CachedTree {
                 inner: &tree,
                 cache: &cache,
@@ -465,7 +471,10 @@ pub fn evaluate(
                 cycle = cycle.or_else(|| cycle_of(&cached_tree));
                 let key = (
                     dir.clone(),
-                    (content_key(&tree), parent.as_ref().map(content_key)),
+                    (
+                        tree.content_digest(),
+                        parent.as_ref().map(ObjectTree::content_digest),
+                    ),
                 );
                 let found = match seen.get(&key) {
                     Some((from, found)) => {
@@ -480,9 +489,19 @@ pub fn evaluate(
                                     inner: p,
                                     cache: &cache,
                                 };
-                                check::run(&cached_tree, Some(&cached_parent), Options::default())
+                                check::run_cached(
+                                    &cached_tree,
+                                    Some(&cached_parent),
+                                    Options::default(),
+                                    Some(&verdicts),
+                                )
                             }
-                            None => check::run(&cached_tree, None, Options::default()),
+                            None => check::run_cached(
+                                &cached_tree,
+                                None,
+                                Options::default(),
+                                Some(&verdicts),
+                            ),
                         };
                         let found = Rc::new(in_repo(dir, report.problems));
                         seen.insert(key, (id, found.clone()));
@@ -665,6 +684,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         }
     };
     let outcome = evaluate(&project, request, &mut progress)?;
+    crate::repo::reads::report(err);
     let out = &mut *ctx.out;
     match request.format {
         Format::Text => format::text(out, &outcome)?,

@@ -152,6 +152,17 @@ impl<'a> Cx<'a> {
         options: Options,
         sink: &mut Sink,
     ) -> Cx<'a> {
+        Self::new_cached(tree, head, options, sink, None)
+    }
+
+    /// [`Cx::new`], with the scan's verdicts shared through `cache`.
+    pub fn new_cached(
+        tree: &'a dyn Tree,
+        head: Option<&'a dyn Tree>,
+        options: Options,
+        sink: &mut Sink,
+        cache: Option<&scan::ScanCache>,
+    ) -> Cx<'a> {
         let (mode, mode_error) = match tree.text(MODE_PATH) {
             Text::Ok(t) => match mode::parse(&t) {
                 Ok(m) => (Some(m), None),
@@ -168,7 +179,7 @@ impl<'a> Cx<'a> {
             Text::Ok(t) => StateDoc::parse(&t).ok(),
             _ => None,
         });
-        let scan = scan::scan(tree);
+        let scan = scan::scan_cached(tree, cache);
         for (path, why) in &scan.unreadable {
             sink.note(format!(
                 "{path} could not be read ({why}), so it was not checked"

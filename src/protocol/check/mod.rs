@@ -235,6 +235,19 @@ impl Sink {
 /// Runs every rule on `tree`, comparing with `head` (the last commit) where the
 /// rules call for it. `head` is `None` when there is no commit to compare with.
 pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report {
+    run_cached(tree, head, options, None)
+}
+
+pub use crate::protocol::scan::ScanCache;
+
+/// [`run`], sharing the scan's verdicts of unchanged files through `cache`
+/// (`verify` checks many commits that hold mostly the same records).
+pub fn run_cached(
+    tree: &dyn Tree,
+    head: Option<&dyn Tree>,
+    options: Options,
+    cache: Option<&crate::protocol::scan::ScanCache>,
+) -> Report {
     let mut sink = Sink::default();
     // 1–2: runtime files and the merge-conflict stop.
     if runtime::check_files_and_conflicts(tree, head, &mut sink) {
@@ -245,7 +258,7 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
             "there is no commit to compare with, so comparisons with the last commit were skipped",
         );
     }
-    let cx = Cx::new(tree, head, options, &mut sink);
+    let cx = Cx::new_cached(tree, head, options, &mut sink, cache);
     // 3–6: everything that reads the parsed state and records.
     runtime::check(&cx, &mut sink);
     state::check(&cx, &mut sink);
