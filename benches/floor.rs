@@ -13,6 +13,9 @@
 //! and peak RSS of each command, of its reference (git's floor, or the command
 //! the target compares it with), the ratio, and the target.
 //!
+//! `BENCH_KEEP=1` keeps each generated repository (its path is printed) for
+//! profiling with `strace -c -f`, `valgrind --tool=callgrind` or `/usr/bin/time -v`.
+//!
 //! Peak RSS is what `/usr/bin/time -f %M` reports (the child's `ru_maxrss`,
 //! which covers the descendants it waited for: a shell pipeline's floor is its
 //! largest process, and a `git commit` includes its hooks); about 1 MiB of it
@@ -480,16 +483,20 @@ fn median(runs: &[Run], f: impl Fn(&Run) -> f64) -> f64 {
 fn measure(size: &Size, rounds: usize) {
     let started = Instant::now();
     let repo = generate(size);
-    let root = repo.path().to_path_buf();
-    let root = root.as_path();
+    let (_guard, kept) = if std::env::var_os("BENCH_KEEP").is_some() {
+        let path = repo.keep();
+        eprintln!("{}: kept the repository at {}", size.name, path.display());
+        (None, path)
+    } else {
+        let path = repo.path().to_path_buf();
+        (Some(repo), path)
+    };
+    let root = kept.as_path();
     eprintln!(
         "{}: generated in {:.1} s",
         size.name,
         started.elapsed().as_secs_f64()
     );
-    if std::env::var_os("BENCH_KEEP").is_some() {
-        eprintln!("{}: kept at {}", size.name, repo.keep().display());
-    }
     let check = sealed(BIN, root).arg("check").output().unwrap();
     if !check.status.success() {
         let text = String::from_utf8_lossy(&check.stdout).to_string()

@@ -45,6 +45,7 @@ mod scaling;
 mod scenario_coverage;
 mod skill_ownership;
 mod snapshots;
+mod stat_reuse;
 mod status;
 mod transitions;
 mod transitions_json;

@@ -216,6 +216,7 @@ pub fn run_project(ctx: &mut Context, project: &Project, request: &Request) -> R
             e,
         )
     })?;
+    crate::repo::reads::report(ctx.err);
     let conflict = conflict_report(project, &request.source, &report)?;
     if request.json {
         print_json(

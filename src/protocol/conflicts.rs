@@ -64,11 +64,7 @@ pub fn find(tree: &dyn Tree) -> Vec<Conflict> {
 }
 
 fn standards_files(tree: &dyn Tree, prefix: &str) -> Vec<String> {
-    let mut files: Vec<String> = tree
-        .markdown_files()
-        .into_iter()
-        .filter(|p| p.starts_with(prefix))
-        .collect();
+    let mut files: Vec<String> = tree.markdown_files_under(prefix);
     for extra in super::layout::RUNTIME_FILES {
         if !files.iter().any(|f| f == extra) {
             files.push(extra.to_string());

@@ -62,6 +62,14 @@ pub trait Tree {
     /// `*.md` files, sorted; for a commit, its `*.md` blobs.
     fn markdown_files(&self) -> Vec<String>;
 
+    /// The [`Tree::markdown_files`] whose path starts with `prefix`; a
+    /// snapshot may find them without listing the whole tree.
+    fn markdown_files_under(&self, prefix: &str) -> Vec<String> {
+        let mut files = self.markdown_files();
+        files.retain(|p| p.starts_with(prefix));
+        files
+    }
+
     /// Paths under `.standards/` with unmerged index entries (stage 1–3).
     fn unmerged(&self) -> Vec<String>;
 

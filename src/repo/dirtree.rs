@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use rustix::fs::FileType;
 
 use super::handles::Folders;
-use super::snapshot::walk_handles;
+use super::worktree::{list_folder, walk_handles};
 use crate::protocol::layout::{SCAN_SKIPPED, STANDARDS_DIR};
 use crate::protocol::tree::{Node, Tree};
 
@@ -48,18 +48,18 @@ impl DirTree {
 /// into a nested repository, and neither following nor collecting symbolic
 /// links (RT §1.4 step 2).
 fn walk(folders: &Folders, rel: &str, out: &mut BTreeSet<String>) {
-    let Ok(fd) = folders.folder(rel) else {
+    let Some(listed) = list_folder(folders, rel) else {
         return;
     };
     walk_handles(
-        &fd,
+        &listed,
         rel,
         0,
         &mut |dir| {
             let name = dir.rsplit('/').next().unwrap_or(dir);
             !SCAN_SKIPPED.contains(&name)
         },
-        &mut |path, kind| {
+        &mut |_, path, kind| {
             if kind == FileType::RegularFile && path.ends_with(".md") {
                 out.insert(path.to_string());
             }

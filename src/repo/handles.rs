@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 use std::io::{Read as _, Write as _};
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -287,6 +287,32 @@ impl Folders {
             );
         }
         node
+    }
+
+    /// The first `limit` bytes of the file `rel` (otherwise as
+    /// [`Folders::read`]), and, when `whole_if` holds for them, the whole
+    /// file too, read through the same open handle: a file that may be a
+    /// record is opened once, an ordinary one is read only as far as needed.
+    pub fn read_opening(
+        &self,
+        rel: &str,
+        limit: usize,
+        whole_if: impl Fn(&[u8]) -> bool,
+    ) -> (Node, Option<Node>) {
+        if !plain_components(rel) {
+            return (Node::Missing, None);
+        }
+        let (dir, name) = split(rel);
+        let read = match self.folder(dir) {
+            Ok(parent) => read_opening_at(&*parent, name, limit, whole_if),
+            Err(Blocked::Missing(_) | Blocked::NotAFolder(_)) => (Node::Missing, None),
+            Err(Blocked::Symlink(_)) => return (Node::Symlink, None),
+            Err(Blocked::Io(_, e)) => return (Node::Unreadable(e.to_string()), None),
+        };
+        if read.0 == Node::Missing && rel.contains('\u{FFFD}') {
+            return (self.read_limited(rel, Some(limit)), None);
+        }
+        read
     }
 
     /// The entries of the folder `rel_dir`, read through its handle.
@@ -569,6 +595,57 @@ pub struct Entry {
     pub kind: FileType,
 }
 
+/// A folder listed through a handle it owns: its entries, and the handle to
+/// open them relative to (a walk opens every folder once, not twice).
+pub struct Listed {
+    dir: rfs::Dir,
+    pub entries: Vec<Entry>,
+}
+
+impl Listed {
+    /// The verified handle the entries were read through.
+    pub fn fd(&self) -> BorrowedFd<'_> {
+        // `Dir::fd` cannot fail on Linux; it only borrows the owned handle.
+        self.dir.fd().expect("a listed folder keeps its handle")
+    }
+
+    /// Whether the folder holds an entry of this name (of any kind).
+    pub fn has(&self, name: &[u8]) -> bool {
+        self.entries.iter().any(|e| e.name == name)
+    }
+}
+
+/// Lists the folder `fd`, keeping the handle: unlike [`list`], which reads
+/// through a second handle to leave the caller's untouched, this costs no
+/// `fcntl` and no reopening of `.`.
+pub fn list_owned(fd: OwnedFd) -> Result<Listed, Errno> {
+    let mut dir = rfs::Dir::new(fd)?;
+    let mut entries = Vec::new();
+    for entry in dir.by_ref() {
+        let entry = entry?;
+        let name = entry.file_name().to_bytes();
+        if name == b"." || name == b".." {
+            continue;
+        }
+        entries.push(Entry {
+            name: name.to_vec(),
+            kind: entry.file_type(),
+        });
+    }
+    let fd = dir.fd()?;
+    for e in entries.iter_mut().filter(|e| e.kind == FileType::Unknown) {
+        e.kind = rfs::statat(fd, e.name.as_slice(), AtFlags::SYMLINK_NOFOLLOW)
+            .map(|st| FileType::from_raw_mode(st.st_mode))
+            .unwrap_or(FileType::Unknown);
+    }
+    Ok(Listed { dir, entries })
+}
+
+/// The `lstat` data of `name` in `dir`, never following a link.
+pub fn stat_at(dir: impl AsFd, name: &str) -> Result<rfs::Stat, Errno> {
+    rfs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW)
+}
+
 /// The entries of the folder `fd` (without `.` and `..`).
 pub fn list(fd: &OwnedFd) -> Result<Vec<Entry>, Errno> {
     let mut out = Vec::new();
@@ -594,54 +671,94 @@ pub fn list(fd: &OwnedFd) -> Result<Vec<Entry>, Errno> {
 
 /// Reads the file `name` in the folder `dir`: whole (up to
 /// [`MAX_FILE_BYTES`]) or its first `prefix` bytes.
-pub fn read_at(dir: &OwnedFd, name: &str, prefix: Option<usize>) -> Node {
+pub fn read_at(dir: impl AsFd, name: &str, prefix: Option<usize>) -> Node {
+    match prefix {
+        Some(limit) => read_opening_at(dir, name, limit, |_| false).0,
+        None => match open_regular(dir.as_fd(), name) {
+            Ok((file, size)) => read_rest(file, Vec::new(), size),
+            Err(node) => node,
+        },
+    }
+}
+
+/// Opens the regular file `name` in `dir` without following a link or
+/// blocking, checking what was opened; `Err` is what sits there instead.
+fn open_regular(dir: BorrowedFd<'_>, name: &str) -> Result<(std::fs::File, u64), Node> {
     match kind_at(dir, name) {
         Ok(FileType::RegularFile) => {}
-        Ok(FileType::Symlink) => return Node::Symlink,
-        Ok(FileType::Directory) => return Node::Dir,
+        Ok(FileType::Symlink) => return Err(Node::Symlink),
+        Ok(FileType::Directory) => return Err(Node::Dir),
         Ok(kind) => {
-            return Node::Unreadable(format!("it is {}, not a regular file", describe_kind(kind)))
+            return Err(Node::Unreadable(format!(
+                "it is {}, not a regular file",
+                describe_kind(kind)
+            )))
         }
-        Err(Errno::NOENT | Errno::NOTDIR) => return Node::Missing,
-        Err(e) => return Node::Unreadable(io(e).to_string()),
+        Err(Errno::NOENT | Errno::NOTDIR) => return Err(Node::Missing),
+        Err(e) => return Err(Node::Unreadable(io(e).to_string())),
     }
     let fd = match rfs::openat(dir, name, FILE_FLAGS, Mode::empty()) {
         Ok(fd) => fd,
-        Err(Errno::LOOP) => return Node::Symlink,
-        Err(Errno::NOENT) => return Node::Missing,
-        Err(e) => return Node::Unreadable(io(e).to_string()),
+        Err(Errno::LOOP) => return Err(Node::Symlink),
+        Err(Errno::NOENT) => return Err(Node::Missing),
+        Err(e) => return Err(Node::Unreadable(io(e).to_string())),
     };
     // What was opened, not what was checked: it may have been swapped meanwhile.
-    let st = match rfs::fstat(&fd) {
-        Ok(st) => st,
-        Err(e) => return Node::Unreadable(io(e).to_string()),
-    };
+    let st = rfs::fstat(&fd).map_err(|e| Node::Unreadable(io(e).to_string()))?;
     let kind = FileType::from_raw_mode(st.st_mode);
     if kind != FileType::RegularFile {
-        return Node::Unreadable(format!(
+        return Err(Node::Unreadable(format!(
             "it was replaced by {} while being read",
             describe_kind(kind)
-        ));
+        )));
     }
-    let size = st.st_size.max(0) as u64;
-    let cap = match prefix {
-        Some(n) => n as u64,
-        None if size > MAX_FILE_BYTES => return too_large(size),
-        None => MAX_FILE_BYTES + 1,
-    };
     super::reads::note();
-    let mut bytes = Vec::with_capacity(size.min(cap) as usize);
-    let file = std::fs::File::from(fd);
-    if let Err(e) = file.take(cap).read_to_end(&mut bytes) {
+    Ok((std::fs::File::from(fd), st.st_size.max(0) as u64))
+}
+
+/// Reads the rest of `file` after `bytes` (up to [`MAX_FILE_BYTES`]).
+fn read_rest(file: std::fs::File, mut bytes: Vec<u8>, size: u64) -> Node {
+    if size > MAX_FILE_BYTES {
+        return too_large(size);
+    }
+    bytes.reserve((size as usize).saturating_sub(bytes.len()));
+    let left = MAX_FILE_BYTES + 1 - bytes.len() as u64;
+    if let Err(e) = file.take(left).read_to_end(&mut bytes) {
         return Node::Unreadable(e.to_string());
     }
-    if prefix.is_none() && bytes.len() as u64 > MAX_FILE_BYTES {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
         return too_large(bytes.len() as u64);
     }
     Node::File(bytes)
 }
 
-fn too_large(size: u64) -> Node {
+/// The first `limit` bytes of `name` in `dir`, and the whole file when
+/// `whole_if` holds for them (read on through the same handle).
+pub fn read_opening_at(
+    dir: impl AsFd,
+    name: &str,
+    limit: usize,
+    whole_if: impl Fn(&[u8]) -> bool,
+) -> (Node, Option<Node>) {
+    let (file, size) = match open_regular(dir.as_fd(), name) {
+        Ok(opened) => opened,
+        Err(node) => return (node, None),
+    };
+    let mut bytes = Vec::with_capacity(size.min(limit as u64) as usize);
+    let mut file = file;
+    if let Err(e) = (&mut file).take(limit as u64).read_to_end(&mut bytes) {
+        return (Node::Unreadable(e.to_string()), None);
+    }
+    if bytes.len() < limit || !whole_if(&bytes) {
+        // Shorter than the limit: the prefix is the whole file.
+        let whole = (bytes.len() < limit && whole_if(&bytes)).then(|| Node::File(bytes.clone()));
+        return (Node::File(bytes), whole);
+    }
+    let prefix = Node::File(bytes.clone());
+    (prefix, Some(read_rest(file, bytes, size)))
+}
+
+pub(crate) fn too_large(size: u64) -> Node {
     Node::Unreadable(format!(
         "it is {} MiB, larger than the {} MiB git standards reads from one file",
         size / (1024 * 1024),

@@ -18,12 +18,14 @@ pub mod projects;
 pub mod reads;
 mod snapshot;
 pub mod staged;
+pub mod worktree;
 pub mod write;
 
 use std::path::{Path, PathBuf};
 
 pub use dirtree::DirTree;
-pub use snapshot::{ObjectTree, WorktreeTree};
+pub use snapshot::ObjectTree;
+pub use worktree::WorktreeTree;
 
 use crate::error::Error;
 

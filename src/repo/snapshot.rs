@@ -1,21 +1,18 @@
 //! Snapshots of the project: the working tree, the index, and commits.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-
-use std::os::fd::OwnedFd;
 
 use gix::bstr::ByteSlice;
 use gix::index::entry::Stage;
-use rustix::fs::FileType;
 
-use super::handles::{self, Folders};
+use super::handles;
+use super::worktree::WorktreeTree;
 
 use crate::error::Error;
 use crate::protocol::tree::{Node, Stages, Tree};
 
 /// The index is the user's file: a damaged one is a refusal with a way out, not an internal error.
-fn index_err(e: impl std::fmt::Display) -> Error {
+pub(super) fn index_err(e: impl std::fmt::Display) -> Error {
     Error::Refused {
         message: format!("cannot read the git index: {e}"),
         hint: Some(
@@ -37,12 +34,15 @@ fn object_err(context: &str, e: impl std::fmt::Display) -> Error {
     }
 }
 
-fn git_err(context: &str, e: impl std::fmt::Display) -> Error {
+pub(super) fn git_err(context: &str, e: impl std::fmt::Display) -> Error {
     Error::Git(format!("{context}: {e}"))
 }
 
 /// Unmerged paths under `.standards/` of the repository's current index, project-relative.
-fn unmerged_standards(repo: &gix::Repository, root_in_repo: &str) -> Result<Vec<String>, Error> {
+pub(super) fn unmerged_standards(
+    repo: &gix::Repository,
+    root_in_repo: &str,
+) -> Result<Vec<String>, Error> {
     let index = repo.index_or_empty().map_err(index_err)?;
     let prefix = repo_prefix(root_in_repo, ".standards/");
     let mut out = BTreeSet::new();
@@ -60,7 +60,11 @@ fn unmerged_standards(repo: &gix::Repository, root_in_repo: &str) -> Result<Vec<
 
 /// The stages of the unmerged project-relative `path` in the repository's
 /// current index, `None` when it has none (git-facts §4).
-fn unmerged_stages(repo: &gix::Repository, root_in_repo: &str, path: &str) -> Option<Stages> {
+pub(super) fn unmerged_stages(
+    repo: &gix::Repository,
+    root_in_repo: &str,
+    path: &str,
+) -> Option<Stages> {
     let index = repo.index_or_empty().ok()?;
     let full = repo_prefix(root_in_repo, path);
     let blob = |stage| {
@@ -85,216 +89,13 @@ fn repo_prefix(root_in_repo: &str, rest: &str) -> String {
     }
 }
 
-fn strip_root<'a>(path: &'a str, root_in_repo: &str) -> &'a str {
+pub(super) fn strip_root<'a>(path: &'a str, root_in_repo: &str) -> &'a str {
     if root_in_repo.is_empty() {
         path
     } else {
         path.strip_prefix(root_in_repo)
             .and_then(|p| p.strip_prefix('/'))
             .unwrap_or(path)
-    }
-}
-
-/// Walks the folder `fd` (project-relative `rel`) depth-first through
-/// handles, never following a link: `found` sees every entry that is not a
-/// folder, `enter` decides for each folder whether to descend. Like git, it
-/// never descends into `.git` nor into a nested repository or submodule (a
-/// folder holding `.git`). Names that are not UTF-8 are passed lossily; the
-/// readers then report such a file as unreadable rather than skip it.
-pub(super) fn walk_handles(
-    fd: &OwnedFd,
-    rel: &str,
-    depth: usize,
-    enter: &mut dyn FnMut(&str) -> bool,
-    found: &mut dyn FnMut(&str, FileType),
-) {
-    // Deeper than any real project; also bounds the open handles.
-    if depth > 256 {
-        return;
-    }
-    let Ok(entries) = handles::list(fd) else {
-        return;
-    };
-    for e in entries {
-        let name = String::from_utf8_lossy(&e.name);
-        let path = if rel.is_empty() {
-            name.to_string()
-        } else {
-            format!("{rel}/{name}")
-        };
-        if e.kind == FileType::Directory {
-            if name == ".git" {
-                continue;
-            }
-            let Ok(sub) = handles::open_folder_at(fd, name.as_ref()) else {
-                continue;
-            };
-            if handles::kind_at(&sub, ".git").is_ok() {
-                continue;
-            }
-            if enter(&path) {
-                walk_handles(&sub, &path, depth + 1, enter, found);
-            }
-        } else {
-            found(&path, e.kind);
-        }
-    }
-}
-
-/// The files on disk, read through verified folder handles ([`Folders`]):
-/// reads never follow a symbolic link and never block on a FIFO or device.
-pub struct WorktreeTree {
-    repo: gix::Repository,
-    root: PathBuf,
-    root_in_repo: String,
-    folders: Folders,
-    /// The Markdown listing: a walk of the whole tree with the ignore rules,
-    /// done once per snapshot however many readers ask.
-    markdown: std::cell::OnceCell<Vec<String>>,
-}
-
-impl WorktreeTree {
-    /// The working tree below `root`. A damaged index is a refusal here, so
-    /// no reader silently sees an empty listing (issue 7, item 5).
-    pub(super) fn open(
-        repo: &gix::Repository,
-        _top: PathBuf,
-        root: PathBuf,
-        root_in_repo: String,
-    ) -> Result<Self, Error> {
-        repo.index_or_empty().map_err(index_err)?;
-        Ok(WorktreeTree {
-            repo: repo.clone(),
-            folders: Folders::new(root.clone()),
-            root,
-            root_in_repo,
-            markdown: std::cell::OnceCell::new(),
-        })
-    }
-
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
-    /// Project-relative paths of the untracked files and symbolic links that
-    /// are not ignored and for which `want` holds (`git status`'s `??` lines).
-    pub fn untracked(&self, want: &dyn Fn(&str) -> bool) -> Result<Vec<String>, Error> {
-        let index = self.repo.index_or_empty().map_err(index_err)?;
-        let tracked: BTreeSet<String> = index
-            .entries()
-            .iter()
-            .map(|e| e.path(&index).to_str_lossy().into_owned())
-            .collect();
-        let mut out = BTreeSet::new();
-        self.walk_untracked(&tracked, &mut out, want, true)?;
-        Ok(out.into_iter().collect())
-    }
-
-    /// Adds to `out` the project-relative paths of the untracked, not ignored
-    /// regular files (and, with `links`, symbolic links) for which `want` holds.
-    fn walk_untracked(
-        &self,
-        tracked: &BTreeSet<String>,
-        out: &mut BTreeSet<String>,
-        want: &dyn Fn(&str) -> bool,
-        links: bool,
-    ) -> Result<(), Error> {
-        let index = self.repo.index_or_empty().map_err(index_err)?;
-        let excludes = std::cell::RefCell::new(
-            self.repo
-                .excludes(
-                    &index,
-                    None,
-                    gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
-                )
-                .map_err(|e| git_err("cannot read the ignore rules", e))?,
-        );
-        let root_in_repo = self.root_in_repo.clone();
-        let in_repo = |rel: &str| {
-            if root_in_repo.is_empty() {
-                rel.to_string()
-            } else {
-                format!("{root_in_repo}/{rel}")
-            }
-        };
-        let ignored = |rel_top: &str, mode| {
-            excludes
-                .borrow_mut()
-                .at_path(Path::new(rel_top), Some(mode))
-                .map(|p| p.is_excluded())
-                .unwrap_or(false)
-        };
-        let Ok(root) = self.folders.folder("") else {
-            return Ok(());
-        };
-        walk_handles(
-            &root,
-            "",
-            0,
-            &mut |dir| !ignored(&in_repo(dir), gix::index::entry::Mode::DIR),
-            &mut |rel, kind| {
-                let rel_top = in_repo(rel);
-                if (kind == FileType::RegularFile || (links && kind == FileType::Symlink))
-                    && !tracked.contains(&rel_top)
-                    && want(rel)
-                    && !ignored(&rel_top, gix::index::entry::Mode::FILE)
-                {
-                    out.insert(rel.to_string());
-                }
-            },
-        );
-        Ok(())
-    }
-}
-
-impl Tree for WorktreeTree {
-    fn describe(&self) -> String {
-        "the working tree".into()
-    }
-
-    fn node(&self, path: &str) -> Node {
-        self.folders.read(path)
-    }
-
-    fn prefix(&self, path: &str, limit: usize) -> Node {
-        self.folders.read_prefix(path, limit)
-    }
-
-    fn markdown_files(&self) -> Vec<String> {
-        self.markdown.get_or_init(|| self.list_markdown()).clone()
-    }
-
-    fn unmerged(&self) -> Vec<String> {
-        unmerged_standards(&self.repo, &self.root_in_repo).unwrap_or_default()
-    }
-
-    fn stages(&self, path: &str) -> Option<Stages> {
-        unmerged_stages(&self.repo, &self.root_in_repo, path)
-    }
-}
-
-impl WorktreeTree {
-    /// Tracked plus untracked-but-not-ignored `*.md` files, project-relative and sorted.
-    fn list_markdown(&self) -> Vec<String> {
-        let mut out = BTreeSet::new();
-        let mut tracked = BTreeSet::new();
-        if let Ok(index) = self.repo.index_or_empty() {
-            for e in index.entries() {
-                let p = e.path(&index).to_str_lossy().into_owned();
-                tracked.insert(p.clone());
-                if e.mode.is_submodule() {
-                    continue;
-                }
-                let in_root = self.root_in_repo.is_empty()
-                    || p.starts_with(&format!("{}/", self.root_in_repo));
-                if in_root && p.ends_with(".md") {
-                    out.insert(strip_root(&p, &self.root_in_repo).to_string());
-                }
-            }
-        }
-        // Tracked files deleted from disk are skipped by the readers (they are Missing).
-        let _ = self.walk_untracked(&tracked, &mut out, &|p| p.ends_with(".md"), false);
-        out.into_iter().collect()
     }
 }
 
