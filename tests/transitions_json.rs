@@ -435,6 +435,17 @@ fn next_mode_saves_the_preference_and_start_consumes_it() {
     let (env, repo) = Env::repo();
     env.run(&repo, &["install"]).success();
     env.commit_all(&repo, "install");
+    // Without a cycle the user's options name the command.
+    let st: Value =
+        serde_json::from_str(&stdout(&env.run(&repo, &["status", "--json"]).success())).unwrap();
+    assert!(
+        st["next"]["userOptions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|o| o["command"] == "git standards next-mode <mode|unset>"),
+        "{st:#}"
+    );
     refused(&env, &repo, &["next-mode", "expedited"], "GREENFIELD");
     refused(&env, &repo, &["next-mode", "documentation"], "GREENFIELD");
     ok(

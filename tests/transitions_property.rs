@@ -157,6 +157,13 @@ fn candidates() -> Vec<Move> {
         question: "Which index?".into(),
     });
     v.push(Move::Unblock);
+    for mode in CycleMode::ALL {
+        v.push(Move::NextMode {
+            mode: *mode,
+            cancelled_left_no_changes: false,
+            id: String::new(),
+        });
+    }
     for mode in [
         None,
         Some(CycleMode::Standard),
@@ -183,6 +190,16 @@ fn with_id(mv: &Move, n: usize) -> Move {
     match mv {
         Move::Start { request, .. } => Move::Start {
             request: request.clone(),
+            id: format!("new-work-20270101T0000{:02}Z-{:08x}", n % 60, n),
+        },
+        // A saved request the new preference lets start needs an ID too.
+        Move::NextMode {
+            mode,
+            cancelled_left_no_changes,
+            ..
+        } => Move::NextMode {
+            mode: *mode,
+            cancelled_left_no_changes: *cancelled_left_no_changes,
             id: format!("new-work-20270101T0000{:02}Z-{:08x}", n % 60, n),
         },
         other => other.clone(),

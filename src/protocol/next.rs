@@ -148,6 +148,10 @@ pub fn next_step(doc: &StateDoc, conflicts: &[String]) -> NextStep {
                 command: "git standards start [--mode <mode>] [--policy <policy>]".into(),
             });
             user_options.push(UserOption {
+                action: "change preference",
+                command: "git standards next-mode <mode|unset>".into(),
+            });
+            user_options.push(UserOption {
                 action: "drop the saved request",
                 command: "git standards unblock".into(),
             });
@@ -155,6 +159,10 @@ pub fn next_step(doc: &StateDoc, conflicts: &[String]) -> NextStep {
             user_options.push(UserOption {
                 action: "start a cycle",
                 command: "git standards start --request \"<request>\"".into(),
+            });
+            user_options.push(UserOption {
+                action: "next cycle's mode",
+                command: "git standards next-mode <mode|unset>".into(),
             });
         }
         (Role::User, None)
