@@ -3,9 +3,15 @@
 //! STATE.md. Each scenario runs at n, 2n and 4n; a factor near 2 per doubling
 //! is linear, near 4 quadratic.
 //!
+//! The largest sizes are the issue's: a record with a million identifiers,
+//! 100,000 headings, a 200 MB STATE.md. Each line also shows the peak memory
+//! of that run (Linux: `VmHWM`, reset before each run), so that bounded memory
+//! shows as a constant ratio to the input.
+//!
 //! Run with `cargo bench --bench scaling` (optionally `-- <scenario>`, or
-//! `SCALING_BASE=<n>` to move the base size). Prints one line per size and the
-//! growth factor of each doubling.
+//! `SCALING_BASE=<n>` to move the base size: 125000 identifiers, the default,
+//! gives the sizes above). Prints one line per size and the growth factor of
+//! each doubling.
 
 use std::time::{Duration, Instant};
 
@@ -55,14 +61,18 @@ fn headings(n: usize) -> MemTree {
     project(&body)
 }
 
+/// STATE.md grown by notes lines to about `n` bytes.
 fn state_size(n: usize) -> MemTree {
     let mut t = project("- `AC-001`: one.\n");
     let mut state = git_standards::protocol::tree::Tree::text(&t, ".standards/STATE.md");
     let git_standards::protocol::tree::Text::Ok(text) = &mut state else {
         unreachable!()
     };
-    for i in 0..n {
+    text.reserve(n);
+    let mut i = 0;
+    while text.len() < n {
         text.push_str(&format!("Note line {i} with some words in it.\n"));
+        i += 1;
     }
     let text = text.clone();
     t.insert(".standards/STATE.md", text);
@@ -72,11 +82,35 @@ fn state_size(n: usize) -> MemTree {
 /// A scenario: its name, how to build an input of size n, and its base n.
 type Scenario = (&'static str, fn(usize) -> MemTree, usize);
 
-fn time(tree: &MemTree) -> Duration {
-    let start = Instant::now();
+/// Wall time and CPU time of one `check`. The factors use CPU time where the
+/// system reports it: on a shared machine wall time measures the neighbours.
+fn time(tree: &MemTree) -> (Duration, Option<Duration>) {
+    let (start, cpu) = (Instant::now(), cpu_time());
     let report = check::run(tree, None, Options::default());
     std::hint::black_box(report);
-    start.elapsed()
+    let cpu = cpu.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
+    (start.elapsed(), cpu)
+}
+
+/// The CPU time this (single-threaded) bench has used (Linux `schedstat`, ns).
+fn cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/self/schedstat").ok()?;
+    Some(Duration::from_nanos(
+        text.split_whitespace().next()?.parse().ok()?,
+    ))
+}
+
+/// Resets the process's peak resident memory (Linux `clear_refs` 5).
+fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The peak resident memory since the last reset, in MB (Linux only).
+fn peak_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
 }
 
 fn main() {
@@ -87,11 +121,11 @@ fn main() {
     let base: usize = std::env::var("SCALING_BASE")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(25_000);
+        .unwrap_or(125_000);
     let scenarios: [Scenario; 3] = [
         ("acceptance identifiers", identifiers, base),
-        ("headings", headings, base / 2),
-        ("STATE.md lines", state_size, base * 4),
+        ("headings", headings, base / 10),
+        ("STATE.md bytes", state_size, base * 200),
     ];
     for (name, make, n) in scenarios {
         if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
@@ -99,15 +133,20 @@ fn main() {
         }
         let mut last: Option<Duration> = None;
         for k in [1, 2, 4, 8] {
+            reset_peak();
             let tree = make(n * k);
-            let took = time(&tree);
+            let (wall, cpu) = time(&tree);
+            let took = cpu.unwrap_or(wall);
+            let peak = peak_mb().map_or("?".to_string(), |mb| format!("{mb:.0}"));
+            drop(tree);
             let factor = last
                 .map(|l| format!("x{:.2} per doubling", took.as_secs_f64() / l.as_secs_f64()))
                 .unwrap_or_default();
             println!(
-                "{name:<24} n {:>9}  {:>9.1} ms  {factor}",
+                "{name:<24} n {:>10}  {:>9.1} ms cpu  {:>9.1} ms wall  peak {peak:>5} MB  {factor}",
                 n * k,
-                took.as_secs_f64() * 1e3
+                took.as_secs_f64() * 1e3,
+                wall.as_secs_f64() * 1e3
             );
             last = Some(took);
         }
