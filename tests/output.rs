@@ -336,3 +336,80 @@ fn at_the_top_status_and_check_name_every_project_in_subfolders() {
         stderr(&a)
     );
 }
+
+/// Words of gix's own error texts that must never reach a person.
+const INTERNALS: &[&str] = &[
+    "input=",
+    "couldn't",
+    "Error {",
+    "gix",
+    "caused by",
+    "Some(",
+    "Kind::",
+];
+
+fn no_internals(a: &assert_cmd::assert::Assert, what: &str) {
+    let said = format!("{}{}", stdout(a), stderr(a));
+    for word in INTERNALS {
+        assert!(!said.contains(word), "{what} leaks `{word}`: {said}");
+    }
+}
+
+#[test]
+fn bad_revisions_and_refs_are_refused_in_plain_words() {
+    let p = Project::brown();
+    p.commit("install");
+    let tree = p.env.git(&p.root, &["rev-parse", "HEAD^{tree}"]);
+    let tree = tree.trim();
+    for args in [
+        &["check", "--ref", "nosuch"][..],
+        &["check", "--ref", "HEAD~7"],
+        &["status", "--ref", "nosuch"],
+        &["status", "--json", "--ref", "main..x"],
+        &["verify", "nosuch"],
+        &["verify", "nosuch..HEAD"],
+        &["verify", "HEAD..nosuch", "--format", "json"],
+    ] {
+        let a = p.run(args).code(1);
+        no_internals(&a, &format!("{args:?}"));
+        assert!(
+            format!("{}{}", stdout(&a), stderr(&a)).contains("unknown revision `"),
+            "{args:?}: {}",
+            stderr(&a)
+        );
+    }
+    for args in [&["check", "--ref", tree][..], &["verify", tree]] {
+        let a = p.run(args).code(1);
+        no_internals(&a, &format!("{args:?}"));
+        assert!(
+            stderr(&a).contains("names a tree, not a commit"),
+            "{}",
+            stderr(&a)
+        );
+    }
+    let a = p.run(&["verify", "HEAD", "--into", "nosuch"]).code(1);
+    no_internals(&a, "verify --into nosuch");
+    for args in [
+        &["archive", "show", "nosuch"][..],
+        &["archive", "show", "bad..name"],
+    ] {
+        let a = p.run(args).code(1);
+        no_internals(&a, &format!("{args:?}"));
+        assert!(stderr(&a).contains("there is no archive"), "{}", stderr(&a));
+    }
+    let a = p.run(&["log", "--cycle", "nosuch"]).success();
+    no_internals(&a, "log --cycle nosuch");
+}
+
+#[test]
+fn verify_format_and_log_event_take_values_in_any_case() {
+    let p = Project::brown();
+    p.commit("install");
+    let a = p.run(&["verify", "HEAD", "--format", "JSON"]).success();
+    assert!(json_of(&a).is_object());
+    let a = p.run(&["verify", "HEAD", "--format", "Github"]);
+    assert!(!stderr(&a).contains("invalid value"), "{}", stderr(&a));
+    let a = p.run(&["log", "--event", "INSTALLED"]).success();
+    assert!(stdout(&a).contains("  installed  "), "{}", stdout(&a));
+    p.run(&["status", "--ref", "HEAD", "-q"]).success();
+}

@@ -390,7 +390,7 @@ pub enum ArchiveCommand {
 #[derive(Debug, clap::Args)]
 pub struct ResetArgs {
     /// Project mode after the reset; inferred from the project's files when absent.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub mode: Option<ModeArg>,
     /// Print the planned changes and diffs without changing anything.
     #[arg(long)]
@@ -458,7 +458,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "branch")]
     pub into: Option<String>,
     /// Output format (default: github when GITHUB_ACTIONS=true, else text).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub format: Option<VerifyFormat>,
 }
 
@@ -571,7 +571,7 @@ pub struct LogArgs {
     #[arg(long, value_name = "id", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub cycle: Option<String>,
     /// Only events of this type; repeat for several.
-    #[arg(long = "event", value_name = "type", value_parser = event_names())]
+    #[arg(long = "event", value_name = "type", value_parser = event_names(), ignore_case = true)]
     pub events: Vec<String>,
     /// Only events at or after this time: YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS (UTC) or RFC 3339.
     #[arg(long, value_name = "date")]
@@ -816,7 +816,8 @@ fn log_request(a: LogArgs) -> Result<commands::log::Request> {
     Ok(commands::log::Request {
         filter: crate::audit::Filter {
             cycle: a.cycle,
-            events: a.events,
+            // Accepted in any case, printed and matched as the trail spells them.
+            events: a.events.iter().map(|e| e.to_ascii_lowercase()).collect(),
             since: time(a.since, Bound::Start, "--since")?,
             until: time(a.until, Bound::End, "--until")?,
             actor: a.actor,
@@ -990,7 +991,7 @@ pub struct BlockArgs {
 #[derive(Debug, clap::Args)]
 pub struct ResolveArgs {
     /// The side whose STATE.md is kept.
-    #[arg(long, value_enum, value_name = "ours|theirs")]
+    #[arg(long, value_enum, ignore_case = true, value_name = "ours|theirs")]
     pub keep: KeepArg,
     /// Confirm the decision without asking (required outside a terminal).
     #[arg(long)]

@@ -22,7 +22,7 @@ pub mod write;
 use std::path::{Path, PathBuf};
 
 pub use dirtree::DirTree;
-pub use snapshot::{ObjectTree, WorktreeTree};
+pub use snapshot::{resolve_commit, ObjectTree, WorktreeTree};
 
 use crate::error::Error;
 
