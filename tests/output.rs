@@ -413,3 +413,65 @@ fn verify_format_and_log_event_take_values_in_any_case() {
     assert!(stdout(&a).contains("  installed  "), "{}", stdout(&a));
     p.run(&["status", "--ref", "HEAD", "-q"]).success();
 }
+
+#[test]
+fn install_reset_uninstall_and_archive_restore_show_paths_from_a_subfolder() {
+    let (env, repo) = Env::repo();
+    let src = repo.join("src");
+    write(src.join("app.py"), "print('hi')\n");
+    let a = env.run(&src, &["install", "--client", "claude"]).success();
+    let out = stdout(&a);
+    assert!(
+        out.contains("created        ../.standards/STATE.md\n"),
+        "{out}"
+    );
+    assert!(out.contains("wrote          ../CLAUDE.md\n"), "{out}");
+    assert!(
+        !out.contains(" .standards/"),
+        "no path is shown from the top: {out}"
+    );
+    // The first step's `git add` works from where install ran.
+    assert!(
+        out.contains("`git add ../.standards && git commit"),
+        "{out}"
+    );
+    env.git(&src, &["add", "../.standards"]);
+    env.commit_all(&repo, "install");
+    let id = stdout(
+        &env.run(&src, &["start", "--request", "Add a report"])
+            .success(),
+    );
+    assert!(!id.is_empty());
+    let scope = stdout(&env.run(&src, &["artifact", "init", "SCOPE"]).success());
+    let scope = scope.trim_end();
+    assert!(scope.starts_with("../.standards/docs/scope/"), "{scope}");
+    env.commit_all(&repo, "scope");
+    let a = env.run(&src, &["reset", "--dry-run"]).success();
+    assert!(
+        stdout(&a).contains("Remove: ../.standards/docs\n")
+            && stdout(&a).contains("Write: ../.standards/STATE.md\n"),
+        "{}",
+        stdout(&a)
+    );
+    env.run(&src, &["reset", "--yes"]).success();
+    let list = stdout(&env.run(&src, &["archive", "list"]).success());
+    let name = list.split('\t').next().unwrap().to_string();
+    // `archive show` keeps the archive's own paths, which `restore` takes.
+    let shown = stdout(&env.run(&src, &["archive", "show", &name]).success());
+    let archived = shown
+        .lines()
+        .find(|l| l.starts_with(".standards/docs/scope/"))
+        .unwrap_or_else(|| panic!("{shown}"))
+        .to_string();
+    let a = env
+        .run(&src, &["archive", "restore", &name, &archived])
+        .success();
+    assert_eq!(stdout(&a), format!("restored       {scope}\n"));
+    assert!(src.join(scope).is_file());
+    let a = env.run(&src, &["uninstall", "--dry-run"]).success();
+    assert!(
+        stdout(&a).contains("Remove: ../CLAUDE.md\n"),
+        "{}",
+        stdout(&a)
+    );
+}
