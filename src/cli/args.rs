@@ -15,6 +15,8 @@ use crate::protocol::vocab::{
 ///
 /// Reads each branch's `.standards/` folder as the workflow state: from the working tree, the index, HEAD or any ref, without a checkout. Git runs it as `git standards <subcommand>`; `git standards --help` opens the manual page git-standards(1), which holds this text.
 ///
+/// Paths printed for a person are relative to the current folder, as git prints them (`../.standards/STATE.md` from `src/`); `--json` output keeps them relative to the project's top (the folder holding `.standards/`), the audit trail and the reset preview's diffs keep the repository's paths, as `git log` and `git diff` do, and `archive show` lists the archive's own paths, which `archive show` and `archive restore` take back.
+///
 /// EXIT STATUS
 ///
 /// 0: success.
@@ -31,7 +33,7 @@ use crate::protocol::vocab::{
 ///
 /// `git standards status --json` prints one JSON object; on success it has all the keys below. Vocabulary values keep the protocol's spelling, `UNSET` and `NONE` included; free-text and path fields are null where STATE.md says `NONE` or `UNSET`.
 ///
-/// ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3); when STATE.md or MODE.md is in a merge conflict it also has "conflict", the same object as in `git standards check --json`, naming both sides' cycle, request and workflow state.
+/// ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3); when STATE.md or MODE.md is in a merge conflict it also has "conflict", the same object as in `git standards check --json`, naming both sides' cycle, request and workflow state; run at the top of a repository whose projects live only in subfolders, it has "projects": [{"folder": "<folder, relative to the repository's top>", "command": "git standards -C <folder> ..."}] (`git standards check --json` too).
 ///
 /// source: the snapshot read: "the working tree", "the index", or "commit <short id> (`<rev>`)".
 ///
