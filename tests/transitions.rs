@@ -14,7 +14,7 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/transitions")
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     for e in std::fs::read_dir(from).unwrap() {
         let p = e.unwrap().path();
         let target = to.join(p.file_name().unwrap());
@@ -29,7 +29,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// A brownfield repository holding the F-STD cycle (scope, design, plan and
 /// report of `add-user-search`), with STATE.md edited by `changes`, committed.
-fn f_std(changes: &[(&str, &str)]) -> (Env, PathBuf) {
+pub(crate) fn f_std(changes: &[(&str, &str)]) -> (Env, PathBuf) {
     let (env, repo) = Env::repo();
     write(repo.join("app.py"), "print(\"hi\")\n");
     env.run(&repo, &["install"]).success();

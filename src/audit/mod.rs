@@ -70,6 +70,7 @@ event_kinds! {
     Cancelled = "cancelled": "the user cancelled the cycle (user authority); keys: reason.",
     Blocked = "blocked": "the cycle is blocked on a question; keys: question.",
     Unblocked = "unblocked": "the blocking question was answered; keys: answer.",
+    NextModeChosen = "next-mode-chosen": "the user chose or withdrew the next cycle's mode (user authority); keys: from, to (`PendingCycleMode` before and after), request_blocked (whether a saved request still waits).",
     ClientsInstalled = "clients-installed": "agent client files were installed; keys: clients, paths.",
 }
 

@@ -63,6 +63,24 @@ use crate::protocol::vocab::{
 ///
 /// next: {owner, state, invocation, userOptions, blockedBy}: the role that owns the current state ("user" when the user decides), its invocation {skill, heading, codex, claudeCode} for Codex (`$skill ...`) and Claude Code (`/skill ...`) or null, the user's options [{action, command}] at AWAITING_USER_SIGNOFF or without a cycle, and what blocks the work (a user question, an open recovery frame, outstanding obligations, merge conflicts) as sentences.
 ///
+/// TRANSITION JSON
+///
+/// The transition commands (start, handoff, fail, rework, resume, promote, policy, cadence, signoff, cancel, block, unblock, next-mode) take --json: stdout then carries one JSON object instead of the next step (the summary sentence stays on stderr).
+///
+/// ok: true; command: the subcommand; move: what was recorded (start, start-blocked, handoff, checkpoint, fail, rework, resume, promote, policy, cadence, signoff, cancel, block, unblock, next-mode); changed: false when the move legitimately changed nothing (a repeated policy); cycle: the cycle's ID, or null before the first cycle.
+///
+/// before, after: the workflow state before and after the move.
+///
+/// fields: each STATE.md field the move changed, as {field, before, after}, in a fixed order (the head fields, Active Work, Handoff, Recovery, Outstanding Obligations): the protocol's name ("WorkflowState", "PendingCycleMode", "Active Work.Request", "Handoff.Reason", "Recovery.Active", "Recovery.Frame 1", "Outstanding Obligations.Obligation 1", "Active Work.BaselineReconciliation"); a value is the field's text, true/false for an `Active` flag, an entry's fields as an object (null when the entry did not exist before or no longer exists), "NONE" or [{SourceCycle, Request}] for the baseline list.
+///
+/// event: the ID of the audit event the move recorded (`git standards log --json` shows it), null when nothing was recorded (no change, or the append failed after the write, which a warning reports).
+///
+/// summary: the sentence also printed on stderr.
+///
+/// next: the next step when the text output prints one (the next role's invocation, the user's options), as `next` in STATUS JSON; else null.
+///
+/// A refusal prints {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and exits 1 (2 for a usage error caught after parsing, 3 for an internal error); nothing was written.
+///
 /// EXAMPLES
 ///
 /// `git standards demo`: try the workflow in a throwaway repository.
@@ -224,7 +242,7 @@ pub enum Command {
     ///
     /// Refused while recovery frames or outstanding obligations remain.
     #[command(verbatim_doc_comment)]
-    Signoff,
+    Signoff(JsonArgs),
     /// Cancel the active cycle (the user's decision, audited before the write).
     ///
     /// In a BROWNFIELD project the cycle is kept as CANCELLED and its changes are reconciled when the next cycle starts. In a GREENFIELD project cancellation is a workflow reset (Greenfield Bootstrap Cancellation): without --yes it previews `git standards reset --mode greenfield` and changes nothing (exit 1); with --yes, given the user's approval of that preview, it runs the reset (the `.standards/` tree is archived first).
@@ -233,7 +251,16 @@ pub enum Command {
     /// Record a blocking user question in `Active Work.BlockedOn`.
     Block(BlockArgs),
     /// Clear the blocking question; before a cycle, drop the blocked next-cycle request.
-    Unblock,
+    Unblock(JsonArgs),
+    /// Choose the next cycle's mode: the user's preference in `PendingCycleMode` (`unset` withdraws it).
+    ///
+    /// user-decisions.md, Choose the next cycle's mode: only on the user's explicit instruction, audited before the write, and only while no cycle is active (the installed state before the first request, `SIGNED_OFF` or `CANCELLED`). Nothing else changes: `CycleMode` stays `UNSET` and `Active Work` is left alone. A GREENFIELD project accepts only `standard`. The next `start` consumes the preference (without --mode it is the cycle's mode, checked against the project mode, the request and an open baseline reconciliation) and clears it.
+    ///
+    /// While a cycle is active the command is refused. Cycle Modes rule 6 ("selecting a mode for the next cycle never changes an active cycle") could be read as allowing a preference to be queued during a cycle; the command follows the section's own wording ("while no cycle is active"), which rule 2 defers to and which rule 1 supports (all pending-cycle fields must be clear when a cycle ends, so a queued preference could not survive to the next cycle).
+    ///
+    /// When a request waits in `PendingCycleRequest`, the checks of Start a cycle run again on it with the new preference: if they pass, the saved request starts as the new cycle (the output is then that of `start`; add --cancelled-left-no-changes only when the user confirmed it, as for `start`); otherwise it stays saved with the decision the user must make in `PendingCycleBlockedOn`.
+    #[command(verbatim_doc_comment)]
+    NextMode(NextModeArgs),
     /// Show the audit trail: every recorded event, oldest first.
     ///
     /// Reads the events from git notes under `refs/notes/standards` and prints one line per event: time (UTC), actor, cycle (`-` outside any cycle), event type and its own keys. Sorted by time, then event ID. Every filter given must hold. With --json, prints each event's stored JSON line unchanged (JSON Lines).
@@ -800,6 +827,18 @@ impl Command {
             Command::Cycle(CycleCommand::New(a)) => a.json,
             Command::Artifact(ArtifactCommand::Init(a)) => a.json,
             Command::Id(IdCommand::Next(a)) => a.json,
+            Command::Start(a) => a.json,
+            Command::Handoff(a) => a.json,
+            Command::Fail(a) => a.json,
+            Command::Rework(a) => a.json,
+            Command::Resume(a) => a.json,
+            Command::Promote(a) => a.json,
+            Command::Policy(a) => a.json,
+            Command::Cadence(a) => a.json,
+            Command::Signoff(a) | Command::Unblock(a) => a.json,
+            Command::Cancel(a) => a.json,
+            Command::Block(a) => a.json,
+            Command::NextMode(a) => a.json,
             _ => false,
         }
     }
@@ -898,6 +937,9 @@ pub struct StartArgs {
     /// The user confirmed that the cancelled cycle left no project changes to reconcile.
     #[arg(long)]
     pub cancelled_left_no_changes: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -911,6 +953,9 @@ pub struct HandoffArgs {
     /// A CHECKPOINT handoff of one increment (DEVELOPING <-> TESTING, INCREMENTAL cadence).
     #[arg(long)]
     pub checkpoint: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -924,6 +969,9 @@ pub struct FailArgs {
     /// The owning state when the type has two (REVIEW: REVIEWING_IMPLEMENTATION or REVIEWING_FINAL).
     #[arg(long, value_name = "STATE", value_parser = state_value)]
     pub to: Option<WorkflowState>,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -937,6 +985,9 @@ pub struct ReworkArgs {
     /// The owning state when the type has two (REVIEW).
     #[arg(long, value_name = "STATE", value_parser = state_value)]
     pub to: Option<WorkflowState>,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -950,6 +1001,9 @@ pub struct ResumeArgs {
     /// The handoff reason (a default names the frame).
     #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
     pub reason: Option<String>,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -957,6 +1011,9 @@ pub struct PromoteArgs {
     /// The standard guarantee now needed (kept in `PromotionReason`).
     #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
     pub reason: String,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -967,6 +1024,9 @@ pub struct PolicyArgs {
     /// The reason the user gave, recorded with the choice in `Active Work.Request`.
     #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
     pub reason: Option<String>,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -974,6 +1034,17 @@ pub struct CadenceArgs {
     /// incremental or after-implementation (any case).
     #[arg(value_name = "cadence", value_parser = cadence_value)]
     pub cadence: Cadence,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The options of a transition command that takes no other.
+#[derive(Debug, clap::Args)]
+pub struct JsonArgs {
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -981,6 +1052,26 @@ pub struct CancelArgs {
     /// Run the greenfield reset the preview showed (only with the user's explicit approval).
     #[arg(long)]
     pub yes: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn next_mode_value(s: &str) -> std::result::Result<CycleMode, String> {
+    CycleMode::parse_loose(s).map_err(|e| e.to_string())
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NextModeArgs {
+    /// standard, expedited, documentation, or unset to withdraw the preference (any case).
+    #[arg(value_name = "mode", value_parser = next_mode_value)]
+    pub mode: CycleMode,
+    /// When a saved request starts: the user confirmed that the cancelled cycle left no project changes to reconcile.
+    #[arg(long)]
+    pub cancelled_left_no_changes: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -988,6 +1079,9 @@ pub struct BlockArgs {
     /// The exact question the user must answer.
     #[arg(long = "on", value_name = "question", allow_hyphen_values = true, value_parser = text_value)]
     pub question: String,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -1165,18 +1259,26 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             a.mode,
             a.policy,
             a.cancelled_left_no_changes,
+            a.json,
         ),
-        Command::Handoff(a) => commands::transition::handoff(ctx, a.to, a.reason, a.checkpoint),
-        Command::Fail(a) => commands::transition::fail(ctx, a.failure, a.reason, a.to),
-        Command::Rework(a) => commands::transition::rework(ctx, a.failure, a.request, a.to),
-        Command::Resume(a) => commands::transition::resume(ctx, a.rerun_through, a.to, a.reason),
-        Command::Promote(a) => commands::transition::promote(ctx, a.reason),
-        Command::Policy(a) => commands::transition::policy(ctx, a.policy, a.reason),
-        Command::Cadence(a) => commands::transition::cadence(ctx, a.cadence),
-        Command::Signoff => commands::transition::signoff(ctx),
-        Command::Cancel(a) => commands::transition::cancel(ctx, a.yes),
-        Command::Block(a) => commands::transition::block(ctx, a.question),
-        Command::Unblock => commands::transition::unblock(ctx),
+        Command::Handoff(a) => {
+            commands::transition::handoff(ctx, a.to, a.reason, a.checkpoint, a.json)
+        }
+        Command::Fail(a) => commands::transition::fail(ctx, a.failure, a.reason, a.to, a.json),
+        Command::Rework(a) => commands::transition::rework(ctx, a.failure, a.request, a.to, a.json),
+        Command::Resume(a) => {
+            commands::transition::resume(ctx, a.rerun_through, a.to, a.reason, a.json)
+        }
+        Command::Promote(a) => commands::transition::promote(ctx, a.reason, a.json),
+        Command::Policy(a) => commands::transition::policy(ctx, a.policy, a.reason, a.json),
+        Command::Cadence(a) => commands::transition::cadence(ctx, a.cadence, a.json),
+        Command::Signoff(a) => commands::transition::signoff(ctx, a.json),
+        Command::Cancel(a) => commands::transition::cancel(ctx, a.yes, a.json),
+        Command::Block(a) => commands::transition::block(ctx, a.question, a.json),
+        Command::Unblock(a) => commands::transition::unblock(ctx, a.json),
+        Command::NextMode(a) => {
+            commands::transition::next_mode(ctx, a.mode, a.cancelled_left_no_changes, a.json)
+        }
         Command::Log(a) => commands::log::run(ctx, &log_request(a)?),
         Command::Notes(NotesCommand::Sync(a)) => commands::notes::run_sync(
             ctx,

@@ -46,11 +46,12 @@ fn finish(project: &Project, event: Event) -> Event {
     }
 }
 
-/// The event as stored, and its line.
-fn prepare(project: &Project, event: Event) -> (Event, String) {
+/// The event as stored, its line and its ID.
+fn prepare(project: &Project, event: Event) -> (Event, String, String) {
     let event = finish(project, event);
-    let line = event.to_line(&stamp(project));
-    (event, line)
+    let stamp = stamp(project);
+    let line = event.to_line(&stamp);
+    (event, line, stamp.id)
 }
 
 fn store(project: &Project, event: &Event, line: &str) -> Result<()> {
@@ -66,30 +67,35 @@ fn store(project: &Project, event: &Event, line: &str) -> Result<()> {
 
 /// Appends the event to the trail now; returns the stored line.
 pub fn record(project: &Project, event: Event) -> Result<String> {
-    let (event, line) = prepare(project, event);
+    let (event, line, _) = prepare(project, event);
     store(project, &event, &line)?;
     Ok(line)
 }
 
 /// D20: the command's write already happened; record its event. A failed
 /// append is reported on stderr with the event's JSON, so nothing is silently
-/// lost, and the command's result and exit status stand.
-pub fn append_after(ctx: &mut Context, project: &Project, event: Event) {
-    let (event, line) = prepare(project, event);
+/// lost, and the command's result and exit status stand. Returns the
+/// event's ID once it is stored.
+pub fn append_after(ctx: &mut Context, project: &Project, event: Event) -> Option<String> {
+    let (event, line, id) = prepare(project, event);
     if let Err(e) = store(project, &event, &line) {
         let _ = writeln!(
             ctx.err,
             "warning: the audit event could not be recorded in `{}`: {e}\nwarning: the event, so that it is not lost: {line}",
             notes::NOTES_REF
         );
+        return None;
     }
+    Some(id)
 }
 
 /// D20, user-authority events: the event is the evidence, so it is recorded
 /// first, and the command refuses (changing nothing) when it cannot be.
-pub fn append_before(ctx: &mut Context, project: &Project, event: Event) -> Result<()> {
+/// Returns the stored event's ID.
+pub fn append_before(ctx: &mut Context, project: &Project, event: Event) -> Result<String> {
     let _ = &ctx;
-    record(project, event).map(|_| ()).map_err(|e| {
+    let (event, line, id) = prepare(project, event);
+    store(project, &event, &line).map(|()| id).map_err(|e| {
         Error::refused(
             format!(
                 "the audit event could not be recorded in `{}`, so nothing was changed: {e}",
@@ -180,13 +186,14 @@ mod tests {
     fn append_after_reports_a_failure_with_the_event_and_never_fails() {
         let (dir, project) = project();
         break_the_trail(&project);
-        let ((), err) = run(dir.path(), |ctx| {
+        let (id, err) = run(dir.path(), |ctx| {
             append_after(
                 ctx,
                 &project,
                 Event::new(EventKind::Reset).detail("archive", "refs/standards/archive/x"),
             )
         });
+        assert_eq!(id, None, "a lost event has no ID to report");
         let json = err
             .lines()
             .find_map(|l| l.strip_prefix("warning: the event, so that it is not lost: "))

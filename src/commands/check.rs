@@ -102,6 +102,57 @@ pub fn evaluate_with(
         }
         Ok(check::run(tree, head.map(|h| h as &dyn Tree), options))
     };
+    let (mut report, described, against) = evaluate_snapshot(project, source, &run, allow_shallow)?;
+    restore_hints(project, source, &mut report)?;
+    Ok((report, described, against))
+}
+
+/// Each RT-001 hint names the command that brings the file back from where
+/// git holds it, which only the repository knows (the index is no part of a
+/// working-tree check).
+fn restore_hints(project: &Project, source: &Source, report: &mut Report) -> Result<()> {
+    use runtime::{missing_file_hint, HeldBy, Snapshot};
+    if !report.problems.iter().any(|p| p.rule == "RT-001") {
+        return Ok(());
+    }
+    let head = project.head()?;
+    let in_head = |path: &str| head.as_ref().is_some_and(|h| h.exists(path));
+    let (snapshot, index, worktree) = match source {
+        Source::Worktree => (Snapshot::Worktree, Some(project.index()?), None),
+        Source::Staged => (Snapshot::Index, None, Some(project.worktree()?)),
+        Source::Rev(_) => (Snapshot::Commit, None, None),
+    };
+    let records = match source {
+        Source::Worktree => runtime::has_records(&project.worktree()?),
+        Source::Staged => runtime::has_records(&project.index()?),
+        Source::Rev(_) => false,
+    };
+    for problem in report.problems.iter_mut().filter(|p| p.rule == "RT-001") {
+        let path = problem.file.as_str();
+        let held = if index.as_ref().is_some_and(|i| i.exists(path)) {
+            HeldBy::Index
+        } else if in_head(path) {
+            HeldBy::Head
+        } else if worktree.as_ref().is_some_and(|w| w.exists(path)) {
+            HeldBy::Worktree
+        } else {
+            HeldBy::Nothing
+        };
+        problem.hint = Some(missing_file_hint(path, snapshot, held, records));
+    }
+    Ok(())
+}
+
+/// Checks one snapshot against the commit it is compared with.
+type CheckOne<'a> = dyn Fn(&dyn Tree, Option<&ObjectTree>) -> Result<Report> + 'a;
+
+/// The report of the chosen snapshot, before the repository refines its hints.
+fn evaluate_snapshot(
+    project: &Project,
+    source: &Source,
+    run: &CheckOne,
+    allow_shallow: bool,
+) -> Result<(Report, String, Option<String>)> {
     match source {
         Source::Worktree => {
             let tree = project.worktree()?;

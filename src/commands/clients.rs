@@ -290,12 +290,29 @@ pub fn plan(tree: &dyn Tree, manifest: &str, request: &Request, list: Lister) ->
         for s in SKILLS {
             owned_skill(tree, client, s.role)?;
             for (file, text) in s.files {
-                write_if(
-                    tree,
-                    &mut p,
-                    &format!("{}/{file}", skill_dir(client, s.role)),
-                    text.to_string(),
-                )?;
+                let path = format!("{}/{file}", skill_dir(client, s.role));
+                inspect(tree, &path)?;
+                let current = text_of(tree, &path)?;
+                // A file that differs from what install last wrote there is
+                // the user's: kept, with a warning. One that still matches the
+                // record (an older version's text) is upgraded; one with no
+                // record is framework-owned by its folder's marker and restored.
+                let recorded = m.skill_digest(&path);
+                if let (Some(now), Some(was)) = (&current, &recorded) {
+                    if now != text && cl::digest(now.as_bytes()) != *was {
+                        p.warnings.push(format!(
+                            "Kept your changed skill file {path}; this version ships another text (move yours away and install again to take it)"
+                        ));
+                        continue;
+                    }
+                }
+                if current.as_deref() != Some(*text) {
+                    p.ops.push(Op::Write {
+                        path: path.clone(),
+                        content: text.to_string(),
+                    });
+                }
+                m.record_skill_file(&path, text.as_bytes());
             }
         }
     }
@@ -566,12 +583,36 @@ pub fn removal(tree: &dyn Tree, manifest: &str, list: Lister) -> Result<Plan> {
     for client in [Client::Codex, Client::Claude] {
         let mut found = false;
         for s in SKILLS {
-            if !owned_skill(tree, client, s.role)? {
+            owned_skill(tree, client, s.role)?; // refuses a collision
+        }
+        let base = client.skills_dir();
+        if tree.node(base) != Node::Dir {
+            continue;
+        }
+        // Every marked folder, also of a role this version no longer ships;
+        // an unmarked folder or a link is never touched.
+        let mut names = list(base);
+        names.sort();
+        for name in names {
+            let dir = format!("{base}/{name}");
+            let marked = tree.node(&dir) == Node::Dir
+                && matches!(tree.text(&format!("{dir}/SKILL.md")), Text::Ok(t) if t.contains(MARKER));
+            if !marked {
                 continue;
             }
             found = true;
-            let dir = skill_dir(client, s.role);
-            let gone = remove_skill_tree(tree, &dir, s.files, list, &mut p)?;
+            let shipped = crate::assets::skills::skill(&name).map_or(&[][..], |s| s.files);
+            let gone = remove_skill_tree(
+                tree,
+                &dir,
+                shipped,
+                &|path| m.skill_digest(path),
+                list,
+                &mut p,
+            )?;
+            for path in &gone {
+                m.forget_skill_file(path);
+            }
             removed.extend(gone);
         }
         if found {
@@ -609,84 +650,89 @@ pub fn removal(tree: &dyn Tree, manifest: &str, list: Lister) -> Result<Plan> {
     Ok(p)
 }
 
-/// What removing the installed skill folder `dir` of a packaged `role`
-/// takes (used by `uninstall`): the paths to remove, files before the
-/// folders they empty, and a warning per changed skill file that is kept.
-/// `None` for a role this version does not ship.
+/// What removing the marked skill folder `dir` of `role` takes (used by
+/// `uninstall`): the paths to remove, files before the folders they empty,
+/// and a warning per changed skill file that is kept. `recorded` gives the
+/// digest `INSTALLATION.json` holds for a skill file install wrote; a role
+/// this version does not ship loses exactly the files recorded and unchanged.
 pub fn skill_removal(
     tree: &dyn Tree,
     dir: &str,
     role: &str,
+    recorded: &dyn Fn(&str) -> Option<String>,
     list: Lister,
-) -> Result<Option<(Vec<String>, Vec<String>)>> {
-    let Some(skill) = crate::assets::skills::skill(role) else {
-        return Ok(None);
-    };
+) -> Result<(Vec<String>, Vec<String>)> {
+    let shipped = crate::assets::skills::skill(role).map_or(&[][..], |s| s.files);
     let mut p = Plan::default();
-    remove_skill_tree(tree, dir, skill.files, list, &mut p)?;
-    Ok(Some((
+    remove_skill_tree(tree, dir, shipped, recorded, list, &mut p)?;
+    Ok((
         p.ops.iter().map(|o| o.path().to_string()).collect(),
         p.warnings,
-    )))
+    ))
 }
 
-/// Plans removing one installed skill folder: packaged files still as
-/// shipped go, changed ones stay with a warning, files the user added stay.
-/// Returns every path removed (the folder included when it empties).
+/// Plans removing one marked skill folder. A file goes when it is this
+/// version's shipped text or what install recorded writing there (an older
+/// version's text the user left alone); a shipped or recorded file that
+/// differs is the user's change and stays, with a warning; a file the user
+/// added stays. Returns every path removed (the folder included when it empties).
 fn remove_skill_tree(
     tree: &dyn Tree,
     dir: &str,
     shipped: &[(&str, &str)],
+    recorded: &dyn Fn(&str) -> Option<String>,
     list: Lister,
     p: &mut Plan,
 ) -> Result<Vec<String>> {
-    let mut removed = Vec::new();
-    let mut kept_any = false;
-    #[allow(clippy::too_many_arguments)]
-    fn walk(
-        tree: &dyn Tree,
-        base: &str,
-        rel: &str,
-        shipped: &[(&str, &str)],
-        list: Lister,
-        p: &mut Plan,
-        removed: &mut Vec<String>,
-        kept_any: &mut bool,
-    ) -> Result<bool> {
+    struct Walk<'a> {
+        tree: &'a dyn Tree,
+        base: &'a str,
+        shipped: &'a [(&'a str, &'a str)],
+        recorded: &'a dyn Fn(&str) -> Option<String>,
+        list: Lister<'a>,
+    }
+    fn walk(w: &Walk<'_>, rel: &str, p: &mut Plan, removed: &mut Vec<String>) -> Result<bool> {
         let here = if rel.is_empty() {
-            base.to_string()
+            w.base.to_string()
         } else {
-            format!("{base}/{rel}")
+            format!("{}/{rel}", w.base)
         };
         let mut all = true;
-        for name in list(&here) {
+        for name in (w.list)(&here) {
             let child_rel = if rel.is_empty() {
                 name.clone()
             } else {
                 format!("{rel}/{name}")
             };
-            let path = format!("{base}/{child_rel}");
-            match tree.node(&path) {
+            let path = format!("{}/{child_rel}", w.base);
+            match w.tree.node(&path) {
                 Node::Dir => {
-                    if walk(tree, base, &child_rel, shipped, list, p, removed, kept_any)? {
+                    if walk(w, &child_rel, p, removed)? {
                         p.ops.push(Op::RemoveDir { path: path.clone() });
                         removed.push(path);
                     } else {
                         all = false;
                     }
                 }
-                Node::File(bytes) => match shipped.iter().find(|(f, _)| *f == child_rel) {
-                    Some((_, text)) if text.as_bytes() == bytes.as_slice() => {
+                Node::File(bytes) => {
+                    let shipped = w.shipped.iter().find(|(f, _)| *f == child_rel);
+                    let recorded = (w.recorded)(&path);
+                    let ours = shipped.is_some_and(|(_, t)| t.as_bytes() == bytes.as_slice())
+                        || recorded.as_deref() == Some(cl::digest(&bytes).as_str());
+                    if ours {
                         p.ops.push(Op::RemoveFile { path: path.clone() });
                         removed.push(path);
-                    }
-                    Some(_) => {
-                        p.warnings.push(format!("Kept changed skill file {path}"));
-                        *kept_any = true;
+                    } else {
+                        if shipped.is_some() || recorded.is_some() {
+                            p.warnings.push(format!("Kept changed skill file {path}"));
+                        } else if w.shipped.is_empty() && child_rel == "SKILL.md" {
+                            p.warnings.push(format!(
+                                "Kept skill file {path}: it carries the STANDARDS marker, but this version does not ship the role and has no record of writing it; delete the folder if you no longer need it"
+                            ));
+                        }
                         all = false;
                     }
-                    None => all = false,
-                },
+                }
                 Node::Symlink => {
                     return Err(Error::refused(
                         format!("refusing symbolic link inside framework directory: `{path}`"),
@@ -698,7 +744,15 @@ fn remove_skill_tree(
         }
         Ok(all)
     }
-    if walk(tree, dir, "", shipped, list, p, &mut removed, &mut kept_any)? {
+    let w = Walk {
+        tree,
+        base: dir,
+        shipped,
+        recorded,
+        list,
+    };
+    let mut removed = Vec::new();
+    if walk(&w, "", p, &mut removed)? {
         p.ops.push(Op::RemoveDir { path: dir.into() });
         removed.push(dir.into());
     }

@@ -265,7 +265,7 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         ctx,
         dir,
         &format!("git standards start --request \"{request}\""),
-        |c| transition::start(c, Some(request.into()), None, None, false),
+        |c| transition::start(c, Some(request.into()), None, None, false, false),
     )?;
     let scope = step.record(ctx, dir, ArtifactType::Scope, None, &[], examples::SCOPE)?;
     record_path(dir, "Scope", &scope)?;
@@ -422,7 +422,9 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         "The records agree.",
     )?;
     step.commit(ctx, dir, "Ready for the user's sign-off")?;
-    step.run(ctx, dir, "git standards signoff", transition::signoff)?;
+    step.run(ctx, dir, "git standards signoff", |c| {
+        transition::signoff(c, false)
+    })?;
     step.commit(ctx, dir, "The user signed off")?;
 
     say(
@@ -478,7 +480,7 @@ impl Stepper {
             ctx,
             dir,
             &format!("git standards handoff --to {to} --reason \"{reason}\""),
-            |c| transition::handoff(c, to, reason.to_string(), false),
+            |c| transition::handoff(c, to, reason.to_string(), false, false),
         )?;
         self.commit(ctx, dir, &format!("Hand off to {to}"))
     }

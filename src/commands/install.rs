@@ -8,6 +8,7 @@ use crate::audit::{Event, EventKind};
 use crate::commands::paths::PathView;
 use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
+use crate::protocol::check::runtime::{has_records, missing_file_hint, HeldBy, Snapshot};
 use crate::protocol::layout::{
     CHAPTERS_DIR, FRAMEWORK_NAME, INSTALLATION_PATH, MARKER, MODE_PATH, PROTOCOL_PATH,
     STANDARDS_DIR, STATE_PATH, VERSION_PATH,
@@ -149,6 +150,9 @@ pub struct Plan {
     pub kind: InstallKind,
     pub mode: ProjectMode,
     pub ops: Vec<Op>,
+    /// Runtime files of an installed runtime that were missing and that git
+    /// holds no copy of: recreated by this install (issue 15, item 1).
+    pub restored: Vec<&'static str>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,13 +262,16 @@ pub struct RootListing {
     /// Chapter-folder files whose working copy equals the index's copy: git
     /// can give them back, so install may remove them (issue 7, item 1).
     pub recoverable: std::collections::BTreeSet<String>,
+    /// For each runtime file the working tree lacks, the copy git holds
+    /// (absent: none). A committed copy is restored with git, never recreated.
+    pub held: std::collections::BTreeMap<&'static str, HeldBy>,
 }
 
 /// The refusal for a runtime that is committed but absent from the working tree.
 fn refuse_absent_runtime(source: &str) -> Error {
     Error::refused(
         format!("refusing to install: `.standards/` is missing from the working tree, but {source} holds an installed runtime; a first install would replace the committed workflow state"),
-        Some("bring it back with `git restore .standards` (or, in a sparse checkout, `git sparse-checkout add .standards`), then run `git standards install` again".to_string()),
+        Some(format!("bring it back with `{}` (or, in a sparse checkout, `git sparse-checkout add .standards`), then run `git standards install` again", crate::commands::runtime::restore_command(source))),
     )
 }
 
@@ -294,16 +301,22 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
     if let (true, Some(source)) = (absent, &root.committed_runtime) {
         return Err(refuse_absent_runtime(source));
     }
-    let (kind, mode) = match tree.node(STANDARDS_DIR) {
+    let ((kind, mode), restored) = match tree.node(STANDARDS_DIR) {
         Node::Missing => {
             let inferred = infer_mode(root_names.iter().map(String::as_str));
-            (InstallKind::First, request.mode.unwrap_or(inferred))
+            (
+                (InstallKind::First, request.mode.unwrap_or(inferred)),
+                Vec::new(),
+            )
         }
         Node::Dir if root.empty_standards => {
             let inferred = infer_mode(root_names.iter().map(String::as_str));
-            (InstallKind::First, request.mode.unwrap_or(inferred))
+            (
+                (InstallKind::First, request.mode.unwrap_or(inferred)),
+                Vec::new(),
+            )
         }
-        Node::Dir => inspect_installed(tree, request, binary)?,
+        Node::Dir => inspect_installed(tree, root, request, binary)?,
         Node::Symlink => {
             return Err(Error::refused(
                 "refusing to install: `.standards` is a symbolic link",
@@ -344,7 +357,19 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
         put(STATE_PATH, state::fresh_template(mode), &mut ops);
     } else {
         for path in [INSTALLATION_PATH, MODE_PATH, STATE_PATH] {
-            ops.push(Op::Keep { path: path.into() });
+            let content = match path {
+                _ if !restored.contains(&path) => {
+                    ops.push(Op::Keep { path: path.into() });
+                    continue;
+                }
+                INSTALLATION_PATH => installation_json(),
+                MODE_PATH => mode::render(mode),
+                _ => state::fresh_template(mode),
+            };
+            ops.push(Op::Create {
+                path: path.into(),
+                content,
+            });
         }
     }
     if tree.exists(LEGACY_BIN) {
@@ -394,14 +419,59 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
     put(VERSION_PATH, version_json(binary), &mut ops);
     // Last, so the ownership marker appears only once everything else is in place.
     put(PROTOCOL_PATH, assets::PROTOCOL.to_string(), &mut ops);
-    Ok(Plan { kind, mode, ops })
+    Ok(Plan {
+        kind,
+        mode,
+        ops,
+        restored,
+    })
+}
+
+/// Runtime files of an installed runtime that `inspect_installed` may
+/// recreate, in the order it looks at them.
+const REPAIRABLE: [&str; 4] = [VERSION_PATH, INSTALLATION_PATH, MODE_PATH, STATE_PATH];
+
+/// The missing runtime files install recreates: only those git holds no copy
+/// of, MODE.md only with `--mode` (the project mode is never guessed for an
+/// installed project), STATE.md only while no cycle records exist. Anything
+/// else is a refusal whose hint names the command that does bring it back.
+fn repairs(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Vec<&'static str>> {
+    let records = has_records(tree);
+    let mut restored = Vec::new();
+    for path in REPAIRABLE {
+        if tree.exists(path) {
+            continue;
+        }
+        let held = root.held.get(path).copied().unwrap_or(HeldBy::Nothing);
+        let recreatable = held == HeldBy::Nothing
+            && match path {
+                MODE_PATH => request.mode.is_some(),
+                STATE_PATH => !records,
+                _ => true,
+            };
+        if !recreatable {
+            let why = match held {
+                HeldBy::Index => "; the index holds it, and install never recreates a committed file",
+                HeldBy::Head => "; HEAD holds it, and install never recreates a committed file",
+                _ if path == MODE_PATH => "; git holds no copy of it, and the project mode of an installed project is never guessed",
+                _ => "; git holds no copy of it, and `.standards/docs/` holds cycle records whose state a fresh STATE.md would lose",
+            };
+            return Err(Error::refused(
+                format!("refusing to install: `{path}` is missing from the installed runtime{why}"),
+                Some(missing_file_hint(path, Snapshot::Worktree, held, records)),
+            ));
+        }
+        restored.push(path);
+    }
+    Ok(restored)
 }
 
 fn inspect_installed(
     tree: &dyn Tree,
+    root: &RootListing,
     request: &Request,
     binary: Version,
-) -> Result<(InstallKind, ProjectMode)> {
+) -> Result<((InstallKind, ProjectMode), Vec<&'static str>)> {
     let found = conflicts::find(tree);
     if !found.is_empty() {
         return Err(Error::refused(
@@ -426,18 +496,25 @@ fn inspect_installed(
             ),
         ));
     }
-    for path in [VERSION_PATH, INSTALLATION_PATH, MODE_PATH, STATE_PATH] {
-        if !tree.exists(path) {
-            return Err(Error::refused(
-                format!("incomplete runtime: `{path}` is missing"),
-                Some(format!(
-                    "restore it from history (`git restore --source=HEAD {path}`)"
-                )),
-            ));
+    let restored = repairs(tree, root, request)?;
+    let installed_mode = match request.mode {
+        Some(requested) if restored.contains(&MODE_PATH) => requested,
+        _ => {
+            let mode_text = match tree.text(MODE_PATH) {
+                Text::Ok(t) => t,
+                _ => {
+                    return Err(Error::Invalid {
+                        path: MODE_PATH.into(),
+                        message: "cannot be read as text".into(),
+                    })
+                }
+            };
+            mode::parse(&mode_text)?
         }
-    }
+    };
     let state_text = match tree.text(STATE_PATH) {
         Text::Ok(t) => t,
+        Text::Missing if restored.contains(&STATE_PATH) => state::fresh_template(installed_mode),
         _ => {
             return Err(Error::Invalid {
                 path: STATE_PATH.into(),
@@ -446,16 +523,6 @@ fn inspect_installed(
         }
     };
     let doc = state::StateDoc::parse(&state_text)?;
-    let mode_text = match tree.text(MODE_PATH) {
-        Text::Ok(t) => t,
-        _ => {
-            return Err(Error::Invalid {
-                path: MODE_PATH.into(),
-                message: "cannot be read as text".into(),
-            })
-        }
-    };
-    let installed_mode = mode::parse(&mode_text)?;
     if installed_mode == ProjectMode::Greenfield {
         for (field, value) in [
             ("CycleMode", doc.cycle_mode.value),
@@ -469,8 +536,16 @@ fn inspect_installed(
             }
         }
     }
-    check_installation_json(tree)?;
-    let installed = read_installed_version(tree)?;
+    if !restored.contains(&INSTALLATION_PATH) {
+        check_installation_json(tree)?;
+    }
+    // A lost VERSION.json is written for this binary: the chapters are
+    // replaced by this version's either way.
+    let installed = if restored.contains(&VERSION_PATH) {
+        binary
+    } else {
+        read_installed_version(tree)?
+    };
     if installed.0 != binary.0 {
         return Err(Error::refused(
             format!("the installed runtime is version {installed}; this git-standards is {binary}, and there is no migration between major versions"),
@@ -487,7 +562,7 @@ fn inspect_installed(
         if requested != installed_mode {
             return Err(Error::refused(
                 format!("the project is installed as {installed_mode}; install cannot change the mode to {requested}"),
-                Some(format!("only a project reset chooses the mode again: `git standards reset --mode {}` (it archives and deletes the workflow state and cycle records; preview it with --dry-run)", requested.to_string().to_lowercase())),
+                Some(format!("only a project reset chooses the mode again, and it archives and deletes the workflow state and cycle records: preview it with `git standards reset --mode {0} --dry-run`, then run `git standards reset --mode {0} --yes`", requested.to_string().to_lowercase())),
             ));
         }
     }
@@ -496,7 +571,7 @@ fn inspect_installed(
     } else {
         InstallKind::Upgrade { from: installed }
     };
-    Ok((kind, installed_mode))
+    Ok(((kind, installed_mode), restored))
 }
 
 /// Runs `install`.
@@ -527,6 +602,20 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             .is_none();
     let index = project.index()?;
     let committed_runtime = crate::commands::runtime::committed_runtime(&project, &tree)?;
+    let head = project.head()?;
+    let held = REPAIRABLE
+        .into_iter()
+        .filter(|p| !tree.exists(p))
+        .filter_map(|p| {
+            if index.exists(p) {
+                Some((p, HeldBy::Index))
+            } else if head.as_ref().is_some_and(|h| h.exists(p)) {
+                Some((p, HeldBy::Head))
+            } else {
+                None
+            }
+        })
+        .collect();
     let recoverable = tree
         .markdown_files()
         .into_iter()
@@ -540,6 +629,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             empty_standards,
             committed_runtime,
             recoverable,
+            held,
         },
         request,
     );
@@ -577,6 +667,19 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         inferred.as_deref(),
         &view,
     )?;
+    for path in &plan.restored {
+        let path = view.show(path);
+        writeln!(
+            ctx.out,
+            "{}",
+            if request.dry_run {
+                format!("Would restore `{path}`: it is missing and git holds no copy of it, so it would be recreated from this version's template.")
+            } else {
+                format!("Restored `{path}`: it was missing and git holds no copy of it, so it was recreated from this version's template.")
+            }
+        )
+        .map_err(Error::stdout)?;
+    }
     for op in &plan.ops {
         if let Op::Leave { path } = op {
             let path = view.show(path);
@@ -955,6 +1058,76 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_runtime_file_git_holds_no_copy_of_is_recreated_and_said() {
+        for path in [VERSION_PATH, INSTALLATION_PATH, STATE_PATH] {
+            let mut t = installed(ProjectMode::Brownfield);
+            t.remove(path);
+            let p = plan(&t, &RootListing::default(), &Request::default()).unwrap();
+            assert_eq!(p.restored, [path]);
+            assert_eq!(p.kind, InstallKind::Reinstall);
+            assert!(
+                p.ops
+                    .iter()
+                    .any(|o| matches!(o, Op::Create { path: c, .. } if c == path)),
+                "{path}: {:?}",
+                p.ops
+            );
+        }
+        // MODE.md only with the mode said: an installed project's mode is never guessed.
+        let mut t = installed(ProjectMode::Greenfield);
+        t.remove(MODE_PATH);
+        let Err(Error::Refused { hint, .. }) =
+            plan(&t, &RootListing::default(), &Request::default())
+        else {
+            panic!("MODE.md recreated without --mode")
+        };
+        assert!(hint
+            .unwrap()
+            .contains("git standards install --mode greenfield"));
+        let with_mode = Request {
+            mode: Some(ProjectMode::Greenfield),
+            ..Request::default()
+        };
+        let p = plan(&t, &RootListing::default(), &with_mode).unwrap();
+        assert_eq!(p.restored, [MODE_PATH]);
+        assert!(p.ops.contains(&Op::Create {
+            path: MODE_PATH.into(),
+            content: mode::render(ProjectMode::Greenfield)
+        }));
+    }
+
+    #[test]
+    fn a_missing_runtime_file_that_git_holds_or_a_lost_cycle_is_refused_with_its_restore() {
+        for (held, command) in [
+            (HeldBy::Index, "`git restore .standards/STATE.md`"),
+            (
+                HeldBy::Head,
+                "`git restore --source=HEAD --staged --worktree .standards/STATE.md`",
+            ),
+        ] {
+            let mut t = installed(ProjectMode::Brownfield);
+            t.remove(STATE_PATH);
+            let listing = RootListing {
+                held: [(STATE_PATH, held)].into_iter().collect(),
+                ..RootListing::default()
+            };
+            let Err(Error::Refused { message, hint }) = plan(&t, &listing, &Request::default())
+            else {
+                panic!("a committed STATE.md was recreated")
+            };
+            assert!(
+                message.contains("never recreates a committed file"),
+                "{message}"
+            );
+            assert!(hint.unwrap().contains(command));
+        }
+        let mut t = installed(ProjectMode::Brownfield);
+        t.remove(STATE_PATH);
+        t.insert(".standards/docs/scope/c-1.md", "# Scope\n");
+        assert!(plan(&t, &RootListing::default(), &Request::default()).is_err());
+    }
+
+    #[test]
     fn a_committed_runtime_missing_from_the_working_tree_is_never_reinstalled_fresh() {
         for source in ["the index", "HEAD"] {
             let listing = RootListing {
@@ -967,7 +1140,11 @@ mod tests {
             };
             assert!(message.contains(source), "{message}");
             let hint = hint.unwrap();
-            assert!(hint.contains("git restore .standards"), "{hint}");
+            let restore = match source {
+                "HEAD" => "git restore --source=HEAD --staged --worktree .standards",
+                _ => "git restore .standards",
+            };
+            assert!(hint.contains(restore), "{hint}");
             assert!(
                 hint.contains("git sparse-checkout add .standards"),
                 "{hint}"

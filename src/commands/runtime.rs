@@ -67,8 +67,19 @@ pub fn require_installed_in(project: &Project, tree: &dyn Tree) -> Result<()> {
 pub fn absent_runtime(source: &str) -> Error {
     Error::refused(
         format!("`{PROTOCOL_PATH}` is missing from the working tree, but {source} holds the installed runtime"),
-        Some("bring it back with `git restore .standards` (in a sparse checkout: `git sparse-checkout add .standards`); do not run `git standards install`, which would start the workflow state afresh".to_string()),
+        Some(format!("bring it back with `{}` (in a sparse checkout: `git sparse-checkout add .standards`); do not run `git standards install`, which would start the workflow state afresh", restore_command(source))),
     )
+}
+
+/// The git command that brings `.standards/` back from `source` (`"the
+/// index"` or `"HEAD"`): `git restore` alone restores from the index, which
+/// lacks the folder when only HEAD holds it.
+pub fn restore_command(source: &str) -> &'static str {
+    if source == "HEAD" {
+        "git restore --source=HEAD --staged --worktree .standards"
+    } else {
+        "git restore .standards"
+    }
 }
 
 /// Refuses unless `.standards/PROTOCOL.md` carries the framework marker.
@@ -107,7 +118,7 @@ pub fn load_state(tree: &dyn Tree) -> Result<StateDoc> {
             return Err(Error::refused(
                 format!("`{STATE_PATH}` is missing, so the STANDARDS runtime is incomplete"),
                 Some(format!(
-                    "restore it from history (`git restore --source=HEAD {STATE_PATH}`) or reinstall with `git standards install`"
+                    "restore it from history (`git restore --source=HEAD {STATE_PATH}`); if git holds no copy of it, `git standards install` recreates it"
                 )),
             ))
         }

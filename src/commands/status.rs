@@ -86,6 +86,11 @@ fn summary_of(ctx: &mut Context, project: &Project, request: &Request) -> Result
     Ok(match &request.source {
         Source::Worktree => {
             let tree = project.worktree()?;
+            // Committed but absent from the working tree (a sparse checkout):
+            // restore it with git, never install afresh.
+            if let Some(held) = crate::commands::runtime::committed_runtime(project, &tree)? {
+                return Err(crate::commands::runtime::absent_runtime(&held));
+            }
             let conflict = report_conflict(ctx, project, &tree, request.format)?;
             with_notice(load(&tree, &request.source, None, &project.root)?, conflict)
         }

@@ -5,7 +5,7 @@
 //! what comes next. The rules live in `protocol::transition`.
 
 use crate::audit::{Event, EventKind};
-use crate::commands::{audit, conflicts, cycle, reset, runtime, Context};
+use crate::commands::{audit, conflicts, cycle, print_result, reset, runtime, Context};
 use crate::error::{Error, Result};
 use crate::protocol::layout::MODE_PATH;
 use crate::protocol::layout::STATE_PATH;
@@ -13,7 +13,9 @@ use crate::protocol::mode;
 use crate::protocol::next::{self, NextStep};
 use crate::protocol::plan::Cadence;
 use crate::protocol::state::StateDoc;
-use crate::protocol::transition::{self, Move, MoveKind, Refusal, StartRequest, Transition};
+use crate::protocol::transition::{
+    self, changes, Move, MoveKind, Refusal, StartRequest, Transition,
+};
 use crate::protocol::tree::Text;
 use crate::protocol::tree::Tree;
 use crate::protocol::vocab::ProjectMode;
@@ -29,8 +31,9 @@ fn refused(r: Refusal) -> Error {
 }
 
 /// Validates and records one move; prints the summary on stderr and the next
-/// step on stdout.
-pub fn record(ctx: &mut Context, mv: Move) -> Result<Transition> {
+/// step on stdout, or with `json` one JSON object on stdout instead of the
+/// next step (see [`outcome_json`]).
+pub fn record(ctx: &mut Context, mv: Move, json: bool) -> Result<Transition> {
     let rt = runtime::open(&ctx.cwd)?;
     // D22: no move while an interrupted multi-file write awaits `recover`.
     journal::refuse_if_pending(&rt.project)?;
@@ -53,18 +56,43 @@ pub fn record(ctx: &mut Context, mv: Move) -> Result<Transition> {
             )?;
             Move::Start { request, id }
         }
+        // A saved request may start once the new preference allows it.
+        Move::NextMode {
+            mode,
+            cancelled_left_no_changes,
+            ..
+        } if !doc.has_active_cycle() && doc.pending_cycle_request.value != "UNSET" => {
+            let id = cycle::new_id(
+                &rt.tree,
+                &cycle::NewRequest {
+                    request: doc.pending_cycle_request.value.clone(),
+                },
+                chrono::Utc::now(),
+                cycle::os_random,
+            )?;
+            Move::NextMode {
+                mode,
+                cancelled_left_no_changes,
+                id,
+            }
+        }
         other => other,
     };
     let t = transition::gated(&rt.tree, head_tree, &doc, &mv).map_err(refused)?;
     if !t.changed {
         writeln!(ctx.err, "{}", t.summary).map_err(|e| Error::io("<stderr>", e))?;
+        if json {
+            let value = outcome_json(mv.command(), &doc, &t, None, None);
+            print_result(ctx.out, true, "", value)?;
+        }
         return Ok(t);
     }
     let event = event_of(&doc, &t, &mv);
     // D20: the user's own decisions are evidenced first; refused if that fails.
-    let user_authority = t.kind.user_authority(t.before);
+    let user_authority = t.kind.user_authority(t.before) || matches!(mv, Move::NextMode { .. });
+    let mut event_id = None;
     if user_authority {
-        audit::append_before(ctx, &rt.project, event.clone())?;
+        event_id = Some(audit::append_before(ctx, &rt.project, event.clone())?);
     }
     failpoint::hit("transition:before-write");
     write::atomic_write(
@@ -75,12 +103,54 @@ pub fn record(ctx: &mut Context, mv: Move) -> Result<Transition> {
     )?;
     failpoint::hit("transition:after-write");
     if !user_authority {
-        audit::append_after(ctx, &rt.project, event);
+        event_id = audit::append_after(ctx, &rt.project, event);
     }
     writeln!(ctx.err, "{}", t.summary).map_err(|e| Error::io("<stderr>", e))?;
     let step = next::next_step(&t.doc, &[]);
-    print_next(ctx, &t, &step)?;
+    let text = next_text(&t, &step);
+    if json {
+        let shown = (!text.is_empty()).then_some(&step);
+        let value = outcome_json(mv.command(), &doc, &t, event_id, shown);
+        print_result(ctx.out, true, "", value)?;
+    } else {
+        write!(ctx.out, "{text}").map_err(Error::stdout)?;
+    }
     Ok(t)
+}
+
+/// The `--json` result of a transition command (its keys are documented in
+/// the commands' help, `TRANSITION JSON`): `ok`, `command`, `move`,
+/// `changed`, `cycle`, `before` and `after` (the workflow states), `fields`
+/// (each changed STATE.md field with its values before and after), `event`
+/// (the audit event's ID, `null` when nothing was recorded), `summary`, and
+/// `next` (the next step the text output prints, `null` when it prints none).
+pub fn outcome_json(
+    command: &str,
+    before: &StateDoc,
+    t: &Transition,
+    event: Option<String>,
+    next: Option<&NextStep>,
+) -> serde_json::Value {
+    let cycle = t
+        .doc
+        .active_cycle_id()
+        .or_else(|| before.active_cycle_id())
+        .or_else(|| {
+            (t.doc.active_work.id.value != "UNSET").then_some(&*t.doc.active_work.id.value)
+        });
+    serde_json::json!({
+        "ok": true,
+        "command": command,
+        "move": t.kind.name(),
+        "changed": t.changed,
+        "cycle": cycle,
+        "before": t.before.as_str(),
+        "after": t.after.as_str(),
+        "fields": changes::changed_fields(before, &t.doc),
+        "event": event,
+        "summary": t.summary,
+        "next": next,
+    })
 }
 
 /// The audit event of a transition: its type, the cycle, the workflow state
@@ -101,6 +171,7 @@ fn event_of(before: &StateDoc, t: &Transition, mv: &Move) -> Event {
         MoveKind::Cancel => EventKind::Cancelled,
         MoveKind::Block => EventKind::Blocked,
         MoveKind::Unblock => EventKind::Unblocked,
+        MoveKind::NextMode => EventKind::NextModeChosen,
     };
     let after = &t.doc;
     let h = &after.handoff;
@@ -143,11 +214,19 @@ fn event_of(before: &StateDoc, t: &Transition, mv: &Move) -> Event {
             .detail("request", after.pending_cycle_request.value.clone())
             .detail("started", false)
             .detail("question", after.pending_cycle_blocked_on.value.clone()),
-        Move::Start { .. } => event
-            .detail("request", after.active_work.request.value.clone())
-            .detail("mode", after.cycle_mode.value.as_str())
-            .detail("policy", after.active_work.completion_policy.value.as_str())
-            .detail("started", true),
+        Move::Start { .. } | Move::NextMode { .. } if t.kind == MoveKind::Start => {
+            let event = event
+                .detail("request", after.active_work.request.value.clone())
+                .detail("mode", after.cycle_mode.value.as_str())
+                .detail("policy", after.active_work.completion_policy.value.as_str())
+                .detail("started", true);
+            match mv {
+                // The user's preference started the saved request: say so.
+                Move::NextMode { mode, .. } => event.detail("next_mode", mode.as_str()),
+                _ => event,
+            }
+        }
+        Move::Start { .. } => event,
         Move::Handoff { to, .. } => event
             .detail("from", t.before.as_str())
             .detail("to", to.as_str()),
@@ -191,14 +270,21 @@ fn event_of(before: &StateDoc, t: &Transition, mv: &Move) -> Event {
         Move::Block { question } => event.detail("question", question.clone()),
         Move::Unblock => event.detail("answer", before.active_work.blocked_on.value.clone()),
         Move::Signoff => event,
+        Move::NextMode { .. } => event
+            .detail("from", before.pending_cycle_mode.value.as_str())
+            .detail("to", after.pending_cycle_mode.value.as_str())
+            .detail(
+                "request_blocked",
+                after.pending_cycle_blocked_on.value != "NONE",
+            ),
     };
     event
 }
 
 /// Handoff Rules 7: the invocation after a move to a different role, the
 /// user's options at sign-off readiness, the saved decision of a blocked start.
-fn print_next(ctx: &mut Context, t: &Transition, step: &NextStep) -> Result<()> {
-    let text = if t.kind == MoveKind::StartBlocked {
+fn next_text(t: &Transition, step: &NextStep) -> String {
+    if t.kind == MoveKind::StartBlocked {
         format!(
             "The user decides next: {}\n",
             t.doc.pending_cycle_blocked_on.value
@@ -210,8 +296,7 @@ fn print_next(ctx: &mut Context, t: &Transition, step: &NextStep) -> Result<()> 
         next::render(step)
     } else {
         String::new()
-    };
-    write!(ctx.out, "{text}").map_err(Error::stdout)
+    }
 }
 
 /// `start --request <text> [--mode <mode>] [--policy <policy>]`.
@@ -221,6 +306,7 @@ pub fn start(
     mode: Option<CycleMode>,
     policy: Option<CompletionPolicy>,
     cancelled_left_no_changes: bool,
+    json: bool,
 ) -> Result<()> {
     let request = StartRequest {
         request,
@@ -234,6 +320,7 @@ pub fn start(
             request,
             id: String::new(),
         },
+        json,
     )
     .map(drop)
 }
@@ -244,6 +331,7 @@ pub fn handoff(
     to: WorkflowState,
     reason: String,
     checkpoint: bool,
+    json: bool,
 ) -> Result<()> {
     record(
         ctx,
@@ -252,6 +340,7 @@ pub fn handoff(
             reason,
             checkpoint,
         },
+        json,
     )
     .map(drop)
 }
@@ -262,6 +351,7 @@ pub fn fail(
     failure: FailureType,
     reason: String,
     to: Option<WorkflowState>,
+    json: bool,
 ) -> Result<()> {
     record(
         ctx,
@@ -270,6 +360,7 @@ pub fn fail(
             reason,
             to,
         },
+        json,
     )
     .map(drop)
 }
@@ -280,6 +371,7 @@ pub fn rework(
     failure: FailureType,
     request: String,
     to: Option<WorkflowState>,
+    json: bool,
 ) -> Result<()> {
     record(
         ctx,
@@ -288,6 +380,7 @@ pub fn rework(
             request,
             to,
         },
+        json,
     )
     .map(drop)
 }
@@ -298,6 +391,7 @@ pub fn resume(
     rerun_through: Option<WorkflowState>,
     first: Option<WorkflowState>,
     reason: Option<String>,
+    json: bool,
 ) -> Result<()> {
     record(
         ctx,
@@ -306,35 +400,43 @@ pub fn resume(
             first,
             reason,
         },
+        json,
     )
     .map(drop)
 }
 
 /// `promote --reason <text>`.
-pub fn promote(ctx: &mut Context, reason: String) -> Result<()> {
-    record(ctx, Move::Promote { reason }).map(drop)
+pub fn promote(ctx: &mut Context, reason: String, json: bool) -> Result<()> {
+    record(ctx, Move::Promote { reason }, json).map(drop)
 }
 
 /// `policy <policy> [--reason <text>]`.
-pub fn policy(ctx: &mut Context, policy: CompletionPolicy, reason: Option<String>) -> Result<()> {
-    record(ctx, Move::Policy { policy, reason }).map(drop)
+pub fn policy(
+    ctx: &mut Context,
+    policy: CompletionPolicy,
+    reason: Option<String>,
+    json: bool,
+) -> Result<()> {
+    record(ctx, Move::Policy { policy, reason }, json).map(drop)
 }
 
 /// `cadence <cadence>`.
-pub fn cadence(ctx: &mut Context, cadence: Cadence) -> Result<()> {
-    record(ctx, Move::Cadence(cadence)).map(drop)
+pub fn cadence(ctx: &mut Context, cadence: Cadence, json: bool) -> Result<()> {
+    record(ctx, Move::Cadence(cadence), json).map(drop)
 }
 
 /// `signoff`.
-pub fn signoff(ctx: &mut Context) -> Result<()> {
-    record(ctx, Move::Signoff).map(drop)
+pub fn signoff(ctx: &mut Context, json: bool) -> Result<()> {
+    record(ctx, Move::Signoff, json).map(drop)
 }
 
 /// `cancel [--yes]`. In a BROWNFIELD project the retained `CANCELLED`
 /// state; in a GREENFIELD project Greenfield Bootstrap Cancellation: the
 /// workflow reset `git standards reset --mode greenfield`, previewed without
 /// `--yes` (nothing changes) and run with it, its audit event written first.
-pub fn cancel(ctx: &mut Context, yes: bool) -> Result<()> {
+/// With `json` the reset's own report goes to stderr and stdout carries the
+/// JSON result alone.
+pub fn cancel(ctx: &mut Context, yes: bool, json: bool) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
     journal::refuse_if_pending(&rt.project)?;
     conflicts::refuse_during_conflict(ctx, &rt.project, "cancel")?;
@@ -344,7 +446,7 @@ pub fn cancel(ctx: &mut Context, yes: bool) -> Result<()> {
         Text::Ok(text) if mode::parse(&text) == Ok(ProjectMode::Greenfield)
     );
     if !(greenfield && doc.has_active_cycle()) {
-        return record(ctx, Move::Cancel).map(drop);
+        return record(ctx, Move::Cancel, json).map(drop);
     }
     let request = reset::Request {
         mode: Some(ProjectMode::Greenfield),
@@ -359,7 +461,7 @@ pub fn cancel(ctx: &mut Context, yes: bool) -> Result<()> {
             "Cancelling while the project is GREENFIELD resets the workflow (Greenfield Bootstrap Cancellation): the reset deletes the saved workflow state, the Auditor's project context and every cycle record under `.standards/docs/` (archived first); user styles and any installed client integration stay. The reset it would run:"
         )
         .map_err(w)?;
-        reset::run(ctx, &request)?;
+        run_reset(ctx, &request, json)?;
         return Err(Error::refused(
             format!(
                 "the cycle `{}` was not cancelled: the reset needs the user's explicit approval of the preview above",
@@ -374,16 +476,69 @@ pub fn cancel(ctx: &mut Context, yes: bool) -> Result<()> {
         .detail("command", "cancel")
         .detail("reason", "the user cancelled the greenfield cycle")
         .detail("via", "git standards reset --mode greenfield --yes");
-    audit::append_before(ctx, &rt.project, event)?;
-    reset::run(ctx, &request)
+    let event_id = audit::append_before(ctx, &rt.project, event)?;
+    run_reset(ctx, &request, json)?;
+    if json {
+        let after = runtime::load_state(&runtime::open(&ctx.cwd)?.tree)?;
+        let t = Transition {
+            kind: MoveKind::Cancel,
+            before: doc.workflow_state.value,
+            after: after.workflow_state.value,
+            changed: true,
+            summary: format!(
+                "Cancelled the cycle `{}`: the greenfield workflow was reset.",
+                doc.active_work.id.value
+            ),
+            doc: after,
+        };
+        let value = outcome_json("cancel", &doc, &t, Some(event_id), None);
+        print_result(ctx.out, true, "", value)?;
+    }
+    Ok(())
+}
+
+/// The greenfield reset of `cancel`; with `json` its report goes to stderr.
+fn run_reset(ctx: &mut Context, request: &reset::Request, json: bool) -> Result<()> {
+    if !json {
+        return reset::run(ctx, request);
+    }
+    let mut report = Vec::new();
+    let result = {
+        let mut inner = Context {
+            cwd: ctx.cwd.clone(),
+            out: &mut report,
+            err: &mut *ctx.err,
+            color: false,
+        };
+        reset::run(&mut inner, request)
+    };
+    ctx.err
+        .write_all(&report)
+        .map_err(|e| Error::io("<stderr>", e))?;
+    result
+}
+
+/// `next-mode <mode> [--cancelled-left-no-changes]`.
+pub fn next_mode(
+    ctx: &mut Context,
+    mode: CycleMode,
+    cancelled_left_no_changes: bool,
+    json: bool,
+) -> Result<()> {
+    let mv = Move::NextMode {
+        mode,
+        cancelled_left_no_changes,
+        id: String::new(),
+    };
+    record(ctx, mv, json).map(drop)
 }
 
 /// `block --on <question>`.
-pub fn block(ctx: &mut Context, question: String) -> Result<()> {
-    record(ctx, Move::Block { question }).map(drop)
+pub fn block(ctx: &mut Context, question: String, json: bool) -> Result<()> {
+    record(ctx, Move::Block { question }, json).map(drop)
 }
 
 /// `unblock`.
-pub fn unblock(ctx: &mut Context) -> Result<()> {
-    record(ctx, Move::Unblock).map(drop)
+pub fn unblock(ctx: &mut Context, json: bool) -> Result<()> {
+    record(ctx, Move::Unblock, json).map(drop)
 }

@@ -65,6 +65,8 @@ pub struct Ownership {
     pub created: Vec<String>,
     /// Owned `skillOverrides` values in `.claude/settings.json`.
     pub skill_overrides: Map<String, Value>,
+    /// `skillFiles`: each skill file install wrote, with the digest of its text.
+    pub skill_files: Map<String, Value>,
 }
 
 /// What an integration planner sees.
@@ -369,15 +371,21 @@ fn plan_skills(scope: &Scope<'_>) -> Result<Found> {
             // A shipped skill loses exactly the files install wrote and the
             // user left unchanged; a changed one stays, with a warning.
             let list = super::clients::disk_lister(&scope.project.root);
-            match super::clients::skill_removal(scope.tree, &folder, &name, &list)? {
-                Some((paths, warnings)) => {
-                    found
-                        .ops
-                        .extend(paths.into_iter().map(|path| Op::Remove { path }));
-                    found.warnings.extend(warnings);
-                }
-                None => found.ops.push(Op::Remove { path: folder }),
-            }
+            // A role this version no longer ships loses what install recorded
+            // writing there and the user left unchanged.
+            let recorded = |path: &str| {
+                scope
+                    .ownership
+                    .and_then(|o| o.skill_files.get(path))
+                    .and_then(Value::as_str)
+                    .map(String::from)
+            };
+            let (paths, warnings) =
+                super::clients::skill_removal(scope.tree, &folder, &name, &recorded, &list)?;
+            found
+                .ops
+                .extend(paths.into_iter().map(|path| Op::Remove { path }));
+            found.warnings.extend(warnings);
             found.integration = true;
             if !found.clients.contains(&client) {
                 found.clients.push(client);
@@ -409,6 +417,7 @@ fn read_ownership(tree: &dyn Tree) -> Result<Ownership> {
             "createdPaths",
             "managedClientSettings",
             "hooks",
+            crate::protocol::clients::SKILL_FILES,
         ]
         .contains(&key.as_str())
         {
@@ -462,9 +471,20 @@ fn read_ownership(tree: &dyn Tree) -> Result<Ownership> {
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
+    let skill_files = match top.get(crate::protocol::clients::SKILL_FILES) {
+        None => Map::new(),
+        Some(Value::Object(o)) if o.values().all(Value::is_string) => o.clone(),
+        Some(_) => {
+            return Err(invalid(format!(
+                "`{}` must map skill file paths to digests",
+                crate::protocol::clients::SKILL_FILES
+            )))
+        }
+    };
     Ok(Ownership {
         created,
         skill_overrides,
+        skill_files,
     })
 }
 

@@ -392,9 +392,53 @@ impl Manifest {
         self.value.insert("hooks".into(), json!(files));
     }
 
+    /// The digest recorded for a skill file install wrote (`skillFiles`).
+    pub fn skill_digest(&self, path: &str) -> Option<String> {
+        self.value
+            .get(SKILL_FILES)
+            .and_then(|f| f.get(path))
+            .and_then(Value::as_str)
+            .map(String::from)
+    }
+
+    /// Records that install wrote `content` at the skill path `path`.
+    pub fn record_skill_file(&mut self, path: &str, content: &[u8]) {
+        let files = self.value.entry(SKILL_FILES).or_insert_with(|| json!({}));
+        if !files.is_object() {
+            *files = json!({});
+        }
+        files
+            .as_object_mut()
+            .expect("object")
+            .insert(path.into(), json!(digest(content)));
+    }
+
+    pub fn forget_skill_file(&mut self, path: &str) {
+        if let Some(Value::Object(files)) = self.value.get_mut(SKILL_FILES) {
+            files.shift_remove(path);
+        }
+    }
+
     pub fn text(&self) -> String {
         to_json_text(&Value::Object(self.value.clone()))
     }
+}
+
+/// The `INSTALLATION.json` key recording every skill file install wrote,
+/// path -> [`digest`] of the bytes written. The reference records none; with
+/// it, a file an older version wrote (unchanged since) is told apart from one
+/// the user edited, so install upgrades the first and keeps the second, and
+/// removal takes skills of roles this version no longer ships.
+pub const SKILL_FILES: &str = "skillFiles";
+
+/// `sha256:` and the lowercase hex SHA-256 of `bytes`.
+pub fn digest(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let hex: String = Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("sha256:{hex}")
 }
 
 #[cfg(test)]

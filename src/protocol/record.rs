@@ -90,6 +90,13 @@ pub fn is_unfilled(value: &str) -> bool {
     value.contains(" | ") || is_angle_placeholder(value)
 }
 
+/// A `User Style` value a record can save (protocol, User Styles; D25):
+/// nonblank, no `|` anywhere (stricter than [`is_unfilled`]'s ` | `), and not
+/// a `<…>` placeholder. `check` (RH-002) and discovery's selectors both use it.
+pub fn is_saveable_style(value: &str) -> bool {
+    !fields::js_trim(value).is_empty() && !value.contains('|') && !is_angle_placeholder(value)
+}
+
 /// The whole value is `<…>`.
 pub fn is_angle_placeholder(value: &str) -> bool {
     value.len() >= 2 && value.starts_with('<') && value.ends_with('>')

@@ -10,6 +10,8 @@
 //! does not change stays as it was (a hand-edited or Node-written STATE.md
 //! stays valid input and keeps its layout).
 
+pub mod changes;
+
 use std::ops::Range;
 
 use super::check::{self, Options, Report};
@@ -98,6 +100,8 @@ pub enum MoveKind {
     Cancel,
     Block,
     Unblock,
+    /// `next-mode`: the user's preference for the next cycle's mode.
+    NextMode,
 }
 
 impl MoveKind {
@@ -118,6 +122,7 @@ impl MoveKind {
             MoveKind::Cancel => "cancel",
             MoveKind::Block => "block",
             MoveKind::Unblock => "unblock",
+            MoveKind::NextMode => "next-mode",
         }
     }
 
@@ -126,7 +131,7 @@ impl MoveKind {
     /// promotion at sign-off).
     pub fn user_authority(self, before: WorkflowState) -> bool {
         match self {
-            MoveKind::Signoff | MoveKind::Cancel | MoveKind::Policy => true,
+            MoveKind::Signoff | MoveKind::Cancel | MoveKind::Policy | MoveKind::NextMode => true,
             MoveKind::Promote => before == W::AwaitingUserSignoff,
             _ => false,
         }
@@ -450,6 +455,7 @@ const CANCEL: &str = "Cancel an active cycle";
 const REWORK: &str = "Rework an active cycle";
 const OBLIGATIONS_RULE: &str = "Outstanding Obligations";
 const DOCUMENTATION_CONTRACT: &str = "Documentation Cycle Contract";
+const CHOOSE_NEXT_MODE: &str = "Choose the next cycle's mode";
 
 fn invalid(e: super::state::StateError) -> Refusal {
     Refusal::new(
@@ -1724,6 +1730,109 @@ pub fn unblock(doc: &StateDoc) -> Result<Transition, Refusal> {
 }
 
 // ---------------------------------------------------------------------------
+// Choose the next cycle's mode
+
+/// `next-mode <mode>` (user-decisions.md, Choose the next cycle's mode): the
+/// user's preference for the next cycle, written to `PendingCycleMode`
+/// (`UNSET` withdraws it). Only while no cycle is active: the section allows
+/// it "while no cycle is active" or before the first cycle received its
+/// request, Cycle Modes rule 1 requires the pending fields clear when a cycle
+/// ends, and rule 6 ("selecting a mode for the next cycle never changes an
+/// active cycle") is read as forbidding any effect on the active cycle, not
+/// as allowing a preference to be queued during it. A GREENFIELD project
+/// accepts only `STANDARD` (rule 3). When a request waits in
+/// `PendingCycleRequest`, the checks of **Start a cycle** run again on it with
+/// the new preference: it starts (with `id`) when they pass, and otherwise
+/// stays saved with the decision the user must make.
+pub fn next_mode(
+    doc: &StateDoc,
+    facts: &Facts,
+    mode: CycleMode,
+    cancelled_left_no_changes: bool,
+    id: &str,
+) -> Result<Transition, Refusal> {
+    if doc.has_active_cycle() {
+        return Err(Refusal::new(
+            CHOOSE_NEXT_MODE,
+            format!(
+                "the cycle `{}` is active in `{}`: a next-cycle mode is chosen only while no cycle is active, and choosing it never changes the active cycle (Cycle Modes rule 6)",
+                doc.active_work.id.value, doc.workflow_state.value
+            ),
+        )
+        .hint(match doc.cycle_mode.value {
+            CycleMode::Expedited => "choose it after `git standards signoff` or `git standards cancel`; an expedited cycle that needs the standard guarantees is promoted (`git standards promote --reason \"<why>\"`)",
+            _ => "choose it after the cycle is signed off (`git standards signoff`) or cancelled (`git standards cancel`)",
+        }));
+    }
+    if facts.project == ProjectMode::Greenfield
+        && !matches!(mode, CycleMode::Standard | CycleMode::Unset)
+    {
+        return Err(Refusal::new(
+            CHOOSE_NEXT_MODE,
+            format!("a GREENFIELD project supports only STANDARD cycles, so the preference `{mode}` cannot be saved (Cycle Modes rule 3); nothing was saved"),
+        )
+        .hint("choose `git standards next-mode standard`, or leave the preference unset"));
+    }
+    let current = doc.pending_cycle_mode.value;
+    let mut e = Editor::new(doc);
+    e.set(F::PendingCycleMode, mode.as_str())?;
+    let chosen = if mode == CycleMode::Unset {
+        format!("Withdrew the next-cycle mode preference `{current}`")
+    } else {
+        format!("Saved `{mode}` as the next cycle's mode")
+    };
+    if current == mode {
+        let summary = format!("`PendingCycleMode` is already `{mode}`; nothing changed.");
+        return finish(MoveKind::NextMode, doc, e, summary);
+    }
+    if doc.pending_cycle_request.value == "UNSET" {
+        return finish(MoveKind::NextMode, doc, e, format!("{chosen}."));
+    }
+    // A saved request is checked again with the new preference.
+    let with_mode = e.build()?;
+    let request = StartRequest {
+        request: None,
+        mode: None,
+        policy: None,
+        cancelled_left_no_changes,
+    };
+    match plan_start(&with_mode, facts, &request) {
+        Ok(StartPlan::Ready(b)) => {
+            let mut t = begin(&with_mode, &b, id)?;
+            t.summary = format!(
+                "{chosen}; the saved request now passes the checks of Start a cycle. {}",
+                t.summary
+            );
+            Ok(t)
+        }
+        Ok(StartPlan::Blocked(t)) => Ok(Transition {
+            kind: MoveKind::NextMode,
+            before: doc.workflow_state.value,
+            after: t.doc.workflow_state.value,
+            changed: t.doc.render() != doc.render(),
+            summary: format!(
+                "{chosen}; the saved request still cannot start: {}",
+                t.doc.pending_cycle_blocked_on.value
+            ),
+            doc: t.doc,
+        }),
+        // The saved request carries explicit choices only the user can
+        // revise: the preference is saved and the request keeps waiting.
+        Err(r) => Ok(Transition {
+            kind: MoveKind::NextMode,
+            before: doc.workflow_state.value,
+            after: with_mode.workflow_state.value,
+            changed: true,
+            summary: format!(
+                "{chosen}; the saved request still waits for the user's decision: {}",
+                r.message
+            ),
+            doc: with_mode,
+        }),
+    }
+}
+
+// ---------------------------------------------------------------------------
 // One move, checked against the whole project
 
 /// A move as the commands request it.
@@ -1768,6 +1877,13 @@ pub enum Move {
         question: String,
     },
     Unblock,
+    /// `next-mode`; `id` is a freshly generated cycle ID, used only when a
+    /// saved request waits and the new preference lets it start.
+    NextMode {
+        mode: CycleMode,
+        cancelled_left_no_changes: bool,
+        id: String,
+    },
 }
 
 impl Move {
@@ -1786,6 +1902,7 @@ impl Move {
             Move::Cancel => "cancel",
             Move::Block { .. } => "block",
             Move::Unblock => "unblock",
+            Move::NextMode { .. } => "next-mode",
         }
     }
 }
@@ -1824,6 +1941,11 @@ pub fn apply(doc: &StateDoc, facts: &Facts, mv: &Move) -> Result<Transition, Ref
         Move::Cancel => cancel(doc, facts),
         Move::Block { question } => block(doc, question),
         Move::Unblock => unblock(doc),
+        Move::NextMode {
+            mode,
+            cancelled_left_no_changes,
+            id,
+        } => next_mode(doc, facts, *mode, *cancelled_left_no_changes, id),
     }
 }
 

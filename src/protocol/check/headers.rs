@@ -188,7 +188,7 @@ fn unfilled_message(unfilled: &[&Field]) -> String {
 /// must be nonblank and contain no `|` at all, so `team|compact` cannot be
 /// saved either. The protocol wins, so RH-002 also reports these.
 fn is_concrete_style_selector(value: &str) -> bool {
-    !value.trim_matches(fields::is_js_whitespace).is_empty() && !value.contains('|')
+    crate::protocol::record::is_saveable_style(value)
 }
 
 /// RH-002 for a `User Style` value that is filled but not a usable selector.

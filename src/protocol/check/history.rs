@@ -49,7 +49,7 @@ fn gt_001_002_state_history(cx: &Cx, sink: &mut Sink) {
                 "line {}: cycle `{id}` is `{}` in the last commit but is now at `{}` again; a finished cycle stays finished and its ID is never reused",
                 now.workflow_state.line, then.workflow_state.value, now.workflow_state.value
             ),
-            Some("restore STATE.md from the last commit; new work starts a new cycle with a fresh ID from `git standards cycle new` (user-decisions.md, Start a cycle)".into()),
+            Some("restore STATE.md from the last commit (`git restore --source=HEAD --staged --worktree .standards/STATE.md`); new work then starts a new cycle with `git standards start --request \"...\"`, which issues a fresh ID (user-decisions.md, Start a cycle)".into()),
         );
     }
     // GT-002: a documentation cycle keeps its mode, and nothing becomes one.

@@ -237,7 +237,7 @@ impl Sink {
 pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report {
     let mut sink = Sink::default();
     // 1–2: runtime files and the merge-conflict stop.
-    if runtime::check_files_and_conflicts(tree, &mut sink) {
+    if runtime::check_files_and_conflicts(tree, head, &mut sink) {
         return sink.finish();
     }
     if head.is_none() {

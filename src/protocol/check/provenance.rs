@@ -133,7 +133,7 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
                         record_name(artifact, kind)
                     ),
                     Some(format!(
-                        "move it to `{fixed}` (with `git mv`) if nothing else is there"
+                        "move it to `{fixed}` if nothing else is there (git notices the rename)"
                     )),
                 );
             }
@@ -184,10 +184,22 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
                         "Active Work `{field}` names `{}`, which does not exist",
                         p.raw
                     ),
-                    Some(format!(
-                        "create it with `git standards artifact init {}` or correct the path",
-                        p.field.artifact()
-                    )),
+                    Some({
+                        // `artifact init` writes the fixed path only: a field
+                        // naming another path must be set to it afterwards.
+                        let fixed = layout::record_path(p.field.artifact(), None, id);
+                        if p.path == fixed && !p.raw.starts_with('/') {
+                            format!(
+                                "create it with `git standards artifact init {}` or correct the path",
+                                p.field.artifact()
+                            )
+                        } else {
+                            format!(
+                                "correct the path, or create the record with `git standards artifact init {}`, which writes `{fixed}`, and set `{field}` to that path",
+                                p.field.artifact()
+                            )
+                        }
+                    }),
                 );
             }
             ActiveStatus::Unmarked(_) if p.field == ActivePathField::Development => {
@@ -195,7 +207,7 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
                     "PV-012",
                     p.path.clone(),
                     "the development plan has no provenance block",
-                    Some("create the plan with `git standards artifact init DEVELOPMENT`".into()),
+                    Some("move the unmarked file away, create the plan with `git standards artifact init DEVELOPMENT` (which refuses to overwrite it) and carry its content over".into()),
                 );
             }
             ActiveStatus::Foreign(prov) => {

@@ -1,7 +1,9 @@
 //! RT: runtime files and merge conflicts.
 
 use crate::protocol::conflicts;
-use crate::protocol::layout::{MARKER, MODE_PATH, PROTOCOL_PATH, RUNTIME_FILES, STATE_PATH};
+use crate::protocol::layout::{
+    DOCS_DIR, MARKER, MODE_PATH, PROTOCOL_PATH, RUNTIME_FILES, STATE_PATH,
+};
 use crate::protocol::tree::{Node, Text, Tree};
 
 use super::{Cx, RuleInfo, Sink};
@@ -20,19 +22,100 @@ pub fn installed(tree: &dyn Tree) -> bool {
     matches!(tree.text(PROTOCOL_PATH), Text::Ok(t) if t.contains(MARKER))
 }
 
-/// RT-001..RT-004. Returns `true` when a conflict stops the run.
-pub fn check_files_and_conflicts(tree: &dyn Tree, sink: &mut Sink) -> bool {
+/// The snapshot a missing runtime file is missing from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Snapshot {
+    Worktree,
+    Index,
+    /// A commit: it cannot change, so no command repairs it.
+    Commit,
+}
+
+/// Which copy git holds of a file the snapshot lacks: the one to restore.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeldBy {
+    /// The index (for a working-tree snapshot).
+    Index,
+    /// HEAD but not the index.
+    Head,
+    /// The working tree (for an index snapshot): staging it repairs the index.
+    Worktree,
+    /// Nothing in git: only `install` can recreate it.
+    Nothing,
+}
+
+/// Whether the snapshot holds cycle records under `.standards/docs/`: a
+/// missing STATE.md is then a lost cycle, which no template replaces.
+pub fn has_records(tree: &dyn Tree) -> bool {
+    let prefix = format!("{DOCS_DIR}/");
+    tree.markdown_files().iter().any(|p| p.starts_with(&prefix))
+}
+
+/// The hint for the runtime file `path` missing from `snapshot`, naming the
+/// command that brings it back in that situation (issue 15, item 1). A
+/// committed copy is always restored with git, never recreated: MODE.md and
+/// STATE.md hold workflow state.
+pub fn missing_file_hint(path: &str, snapshot: Snapshot, held: HeldBy, records: bool) -> String {
+    match (snapshot, held) {
+        (Snapshot::Commit, _) => format!(
+            "this commit cannot change; restore `{path}` in the working tree and commit it, and later commits pass"
+        ),
+        (Snapshot::Worktree, HeldBy::Index) => {
+            format!("restore it from the index: `git restore {path}`")
+        }
+        (Snapshot::Worktree, HeldBy::Head) => format!(
+            "restore it from the last commit: `git restore --source=HEAD --staged --worktree {path}`"
+        ),
+        (Snapshot::Index, HeldBy::Head | HeldBy::Index) => {
+            format!("stage the last commit's copy again: `git restore --staged {path}`")
+        }
+        (Snapshot::Index, HeldBy::Worktree) => {
+            format!("stage the working tree's copy: `git add {path}`")
+        }
+        (_, _) => {
+            let then_stage = if snapshot == Snapshot::Index {
+                format!(", then stage it with `git add {path}`")
+            } else {
+                String::new()
+            };
+            if path == MODE_PATH {
+                format!("git holds no copy of it; recreate it with the project's mode: `git standards install --mode greenfield` (or `--mode brownfield`){then_stage}")
+            } else if path == STATE_PATH && records {
+                format!("git holds no copy of it and `{DOCS_DIR}/` holds cycle records, so no template can stand in for the lost cycle state; rewrite STATE.md from the records by hand (the protocol's State Format)")
+            } else if path == PROTOCOL_PATH {
+                "git holds no copy of it; restore it from a backup (install never adopts a folder without it)".to_string()
+            } else {
+                format!("git holds no copy of it; run `git standards install` to recreate it{then_stage}")
+            }
+        }
+    }
+}
+
+/// RT-001..RT-004. Returns `true` when a conflict stops the run. `head` (the
+/// last commit) decides which command the hint of a missing file names.
+pub fn check_files_and_conflicts(
+    tree: &dyn Tree,
+    head: Option<&dyn Tree>,
+    sink: &mut Sink,
+) -> bool {
     for path in RUNTIME_FILES {
         match tree.node(path) {
             Node::File(bytes) => {
                 if std::str::from_utf8(&bytes).is_err() && path.ends_with(".md") {
+                    let committed = head.is_some_and(|h| {
+                        matches!(h.node(path), Node::File(b) if std::str::from_utf8(&b).is_ok())
+                    });
+                    let hint = if committed {
+                        format!("restore it from the last commit: `git restore --source=HEAD --staged --worktree {path}`")
+                    } else {
+                        "the last commit holds no readable copy; rewrite it as UTF-8 text by hand"
+                            .to_string()
+                    };
                     sink.push_hinted(
                         "RT-002",
                         path,
                         "cannot be read: it is not valid UTF-8 text",
-                        Some(format!(
-                            "restore it from the last commit (`git restore {path}`)"
-                        )),
+                        Some(hint),
                     );
                 }
             }
@@ -41,8 +124,15 @@ pub fn check_files_and_conflicts(tree: &dyn Tree, sink: &mut Sink) -> bool {
                     "RT-001",
                     path,
                     "this runtime file is missing",
-                    Some(format!(
-                        "restore it from history or run `git standards install` to recreate {path}"
+                    Some(missing_file_hint(
+                        path,
+                        Snapshot::Worktree,
+                        if head.is_some_and(|h| h.exists(path)) {
+                            HeldBy::Head
+                        } else {
+                            HeldBy::Nothing
+                        },
+                        has_records(tree),
                     )),
                 );
             }

@@ -169,7 +169,7 @@ fn st_014_generated_id(doc: &StateDoc, sink: &mut Sink) {
                     id.value
                 ),
             ),
-            Some("cycle IDs are never typed or edited: get one from `git standards cycle new --request \"...\"`, and ask the user how to proceed if records already use the bad ID".into()),
+            Some("cycle IDs are never typed or edited: put back the issued one from the last commit (`git restore --source=HEAD --staged --worktree .standards/STATE.md`), and ask the user how to proceed if records already use the bad ID; a new cycle gets its ID from `start`".into()),
         );
     }
 }

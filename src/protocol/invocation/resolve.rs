@@ -329,7 +329,7 @@ impl<'a> Resolver<'a> {
                 "the provenance of `{path}` is not the current cycle's {artifact} record"
             ));
         }
-        let masked = record::mask_fences(&text::mask_html_comments(&text));
+        let masked = record::mask_fences(&text::mask_html_comments_outside_code_spans(&text));
         let header = record::header_fields(&masked);
         let one = |name: &str, angle_only: bool| -> Result<String, String> {
             let found: Vec<_> = fields::values(&header, name).collect();
@@ -347,6 +347,11 @@ impl<'a> Resolver<'a> {
             };
             if v.trim().is_empty() || v.contains('\n') || v.contains('\r') || unfilled {
                 return Err(format!("`{name}` in `{path}` is not filled in"));
+            }
+            if name == "User Style" && !record::is_saveable_style(&v) {
+                return Err(format!(
+                    "`User Style` `{v}` in `{path}` is not a style name a record can save (it contains `|`)"
+                ));
             }
             Ok(v)
         };
@@ -696,7 +701,9 @@ impl<'a> Resolver<'a> {
                 .map(|(i, _)| i)
                 .collect()
         };
-        let usable = |s: &str| !record_binding || (!s.trim().is_empty() && !record::is_unfilled(s));
+        // A record saves only a concrete style name: the protocol's rule (no
+        // `|` at all, D25) is stricter than "filled", and `check` enforces it.
+        let usable = |s: &str| !record_binding || record::is_saveable_style(s);
         let options: Vec<StyleOption> = entries
             .iter()
             .enumerate()

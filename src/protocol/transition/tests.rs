@@ -888,3 +888,129 @@ fn file_owners() {
         Some(Role::Scoper)
     );
 }
+
+fn next(mode: CycleMode) -> Move {
+    Move::NextMode {
+        mode,
+        cancelled_left_no_changes: false,
+        id: NEW_ID.into(),
+    }
+}
+
+#[test]
+fn next_mode_writes_only_the_preference_while_no_cycle_is_active() {
+    let doc = StateDoc::parse(&fresh_template(ProjectMode::Brownfield)).unwrap();
+    let t = ok(apply(&doc, &brown(), &next(CycleMode::Documentation)));
+    assert_eq!(t.kind, MoveKind::NextMode);
+    assert!(t.kind.user_authority(t.before), "the user's decision");
+    assert_eq!(t.doc.pending_cycle_mode.value, CycleMode::Documentation);
+    assert_eq!(t.doc.cycle_mode.value, CycleMode::Unset);
+    assert_eq!(
+        changed_lines(doc.render(), t.doc.render()),
+        ["`WorkflowState`: `AUDITING` `CycleMode`: `UNSET` `PendingCycleMode`: `DOCUMENTATION`"]
+    );
+    // The same preference again changes nothing; `unset` withdraws it.
+    let again = ok(apply(&t.doc, &brown(), &next(CycleMode::Documentation)));
+    assert!(!again.changed);
+    let withdrawn = ok(apply(&t.doc, &brown(), &next(CycleMode::Unset)));
+    assert_eq!(withdrawn.doc.render(), doc.render());
+    // After a finished cycle too.
+    let done = with(
+        ProjectMode::Brownfield,
+        &[
+            ("WorkflowState", "SIGNED_OFF"),
+            ("Id", ID),
+            ("Request", "x"),
+        ],
+    );
+    let t = ok(apply(&done, &brown(), &next(CycleMode::Expedited)));
+    assert_eq!(t.doc.pending_cycle_mode.value, CycleMode::Expedited);
+    assert_eq!(t.doc.active_work.id.value, ID, "Active Work is left alone");
+}
+
+#[test]
+fn next_mode_is_refused_during_a_cycle_and_for_greenfield_non_standard_modes() {
+    for cycle in ["STANDARD", "DOCUMENTATION"] {
+        let doc = active(ProjectMode::Brownfield, cycle, "NONE", "AUDITING");
+        let r = refusal(apply(&doc, &brown(), &next(CycleMode::Expedited)));
+        assert_eq!(r.rule, "Choose the next cycle's mode");
+        assert!(r.message.contains("is active"), "{}", r.message);
+    }
+    let green = StateDoc::parse(&fresh_template(ProjectMode::Greenfield)).unwrap();
+    let gf = facts(ProjectMode::Greenfield);
+    for mode in [CycleMode::Expedited, CycleMode::Documentation] {
+        let r = refusal(apply(&green, &gf, &next(mode)));
+        assert!(r.message.contains("GREENFIELD"), "{}", r.message);
+    }
+    let t = ok(apply(&green, &gf, &next(CycleMode::Standard)));
+    assert_eq!(t.doc.pending_cycle_mode.value, CycleMode::Standard);
+}
+
+#[test]
+fn next_mode_runs_the_start_checks_again_on_a_saved_request() {
+    // A cancelled cycle leaves a reconciliation obligation, so a pending
+    // EXPEDITED preference blocks the next request (Start a cycle, step 3).
+    let cancelled = with(
+        ProjectMode::Brownfield,
+        &[
+            ("WorkflowState", "CANCELLED"),
+            ("Id", ID),
+            ("Request", "Add user search"),
+            ("PendingCycleMode", "EXPEDITED"),
+        ],
+    );
+    let blocked = ok(apply(
+        &cancelled,
+        &brown(),
+        &Move::Start {
+            request: StartRequest {
+                request: Some("Fix the typo".into()),
+                ..Default::default()
+            },
+            id: NEW_ID.into(),
+        },
+    ));
+    assert_eq!(blocked.kind, MoveKind::StartBlocked);
+    // Still EXPEDITED: nothing to re-run; DOCUMENTATION passes the checks and
+    // starts the saved request with the preference consumed.
+    let same = ok(apply(&blocked.doc, &brown(), &next(CycleMode::Expedited)));
+    assert!(!same.changed);
+    let t = ok(apply(
+        &blocked.doc,
+        &brown(),
+        &next(CycleMode::Documentation),
+    ));
+    assert_eq!(t.kind, MoveKind::Start);
+    let d = &t.doc;
+    assert_eq!(d.cycle_mode.value, CycleMode::Documentation);
+    assert_eq!(d.pending_cycle_mode.value, CycleMode::Unset);
+    assert_eq!(d.pending_cycle_request.value, "UNSET");
+    assert_eq!(d.active_work.id.value, NEW_ID);
+    assert_eq!(d.active_work.request.value, "Fix the typo");
+    assert_eq!(d.workflow_state.value, W::Auditing);
+    assert!(matches!(&d.active_work.baseline, Baseline::Entries(e) if e.len() == 1));
+    // A saved request with the user's own explicit choices keeps waiting.
+    let green = StateDoc::parse(&fresh_template(ProjectMode::Greenfield)).unwrap();
+    let gf = facts(ProjectMode::Greenfield);
+    let chosen = ok(apply(
+        &green,
+        &gf,
+        &Move::Start {
+            request: StartRequest {
+                request: Some("Document it".into()),
+                mode: Some(CycleMode::Documentation),
+                ..Default::default()
+            },
+            id: NEW_ID.into(),
+        },
+    ));
+    let t = ok(apply(&chosen.doc, &gf, &next(CycleMode::Standard)));
+    assert_eq!(t.kind, MoveKind::NextMode);
+    assert_eq!(t.doc.pending_cycle_mode.value, CycleMode::Standard);
+    assert_eq!(
+        t.doc.pending_cycle_request.value,
+        chosen.doc.pending_cycle_request.value
+    );
+    assert_eq!(t.doc.active_work.id.value, "UNSET");
+    assert!(t.summary.contains("still waits"), "{}", t.summary);
+}

@@ -55,7 +55,7 @@ fn pr_020_mode_never_reverts(cx: &Cx, sink: &mut Sink) {
         "PR-020",
         MODE_PATH,
         "MODE.md was `BROWNFIELD` in the last commit and is `GREENFIELD` now; the project mode never reverts, and only Project Reset chooses it again",
-        Some("restore `BROWNFIELD` in MODE.md; to start over, run `git standards reset` (installation.md, Project Reset)".into()),
+        Some("restore `BROWNFIELD` in MODE.md; to start over, preview a project reset with `git standards reset --dry-run`, then run `git standards reset --yes` (installation.md, Project Reset)".into()),
     );
 }
 

@@ -401,8 +401,10 @@ fn pr_035_user_style_resolves(cx: &Cx, record: &OwnRecord, sink: &mut Sink) {
     let Some(style) = fields::first(&header, "User Style") else {
         return;
     };
-    let v = style.value.trim();
-    if v == "NONE" || v.is_empty() || v.contains('|') || is_unfilled(v) {
+    // The value as written: a style file's name may start with a space
+    // (` .md` is saved as ` .md`, protocol User Styles), so it is not trimmed.
+    let v = style.value.as_str();
+    if v == "NONE" || fields::js_trim(v).is_empty() || v.contains('|') || is_unfilled(v) {
         return; // RH-002
     }
     let dir = format!("{USER_STYLES_DIR}/{folder}");

@@ -235,7 +235,7 @@ fn pr_004_no_retained_cancellation_in_greenfield(cx: &Cx, doc: &StateDoc, sink: 
                 "line {}: {what} while MODE.md is `GREENFIELD`; cancelling while still `GREENFIELD` resets the workflow instead of leaving a terminal cycle",
                 doc.workflow_state.line
             ),
-            Some("follow Greenfield Bootstrap Cancellation (user-decisions.md): `git standards reset --mode greenfield` when no implementation exists, otherwise switch MODE.md to `BROWNFIELD` before cancelling".into()),
+            Some("follow Greenfield Bootstrap Cancellation (user-decisions.md): when no implementation exists, preview `git standards reset --mode greenfield --dry-run`, then run `git standards reset --mode greenfield --yes`, otherwise switch MODE.md to `BROWNFIELD` before cancelling".into()),
         );
     }
 }

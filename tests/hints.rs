@@ -1,0 +1,1028 @@
+//! Every hint that names a command works in the situation that printed it
+//! (issue 15, item 1): for each refusal and problem whose hint names a `git`
+//! or `git standards` command, a situation puts a real repository in that
+//! state, the binary prints the hint, the test runs the hinted commands in
+//! the order the hint names them, and the original problem is gone.
+//!
+//! The guard at the end reads the sources in [`SCOPE`] and fails when a hint
+//! names a command that no row of [`TABLE`] runs.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use crate::common::{write, Env};
+
+/// The source files (and folders) whose hints the table must cover.
+const SCOPE: &[&str] = &[
+    "src/cli/exit.rs",
+    "src/error.rs",
+    "src/protocol/check",
+    "src/commands/install.rs",
+    "src/commands/check.rs",
+    "src/commands/runtime.rs",
+];
+
+/// How a row's command is shown to work.
+#[derive(Clone, Copy)]
+enum Situation {
+    /// A conformance case of `fixtures/check/cases/` made real; `check`
+    /// reports the rule with the command in its hint, the hinted commands
+    /// run, and the rule's problem on that file is gone.
+    Case(&'static str, &'static str),
+    /// A conformance case whose hint names a command that hands the role
+    /// what the fix needs (a fresh ID, the record to fill): the commands
+    /// succeed, an ID they print is not in the file yet, and the problem
+    /// stays until the role edits the file.
+    Guides(&'static str, &'static str),
+    /// A situation written out below.
+    Custom(fn()),
+    /// Not a hint: text that documents a command (the rule catalogue).
+    Prose,
+}
+
+use Situation::{Case, Custom, Guides, Prose};
+
+/// (source file, the command as the source spells it, the situation).
+const TABLE: &[(&str, &str, Situation)] = &[
+    (
+        "src/cli/exit.rs",
+        "git standards --help",
+        Custom(usage_error_help),
+    ),
+    (
+        "src/cli/exit.rs",
+        "git standards install",
+        Custom(not_installed),
+    ),
+    (
+        "src/cli/exit.rs",
+        "git restore .standards/STATE.md",
+        Custom(invalid_state),
+    ),
+    (
+        "src/protocol/check/acceptance.rs",
+        "git standards id next AC {}",
+        Guides("AC-001-defined-twice", "AC-001"),
+    ),
+    (
+        "src/protocol/check/completion.rs",
+        "git standards artifact init {}",
+        Case("CP-001-verification-report-missing", "CP-001"),
+    ),
+    (
+        "src/protocol/check/documentation.rs",
+        "git standards id next DOC {path}",
+        Guides(
+            "DC-001-synchronization-numbering-in-documentation-record",
+            "DC-001",
+        ),
+    ),
+    (
+        "src/protocol/check/headers.rs",
+        "git standards id next {prefix} {}",
+        Guides("RH-004-finding-defined-twice", "RH-004"),
+    ),
+    (
+        "src/protocol/check/history.rs",
+        "git restore --source=HEAD --staged --worktree .standards/STATE.md",
+        Case("GT-001-signed-off-cycle-reopened", "GT-001"),
+    ),
+    (
+        "src/protocol/check/history.rs",
+        "git standards start --request \\\"...\\\"",
+        Case("GT-001-signed-off-cycle-reopened", "GT-001"),
+    ),
+    (
+        "src/protocol/check/history_acceptance.rs",
+        "git standards id next AC {}",
+        Guides("GT-004-retired-id-reused", "GT-004"),
+    ),
+    (
+        "src/protocol/check/protocol_rules/catalogue.rs",
+        "git standards check",
+        Prose,
+    ),
+    (
+        "src/protocol/check/protocol_rules/lineage.rs",
+        "git standards reset --dry-run",
+        Case("PR-020-mode-reverted-to-greenfield", "PR-020"),
+    ),
+    (
+        "src/protocol/check/protocol_rules/lineage.rs",
+        "git standards reset --yes",
+        Case("PR-020-mode-reverted-to-greenfield", "PR-020"),
+    ),
+    (
+        "src/protocol/check/protocol_rules/records.rs",
+        "git standards id next {} {path}",
+        Guides("PR-042-new-finding-fills-a-gap", "PR-042"),
+    ),
+    (
+        "src/protocol/check/protocol_rules/records.rs",
+        "git standards install",
+        Case("PR-038-chapter-missing", "PR-038"),
+    ),
+    (
+        "src/protocol/check/protocol_rules/routes.rs",
+        "git standards reset --mode greenfield --dry-run",
+        Case("PR-004-greenfield-retained-cancellation", "PR-004"),
+    ),
+    (
+        "src/protocol/check/protocol_rules/routes.rs",
+        "git standards reset --mode greenfield --yes",
+        Case("PR-004-greenfield-retained-cancellation", "PR-004"),
+    ),
+    (
+        "src/protocol/check/provenance.rs",
+        "git standards artifact init {}",
+        Custom(active_path_missing),
+    ),
+    (
+        "src/protocol/check/provenance.rs",
+        "git standards artifact init DEVELOPMENT",
+        Custom(plan_missing),
+    ),
+    (
+        "src/protocol/check/runtime.rs",
+        "git restore {path}",
+        Custom(runtime_file_in_the_index),
+    ),
+    (
+        "src/protocol/check/runtime.rs",
+        "git restore --source=HEAD --staged --worktree {path}",
+        Custom(runtime_file_only_in_head),
+    ),
+    (
+        "src/protocol/check/runtime.rs",
+        "git restore --staged {path}",
+        Custom(runtime_file_unstaged),
+    ),
+    (
+        "src/protocol/check/runtime.rs",
+        "git add {path}",
+        Custom(runtime_file_unstaged),
+    ),
+    (
+        "src/protocol/check/runtime.rs",
+        "git standards install --mode greenfield",
+        Custom(runtime_file_nowhere),
+    ),
+    (
+        "src/protocol/check/runtime.rs",
+        "git standards install",
+        Custom(runtime_file_nowhere),
+    ),
+    (
+        "src/protocol/check/runtime.rs",
+        "git standards resolve --keep ours",
+        Custom(state_conflict),
+    ),
+    (
+        "src/protocol/check/runtime.rs",
+        "git standards resolve --keep theirs",
+        Custom(state_conflict),
+    ),
+    (
+        "src/protocol/check/runtime.rs",
+        "git add",
+        Custom(state_conflict),
+    ),
+    (
+        "src/protocol/check/state.rs",
+        "git restore --source=HEAD --staged --worktree .standards/STATE.md",
+        Custom(typed_cycle_id),
+    ),
+    (
+        "src/protocol/check/verification.rs",
+        "git standards artifact init VERIFICATION",
+        Guides("VF-013-checkpoint-not-assessed", "VF-013"),
+    ),
+    (
+        "src/commands/check.rs",
+        "git add .standards",
+        Custom(index_without_runtime),
+    ),
+    (
+        "src/commands/check.rs",
+        "git fetch --deepen=1",
+        Custom(shallow_parent),
+    ),
+    (
+        "src/commands/check.rs",
+        "git fsck",
+        Custom(missing_parent_object),
+    ),
+    (
+        "src/commands/install.rs",
+        "git add {standards} && git commit -m \\\"Install STANDARDS\\\"",
+        Custom(first_steps),
+    ),
+    (
+        "src/commands/install.rs",
+        "git standards start --request \\\"<what you want done>\\\"",
+        Custom(first_steps),
+    ),
+    (
+        "src/commands/install.rs",
+        "git config {} {}",
+        Custom(kept_notes_setting),
+    ),
+    (
+        "src/commands/install.rs",
+        "git sparse-checkout add .standards",
+        Custom(sparse_checkout),
+    ),
+    (
+        "src/commands/install.rs",
+        "git standards install",
+        Custom(absent_runtime),
+    ),
+    (
+        "src/commands/install.rs",
+        "git standards reset --mode {0} --dry-run",
+        Custom(install_other_mode),
+    ),
+    (
+        "src/commands/install.rs",
+        "git standards reset --mode {0} --yes",
+        Custom(install_other_mode),
+    ),
+    (
+        "src/commands/runtime.rs",
+        "git sparse-checkout add .standards",
+        Custom(sparse_checkout),
+    ),
+    (
+        "src/commands/runtime.rs",
+        "git standards install",
+        Custom(tool_without_runtime),
+    ),
+    (
+        "src/commands/runtime.rs",
+        "git restore --source=HEAD {STATE_PATH}",
+        Custom(tool_without_state),
+    ),
+    ("src/commands/runtime.rs", "git add", Custom(state_conflict)),
+];
+
+// ---------------------------------------------------------------------------
+// Running hints.
+
+/// The commands a hint names, in its order: each backquoted span that starts
+/// with `git `.
+fn commands_in(hint: &str) -> Vec<String> {
+    hint.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| s.starts_with("git ") && s.len() > "git ".len())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs one hinted command through the shell, with the binary under test as
+/// the `git-standards` that `git standards` finds on `PATH`.
+fn run_hinted(env: &Env, dir: &Path, command: &str) -> Output {
+    let bin = Env::bin();
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    env.sealed("sh", dir)
+        .args(["-c", command])
+        .env("PATH", path)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("sh runs")
+}
+
+/// Runs every command `hint` names; each must succeed. Returns them.
+fn run_all(env: &Env, dir: &Path, hint: &str) -> Vec<String> {
+    let commands = commands_in(hint);
+    assert!(!commands.is_empty(), "the hint names no command: {hint}");
+    for c in &commands {
+        let out = run_hinted(env, dir, c);
+        assert!(
+            out.status.success(),
+            "the hinted `{c}` failed (hint: {hint}):\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    commands
+}
+
+/// The `hint:` line of a refusal on stderr.
+fn refusal_hint(out: &Output) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "not a refusal: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    err.lines()
+        .find_map(|l| l.strip_prefix("hint: "))
+        .unwrap_or_else(|| panic!("no hint: {err}"))
+        .to_string()
+}
+
+fn output(env: &Env, dir: &Path, args: &[&str]) -> Output {
+    env.cmd(dir)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// The problems `check --json` reports: (rule, file, hint).
+fn problems(env: &Env, dir: &Path, args: &[&str]) -> Vec<(String, String, String)> {
+    let mut all = vec!["check", "--json"];
+    all.extend_from_slice(args);
+    let out = output(env, dir, &all);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "check --json printed no JSON ({e}): {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    v["problems"]
+        .as_array()
+        .map(|ps| {
+            ps.iter()
+                .map(|p| {
+                    (
+                        p["rule"].as_str().unwrap().to_string(),
+                        p["file"].as_str().unwrap().to_string(),
+                        p["hint"].as_str().unwrap_or("").to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `check` (with `args`) reports `rule`; its hint names commands that all
+/// succeed; afterwards that problem is gone. Returns the commands run.
+fn check_hint_repairs(env: &Env, dir: &Path, args: &[&str], rule: &str) -> Vec<String> {
+    let before = problems(env, dir, args);
+    let (_, file, hint) = before
+        .iter()
+        .find(|(r, _, h)| r == rule && !commands_in(h).is_empty())
+        .unwrap_or_else(|| panic!("no {rule} problem with a command in its hint: {before:?}"))
+        .clone();
+    let commands = run_all(env, dir, &hint);
+    let after = problems(env, dir, args);
+    assert!(
+        !after.iter().any(|(r, f, _)| r == rule && f == &file),
+        "{rule} on {file} is still reported after {commands:?}: {after:?}"
+    );
+    commands
+}
+
+/// `check` reports `rule` with commands in its hint; each succeeds, and an
+/// identifier one prints is not used in the problem's file yet.
+fn check_hint_guides(env: &Env, dir: &Path, rule: &str) {
+    let before = problems(env, dir, &[]);
+    let (_, file, hint) = before
+        .iter()
+        .find(|(r, _, h)| r == rule && !commands_in(h).is_empty())
+        .unwrap_or_else(|| panic!("no {rule} problem with a command in its hint: {before:?}"))
+        .clone();
+    for c in commands_in(&hint) {
+        let out = run_hinted(env, dir, &c);
+        assert!(
+            out.status.success(),
+            "the hinted `{c}` failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if c.starts_with("git standards id next") {
+            let id = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            let text = std::fs::read_to_string(dir.join(&file)).unwrap();
+            assert!(
+                !id.is_empty() && !text.contains(&id),
+                "`{c}` printed `{id}`, used in {file}"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Conformance cases made real.
+
+fn files_of(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    if !dir.is_dir() {
+        return out;
+    }
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// The case `name` as a real repository: the install of its mode and its
+/// base, committed with its `head/` overlay when it has a last commit, then
+/// its `tree/` overlay and removals in the working tree.
+fn real_case(name: &str) -> (Env, PathBuf) {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check");
+    let dir = fixtures.join("cases").join(name);
+    let spec = std::fs::read_to_string(dir.join("case")).unwrap();
+    let get = |key: &str| {
+        spec.lines()
+            .filter_map(|l| l.split_once(':'))
+            .find(|(k, _)| k.trim() == key)
+            .map(|(_, v)| v.trim().to_string())
+    };
+    let (env, repo) = Env::repo();
+    let mode = get("mode").unwrap_or_else(|| "brownfield".into());
+    env.run(&repo, &["install", "--mode", &mode]).success();
+    let base = get("base")
+        .map(|b| files_of(&fixtures.join("bases").join(b)))
+        .unwrap_or_default();
+    for (p, c) in &base {
+        write(repo.join(p), c);
+    }
+    let head = files_of(&dir.join("head"));
+    if !head.is_empty() || get("head").as_deref() == Some("base") {
+        for (p, c) in &head {
+            write(repo.join(p), c);
+        }
+        env.commit_all(&repo, "the case's last commit");
+        let installed = env.git(&repo, &["show", "HEAD:.standards/MODE.md"]);
+        let _ = installed;
+        for p in head.keys() {
+            match base.get(p) {
+                Some(c) => write(repo.join(p), c),
+                None => {
+                    // Back to the install's copy, or gone.
+                    let _ = std::fs::remove_file(repo.join(p));
+                }
+            }
+        }
+        // The install's own files that the head overlay changed.
+        for p in head.keys().filter(|p| !base.contains_key(*p)) {
+            if p.starts_with(".standards/") && !repo.join(p).exists() {
+                let fresh = fresh_install_file(&mode, p);
+                if let Some(c) = fresh {
+                    write(repo.join(p), c);
+                }
+            }
+        }
+    }
+    for (p, c) in files_of(&dir.join("tree")) {
+        write(repo.join(&p), c);
+    }
+    for p in get("remove").unwrap_or_default().split_whitespace() {
+        std::fs::remove_file(repo.join(p)).unwrap();
+    }
+    (env, repo)
+}
+
+/// A file as a fresh install of `mode` writes it.
+fn fresh_install_file(mode: &str, path: &str) -> Option<Vec<u8>> {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install", "--mode", mode]).success();
+    std::fs::read(repo.join(path)).ok()
+}
+
+// ---------------------------------------------------------------------------
+// The situations written out.
+
+fn installed() -> (Env, PathBuf) {
+    let (env, repo) = Env::repo();
+    write(repo.join("app.py"), "print('hi')\n");
+    env.run(&repo, &["install"]).success();
+    (env, repo)
+}
+
+fn committed() -> (Env, PathBuf) {
+    let (env, repo) = installed();
+    env.commit_all(&repo, "install");
+    (env, repo)
+}
+
+fn usage_error_help() {
+    let (env, repo) = Env::repo();
+    let out = output(&env, &repo, &["status", "--no-such-flag"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    // clap prints its own usage hint; the library's usage errors ours.
+    let out = output(&env, &repo, &["artifact", "init", "REVIEW"]);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let hint = err
+        .lines()
+        .find_map(|l| l.strip_prefix("hint: "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let out = run_hinted(&env, &repo, "git-standards --help");
+    assert!(out.status.success());
+    assert!(!commands_in(hint).is_empty(), "{hint}");
+    for c in commands_in(hint) {
+        // `git standards --help` opens the manual through `man`; the same text
+        // without `man` is the binary's own `--help`.
+        let c = c.replacen("git standards", "git-standards", 1);
+        let out = run_hinted(&env, &repo, &c);
+        assert!(out.status.success(), "{c}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
+    }
+}
+
+fn not_installed() {
+    let (env, repo) = Env::repo();
+    let hint = refusal_hint(&output(&env, &repo, &["status"]));
+    run_all(&env, &repo, &hint);
+    env.run(&repo, &["status"]).success();
+}
+
+fn invalid_state() {
+    let (env, repo) = committed();
+    write(
+        repo.join(".standards/STATE.md"),
+        "`WorkflowState`: `NOPE`\n",
+    );
+    let out = output(&env, &repo, &["cycle", "new", "--request", "x"]);
+    let hint = refusal_hint(&out);
+    run_all(&env, &repo, &hint);
+    env.run(&repo, &["cycle", "new", "--request", "x"])
+        .success();
+}
+
+/// PV-012: an unmarked development plan at the plan's path. The hint's
+/// first step (moving the file away) is done by hand, then its command runs.
+fn plan_missing() {
+    let p = crate::fixture::Project::brown();
+    let id = p.start_cycle("DEVELOPING", "STANDARD", "FULL_DELIVERABLE");
+    let plan = format!(".standards/docs/development/{id}.md");
+    p.write(&plan, "# My plan\n\nSteps.\n");
+    p.set_state(&[("Development", plan.as_str())]);
+    let before = problems(&p.env, &p.root, &[]);
+    let (_, _, hint) = before
+        .iter()
+        .find(|(r, _, _)| r == "PV-012")
+        .unwrap_or_else(|| panic!("{before:?}"))
+        .clone();
+    std::fs::rename(p.path(&plan), p.path("my-plan.md")).unwrap();
+    run_all(&p.env, &p.root, &hint);
+    let after = problems(&p.env, &p.root, &[]);
+    assert!(
+        !after.iter().any(|(r, _, _)| r == "PV-012" || r == "PV-011"),
+        "{after:?}"
+    );
+}
+
+/// PV-011: Active Work names a record that does not exist; `artifact init`
+/// writes the fixed path, which the field is then set to.
+fn active_path_missing() {
+    let (env, repo) = real_case("PV-011-scope-missing");
+    let before = problems(&env, &repo, &[]);
+    let (_, _, hint) = before
+        .iter()
+        .find(|(r, _, _)| r == "PV-011")
+        .unwrap_or_else(|| panic!("{before:?}"))
+        .clone();
+    run_all(&env, &repo, &hint);
+    let fixed = hint
+        .split('`')
+        .find(|s| s.starts_with(".standards/docs/scope/"))
+        .unwrap_or_else(|| panic!("the hint names the path it writes: {hint}"));
+    assert!(repo.join(fixed).is_file(), "{fixed}");
+    let state = repo.join(".standards/STATE.md");
+    let text = std::fs::read_to_string(&state).unwrap();
+    write(&state, crate::common::set_field(&text, "Scope", fixed));
+    let after = problems(&env, &repo, &[]);
+    assert!(!after.iter().any(|(r, _, _)| r == "PV-011"), "{after:?}");
+}
+
+fn remove(repo: &Path, path: &str) {
+    std::fs::remove_file(repo.join(path)).unwrap();
+}
+
+fn runtime_file_in_the_index() {
+    let (env, repo) = committed();
+    remove(&repo, ".standards/VERSION.json");
+    let commands = check_hint_repairs(&env, &repo, &[], "RT-001");
+    assert_eq!(commands, ["git restore .standards/VERSION.json"]);
+    // install refuses the same way and names the same command.
+    remove(&repo, ".standards/STATE.md");
+    let hint = refusal_hint(&output(&env, &repo, &["install"]));
+    assert_eq!(
+        run_all(&env, &repo, &hint),
+        ["git restore .standards/STATE.md"]
+    );
+    env.run(&repo, &["check"]).success();
+}
+
+fn runtime_file_only_in_head() {
+    let (env, repo) = committed();
+    env.git(&repo, &["rm", "-q", ".standards/MODE.md"]);
+    let hint = refusal_hint(&output(&env, &repo, &["install"]));
+    run_all(&env, &repo, &hint);
+    env.git(&repo, &["rm", "-q", ".standards/MODE.md"]);
+    check_hint_repairs(&env, &repo, &[], "RT-001");
+    env.run(&repo, &["check", "--staged"]).success();
+    // A STATE.md that is not UTF-8 (RT-002) comes back the same way.
+    write(repo.join(".standards/STATE.md"), b"\xff\xfe");
+    check_hint_repairs(&env, &repo, &[], "RT-002");
+}
+
+fn runtime_file_unstaged() {
+    let (env, repo) = committed();
+    env.git(&repo, &["rm", "-q", "--cached", ".standards/VERSION.json"]);
+    let commands = check_hint_repairs(&env, &repo, &["--staged"], "RT-001");
+    assert_eq!(commands, ["git restore --staged .standards/VERSION.json"]);
+    // Never committed: the working tree's copy is staged.
+    let (env, repo) = installed();
+    env.git(&repo, &["add", "."]);
+    env.git(&repo, &["rm", "-q", "--cached", ".standards/VERSION.json"]);
+    let commands = check_hint_repairs(&env, &repo, &["--staged"], "RT-001");
+    assert_eq!(commands, ["git add .standards/VERSION.json"]);
+}
+
+fn runtime_file_nowhere() {
+    for path in [
+        ".standards/VERSION.json",
+        ".standards/INSTALLATION.json",
+        ".standards/STATE.md",
+        ".standards/MODE.md",
+    ] {
+        // A greenfield project, so the hint's `--mode greenfield` is its mode.
+        let (env, repo) = Env::repo();
+        env.run(&repo, &["install"]).success();
+        remove(&repo, path);
+        let commands = check_hint_repairs(&env, &repo, &[], "RT-001");
+        assert!(
+            commands[0].starts_with("git standards install"),
+            "{commands:?}"
+        );
+        env.run(&repo, &["check"]).success();
+        // Said by the repair itself.
+        remove(&repo, path);
+        let mut args = vec!["install"];
+        if path.ends_with("MODE.md") {
+            args.extend(["--mode", "greenfield"]);
+        }
+        let a = env.run(&repo, &args).success();
+        let out = crate::common::stdout(&a);
+        assert!(out.contains(&format!("Restored `{path}`")), "{out}");
+    }
+}
+
+/// Two branches' STATE.md in conflict.
+fn conflicted() -> (Env, PathBuf) {
+    let p = crate::fixture::Project::brown();
+    p.commit("install");
+    p.env.git(&p.root, &["checkout", "-q", "-b", "other"]);
+    p.start_cycle_for("Their request", "AUDITING", "STANDARD", "FULL_DELIVERABLE");
+    p.commit("theirs");
+    p.env.git(&p.root, &["checkout", "-q", "main"]);
+    p.start_cycle_for("Our request", "AUDITING", "STANDARD", "FULL_DELIVERABLE");
+    p.commit("ours");
+    let out = p.env.git_status(&p.root, &["merge", "-q", "other"]);
+    assert!(!out.status.success(), "the merge conflicts");
+    (p.env, p.root)
+}
+
+fn state_conflict() {
+    for keep in ["ours", "theirs"] {
+        let (env, repo) = conflicted();
+        let before = problems(&env, &repo, &[]);
+        let (_, _, hint) = before
+            .iter()
+            .find(|(r, f, _)| r == "RT-003" && f == ".standards/STATE.md")
+            .unwrap_or_else(|| panic!("{before:?}"))
+            .clone();
+        let command = commands_in(&hint)
+            .into_iter()
+            .find(|c| c.ends_with(keep))
+            .unwrap();
+        // The user's decision, given on the command line outside a terminal.
+        let out = run_hinted(&env, &repo, &format!("{command} --yes"));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(problems(&env, &repo, &[]).is_empty());
+    }
+    // Resolved by hand, then `git add`ed: the tools work again.
+    let (env, repo) = conflicted();
+    let hint = refusal_hint(&output(&env, &repo, &["cycle", "new", "--request", "x"]));
+    assert!(
+        commands_in(&hint).contains(&"git add".to_string()),
+        "{hint}"
+    );
+    env.git(&repo, &["checkout", "--ours", ".standards/STATE.md"]);
+    run_hinted(&env, &repo, "git add .standards/STATE.md");
+    let out = output(&env, &repo, &["cycle", "new", "--request", "x"]);
+    assert_ne!(refusal_hint_or_none(&out), Some(hint));
+}
+
+fn refusal_hint_or_none(out: &Output) -> Option<String> {
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .find_map(|l| l.strip_prefix("hint: "))
+        .map(str::to_string)
+}
+
+fn typed_cycle_id() {
+    // The case's typed ID over a last commit that holds the issued state.
+    let (env, repo) = real_case("ST-014-typed-cycle-id");
+    let state = repo.join(".standards/STATE.md");
+    let typed = std::fs::read(&state).unwrap();
+    write(
+        &state,
+        fresh_install_file("brownfield", ".standards/STATE.md").unwrap(),
+    );
+    env.commit_all(&repo, "the last commit");
+    write(&state, typed);
+    check_hint_repairs(&env, &repo, &[], "ST-014");
+}
+
+fn index_without_runtime() {
+    let (env, repo) = installed();
+    env.commit_all(&repo, "nothing yet");
+    env.git(&repo, &["rm", "-rq", "--cached", ".standards"]);
+    let hint = refusal_hint(&output(&env, &repo, &["check", "--staged"]));
+    run_all(&env, &repo, &hint);
+    env.run(&repo, &["check", "--staged"]).success();
+}
+
+fn two_commits() -> (Env, PathBuf) {
+    let (env, repo) = committed();
+    write(repo.join("app.py"), "print('again')\n");
+    env.commit_all(&repo, "second");
+    (env, repo)
+}
+
+fn shallow_parent() {
+    let (env, origin) = two_commits();
+    let clone = env.dir.path().join("clone");
+    env.git(
+        env.dir.path(),
+        &[
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            &format!("file://{}", origin.display()),
+            clone.to_str().unwrap(),
+        ],
+    );
+    let hint = refusal_hint(&output(&env, &clone, &["check", "--ref", "HEAD"]));
+    let commands = commands_in(&hint);
+    let out = run_hinted(&env, &clone, &commands[0]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    env.run(&clone, &["check", "--ref", "HEAD"]).success();
+}
+
+fn missing_parent_object() {
+    let (env, repo) = two_commits();
+    let parent = env.git(&repo, &["rev-parse", "HEAD~1"]).trim().to_string();
+    let object = repo
+        .join(".git/objects")
+        .join(&parent[..2])
+        .join(&parent[2..]);
+    std::fs::remove_file(object).unwrap();
+    let hint = refusal_hint(&output(&env, &repo, &["check", "--ref", "HEAD"]));
+    assert_eq!(commands_in(&hint), ["git fsck"]);
+    // fsck diagnoses, it cannot repair: it names the missing commit.
+    let out = run_hinted(&env, &repo, "git fsck");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains(&parent), "{said}");
+}
+
+fn first_steps() {
+    let (env, repo) = Env::repo();
+    let a = env.run(&repo, &["install"]).success();
+    let out = crate::common::stdout(&a);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("First steps"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let commands = commands_in(line);
+    let commands: Vec<_> = commands
+        .iter()
+        .filter(|c| c.starts_with("git add") || c.starts_with("git standards"))
+        .collect();
+    assert_eq!(commands.len(), 2, "{line}");
+    for c in commands {
+        let out = run_hinted(&env, &repo, c);
+        assert!(
+            out.status.success(),
+            "{c}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let a = env.run(&repo, &["status", "--json"]).success();
+    assert!(crate::common::stdout(&a).contains("<what you want done>"));
+}
+
+fn kept_notes_setting() {
+    let (env, repo) = Env::repo();
+    env.git(&repo, &["config", "notes.rewriteMode", "overwrite"]);
+    let a = env.run(&repo, &["install"]).success();
+    let err = crate::common::stderr(&a);
+    let command = commands_in(&err)
+        .into_iter()
+        .find(|c| c.starts_with("git config"))
+        .unwrap_or_else(|| panic!("{err}"));
+    let out = run_hinted(&env, &repo, &command);
+    assert!(out.status.success());
+    let a = env.run(&repo, &["install"]).success();
+    assert!(!crate::common::stderr(&a).contains("warning"));
+}
+
+fn sparse_checkout() {
+    let (env, repo) = committed();
+    env.git(
+        &repo,
+        &["sparse-checkout", "set", "--no-cone", "/*", "!/.standards/"],
+    );
+    for args in [&["install"][..], &["status"]] {
+        let hint = refusal_hint(&output(&env, &repo, args));
+        let command = commands_in(&hint)
+            .into_iter()
+            .find(|c| c.starts_with("git sparse-checkout"))
+            .unwrap();
+        let out = run_hinted(&env, &repo, &command);
+        assert!(out.status.success());
+        env.run(&repo, &["status"]).success();
+        env.git(
+            &repo,
+            &["sparse-checkout", "set", "--no-cone", "/*", "!/.standards/"],
+        );
+    }
+}
+
+fn absent_runtime() {
+    for staged in [false, true] {
+        let (env, repo) = committed();
+        let state = std::fs::read(repo.join(".standards/STATE.md")).unwrap();
+        if staged {
+            env.git(&repo, &["rm", "-rq", ".standards"]);
+        } else {
+            std::fs::remove_dir_all(repo.join(".standards")).unwrap();
+        }
+        let hint = refusal_hint(&output(&env, &repo, &["install"]));
+        let commands = commands_in(&hint);
+        let commands: Vec<_> = commands
+            .iter()
+            .filter(|c| !c.starts_with("git sparse-checkout"))
+            .collect();
+        assert_eq!(commands.len(), 2, "{hint}");
+        for c in commands {
+            let out = run_hinted(&env, &repo, c);
+            assert!(
+                out.status.success(),
+                "{c}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        assert_eq!(
+            std::fs::read(repo.join(".standards/STATE.md")).unwrap(),
+            state
+        );
+    }
+}
+
+fn install_other_mode() {
+    let (env, repo) = committed();
+    let hint = refusal_hint(&output(&env, &repo, &["install", "--mode", "greenfield"]));
+    run_all(&env, &repo, &hint);
+    let mode = std::fs::read_to_string(repo.join(".standards/MODE.md")).unwrap();
+    assert!(mode.contains("GREENFIELD"), "{mode}");
+    env.run(&repo, &["install", "--mode", "greenfield"])
+        .success();
+}
+
+fn tool_without_runtime() {
+    let (env, repo) = Env::repo();
+    let hint = refusal_hint(&output(&env, &repo, &["cycle", "new", "--request", "x"]));
+    run_all(&env, &repo, &hint);
+    env.run(&repo, &["cycle", "new", "--request", "x"])
+        .success();
+}
+
+fn tool_without_state() {
+    let (env, repo) = committed();
+    remove(&repo, ".standards/STATE.md");
+    let hint = refusal_hint(&output(&env, &repo, &["cycle", "new", "--request", "x"]));
+    let first = commands_in(&hint).remove(0);
+    let out = run_hinted(&env, &repo, &first);
+    assert!(out.status.success(), "{first}");
+    env.run(&repo, &["cycle", "new", "--request", "x"])
+        .success();
+}
+
+// ---------------------------------------------------------------------------
+// The table, run.
+
+#[test]
+fn every_hinted_command_works_in_its_situation() {
+    let mut done = BTreeSet::new();
+    let mut failed = Vec::new();
+    for (file, command, situation) in TABLE {
+        let key = match situation {
+            Case(case, rule) | Guides(case, rule) => format!("case {case} {rule}"),
+            Custom(f) => format!("custom {:p}", *f as *const ()),
+            Prose => continue,
+        };
+        if !done.insert(key) {
+            continue;
+        }
+        let result = std::panic::catch_unwind(|| match situation {
+            Case(case, rule) => {
+                let (env, repo) = real_case(case);
+                check_hint_repairs(&env, &repo, &[], rule);
+            }
+            Guides(case, rule) => {
+                let (env, repo) = real_case(case);
+                check_hint_guides(&env, &repo, rule);
+            }
+            Custom(f) => f(),
+            Prose => {}
+        });
+        if result.is_err() {
+            failed.push(format!("{file}: `{command}`"));
+        }
+    }
+    assert!(failed.is_empty(), "hints that do not work: {failed:#?}");
+}
+
+/// The commands named in the hints of the sources in [`SCOPE`]: (file,
+/// command as spelled there), from string literals outside comments and
+/// test modules.
+fn hinted_commands() -> BTreeSet<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for s in SCOPE {
+        let p = root.join(s);
+        if p.is_dir() {
+            let mut stack = vec![p];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).unwrap() {
+                    let p = e.unwrap().path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else if p.extension().is_some_and(|x| x == "rs") {
+                        files.push(p);
+                    }
+                }
+            }
+        } else {
+            files.push(p);
+        }
+    }
+    let mut found = BTreeSet::new();
+    for p in files {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap();
+        let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        for line in code.lines() {
+            let t = line.trim_start();
+            if t.starts_with("//") || !t.contains('"') {
+                continue;
+            }
+            for c in commands_in(line) {
+                found.insert((rel.clone(), c));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_hint_naming_a_command_is_in_the_table() {
+    let found = hinted_commands();
+    let table: BTreeSet<(String, String)> = TABLE
+        .iter()
+        .map(|(f, c, _)| (f.to_string(), c.to_string()))
+        .collect();
+    let missing: Vec<_> = found.difference(&table).collect();
+    assert!(
+        missing.is_empty(),
+        "hints naming a command that no situation runs (add a row to TABLE): {missing:#?}"
+    );
+    let stale: Vec<_> = table.difference(&found).collect();
+    assert!(stale.is_empty(), "rows whose hint is gone: {stale:#?}");
+}
