@@ -291,6 +291,34 @@ fn at_the_top_status_and_check_name_the_one_project_in_a_subfolder() {
         "{}",
         stderr(&a)
     );
+    // The runtime tools name it too, with their own command line.
+    let a = env
+        .run(&repo, &["cycle", "new", "--request", "Add a report"])
+        .code(1);
+    assert!(
+        stderr(&a).contains("`git standards -C app cycle new --request 'Add a report'`"),
+        "{}",
+        stderr(&a)
+    );
+    let v = json_of(
+        &env.run(
+            &repo,
+            &[
+                "artifact",
+                "init",
+                "review",
+                "--kind",
+                "implementation",
+                "--json",
+            ],
+        )
+        .code(1),
+    );
+    assert_eq!(
+        v["projects"][0]["command"],
+        "git standards -C app artifact init REVIEW --kind IMPLEMENTATION --json",
+        "{v}"
+    );
     // A repository with no project anywhere still says to install.
     let (env, repo) = Env::repo();
     let a = env.run(&repo, &["status"]).code(1);
