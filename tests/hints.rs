@@ -220,7 +220,7 @@ const TABLE: &[(&str, &str, Situation)] = &[
     ),
     (
         "src/commands/install.rs",
-        "git add .standards && git commit -m \\\"Install STANDARDS\\\"",
+        "git add {standards} && git commit -m \\\"Install STANDARDS\\\"",
         Custom(first_steps),
     ),
     (

@@ -291,6 +291,34 @@ fn at_the_top_status_and_check_name_the_one_project_in_a_subfolder() {
         "{}",
         stderr(&a)
     );
+    // The runtime tools name it too, with their own command line.
+    let a = env
+        .run(&repo, &["cycle", "new", "--request", "Add a report"])
+        .code(1);
+    assert!(
+        stderr(&a).contains("`git standards -C app cycle new --request 'Add a report'`"),
+        "{}",
+        stderr(&a)
+    );
+    let v = json_of(
+        &env.run(
+            &repo,
+            &[
+                "artifact",
+                "init",
+                "review",
+                "--kind",
+                "implementation",
+                "--json",
+            ],
+        )
+        .code(1),
+    );
+    assert_eq!(
+        v["projects"][0]["command"],
+        "git standards -C app artifact init REVIEW --kind IMPLEMENTATION --json",
+        "{v}"
+    );
     // A repository with no project anywhere still says to install.
     let (env, repo) = Env::repo();
     let a = env.run(&repo, &["status"]).code(1);
@@ -334,5 +362,144 @@ fn at_the_top_status_and_check_name_every_project_in_subfolders() {
         stderr(&a).contains("2 STANDARDS projects live in the subfolders `app`, `services/my api`"),
         "{}",
         stderr(&a)
+    );
+}
+
+/// Words of gix's own error texts that must never reach a person.
+const INTERNALS: &[&str] = &[
+    "input=",
+    "couldn't",
+    "Error {",
+    "gix",
+    "caused by",
+    "Some(",
+    "Kind::",
+];
+
+fn no_internals(a: &assert_cmd::assert::Assert, what: &str) {
+    let said = format!("{}{}", stdout(a), stderr(a));
+    for word in INTERNALS {
+        assert!(!said.contains(word), "{what} leaks `{word}`: {said}");
+    }
+}
+
+#[test]
+fn bad_revisions_and_refs_are_refused_in_plain_words() {
+    let p = Project::brown();
+    p.commit("install");
+    let tree = p.env.git(&p.root, &["rev-parse", "HEAD^{tree}"]);
+    let tree = tree.trim();
+    for args in [
+        &["check", "--ref", "nosuch"][..],
+        &["check", "--ref", "HEAD~7"],
+        &["status", "--ref", "nosuch"],
+        &["status", "--json", "--ref", "main..x"],
+        &["verify", "nosuch"],
+        &["verify", "nosuch..HEAD"],
+        &["verify", "HEAD..nosuch", "--format", "json"],
+    ] {
+        let a = p.run(args).code(1);
+        no_internals(&a, &format!("{args:?}"));
+        assert!(
+            format!("{}{}", stdout(&a), stderr(&a)).contains("unknown revision `"),
+            "{args:?}: {}",
+            stderr(&a)
+        );
+    }
+    for args in [&["check", "--ref", tree][..], &["verify", tree]] {
+        let a = p.run(args).code(1);
+        no_internals(&a, &format!("{args:?}"));
+        assert!(
+            stderr(&a).contains("names a tree, not a commit"),
+            "{}",
+            stderr(&a)
+        );
+    }
+    let a = p.run(&["verify", "HEAD", "--into", "nosuch"]).code(1);
+    no_internals(&a, "verify --into nosuch");
+    for args in [
+        &["archive", "show", "nosuch"][..],
+        &["archive", "show", "bad..name"],
+    ] {
+        let a = p.run(args).code(1);
+        no_internals(&a, &format!("{args:?}"));
+        assert!(stderr(&a).contains("there is no archive"), "{}", stderr(&a));
+    }
+    let a = p.run(&["log", "--cycle", "nosuch"]).success();
+    no_internals(&a, "log --cycle nosuch");
+}
+
+#[test]
+fn verify_format_and_log_event_take_values_in_any_case() {
+    let p = Project::brown();
+    p.commit("install");
+    let a = p.run(&["verify", "HEAD", "--format", "JSON"]).success();
+    assert!(json_of(&a).is_object());
+    let a = p.run(&["verify", "HEAD", "--format", "Github"]);
+    assert!(!stderr(&a).contains("invalid value"), "{}", stderr(&a));
+    let a = p.run(&["log", "--event", "INSTALLED"]).success();
+    assert!(stdout(&a).contains("  installed  "), "{}", stdout(&a));
+    p.run(&["status", "--ref", "HEAD", "-q"]).success();
+}
+
+#[test]
+fn install_reset_uninstall_and_archive_restore_show_paths_from_a_subfolder() {
+    let (env, repo) = Env::repo();
+    let src = repo.join("src");
+    write(src.join("app.py"), "print('hi')\n");
+    let a = env.run(&src, &["install", "--client", "claude"]).success();
+    let out = stdout(&a);
+    assert!(
+        out.contains("created        ../.standards/STATE.md\n"),
+        "{out}"
+    );
+    assert!(out.contains("wrote          ../CLAUDE.md\n"), "{out}");
+    assert!(
+        !out.contains(" .standards/"),
+        "no path is shown from the top: {out}"
+    );
+    // The first step's `git add` works from where install ran.
+    assert!(
+        out.contains("`git add ../.standards && git commit"),
+        "{out}"
+    );
+    env.git(&src, &["add", "../.standards"]);
+    env.commit_all(&repo, "install");
+    let id = stdout(
+        &env.run(&src, &["start", "--request", "Add a report"])
+            .success(),
+    );
+    assert!(!id.is_empty());
+    let scope = stdout(&env.run(&src, &["artifact", "init", "SCOPE"]).success());
+    let scope = scope.trim_end();
+    assert!(scope.starts_with("../.standards/docs/scope/"), "{scope}");
+    env.commit_all(&repo, "scope");
+    let a = env.run(&src, &["reset", "--dry-run"]).success();
+    assert!(
+        stdout(&a).contains("Remove: ../.standards/docs\n")
+            && stdout(&a).contains("Write: ../.standards/STATE.md\n"),
+        "{}",
+        stdout(&a)
+    );
+    env.run(&src, &["reset", "--yes"]).success();
+    let list = stdout(&env.run(&src, &["archive", "list"]).success());
+    let name = list.split('\t').next().unwrap().to_string();
+    // `archive show` keeps the archive's own paths, which `restore` takes.
+    let shown = stdout(&env.run(&src, &["archive", "show", &name]).success());
+    let archived = shown
+        .lines()
+        .find(|l| l.starts_with(".standards/docs/scope/"))
+        .unwrap_or_else(|| panic!("{shown}"))
+        .to_string();
+    let a = env
+        .run(&src, &["archive", "restore", &name, &archived])
+        .success();
+    assert_eq!(stdout(&a), format!("restored       {scope}\n"));
+    assert!(src.join(scope).is_file());
+    let a = env.run(&src, &["uninstall", "--dry-run"]).success();
+    assert!(
+        stdout(&a).contains("Remove: ../CLAUDE.md\n"),
+        "{}",
+        stdout(&a)
     );
 }

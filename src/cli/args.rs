@@ -15,6 +15,8 @@ use crate::protocol::vocab::{
 ///
 /// Reads each branch's `.standards/` folder as the workflow state: from the working tree, the index, HEAD or any ref, without a checkout. Git runs it as `git standards <subcommand>`; `git standards --help` opens the manual page git-standards(1), which holds this text.
 ///
+/// Paths printed for a person are relative to the current folder, as git prints them (`../.standards/STATE.md` from `src/`); `--json` output keeps them relative to the project's top (the folder holding `.standards/`), the audit trail and the reset preview's diffs keep the repository's paths, as `git log` and `git diff` do, and `archive show` lists the archive's own paths, which `archive show` and `archive restore` take back.
+///
 /// EXIT STATUS
 ///
 /// 0: success.
@@ -31,7 +33,7 @@ use crate::protocol::vocab::{
 ///
 /// `git standards status --json` prints one JSON object; on success it has all the keys below. Vocabulary values keep the protocol's spelling, `UNSET` and `NONE` included; free-text and path fields are null where STATE.md says `NONE` or `UNSET`.
 ///
-/// ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3); when STATE.md or MODE.md is in a merge conflict it also has "conflict", the same object as in `git standards check --json`, naming both sides' cycle, request and workflow state.
+/// ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3); when STATE.md or MODE.md is in a merge conflict it also has "conflict", the same object as in `git standards check --json`, naming both sides' cycle, request and workflow state; run at the top of a repository whose projects live only in subfolders, it has "projects": [{"folder": "<folder, relative to the repository's top>", "command": "git standards -C <folder> ..."}] (`git standards check --json` too).
 ///
 /// source: the snapshot read: "the working tree", "the index", or "commit <short id> (`<rev>`)".
 ///
@@ -417,7 +419,7 @@ pub enum ArchiveCommand {
 #[derive(Debug, clap::Args)]
 pub struct ResetArgs {
     /// Project mode after the reset; inferred from the project's files when absent.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub mode: Option<ModeArg>,
     /// Print the planned changes and diffs without changing anything.
     #[arg(long)]
@@ -485,7 +487,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "branch")]
     pub into: Option<String>,
     /// Output format (default: github when GITHUB_ACTIONS=true, else text).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub format: Option<VerifyFormat>,
 }
 
@@ -611,7 +613,7 @@ pub struct LogArgs {
     #[arg(long, value_name = "id", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub cycle: Option<String>,
     /// Only events of this type; repeat for several.
-    #[arg(long = "event", value_name = "type", value_parser = event_names())]
+    #[arg(long = "event", value_name = "type", value_parser = event_names(), ignore_case = true)]
     pub events: Vec<String>,
     /// Only events at or after this time: YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS (UTC) or RFC 3339.
     #[arg(long, value_name = "date")]
@@ -879,7 +881,8 @@ fn log_request(a: LogArgs) -> Result<commands::log::Request> {
     Ok(commands::log::Request {
         filter: crate::audit::Filter {
             cycle: a.cycle,
-            events: a.events,
+            // Accepted in any case, printed and matched as the trail spells them.
+            events: a.events.iter().map(|e| e.to_ascii_lowercase()).collect(),
             since: time(a.since, Bound::Start, "--since")?,
             until: time(a.until, Bound::End, "--until")?,
             actor: a.actor,
@@ -1108,7 +1111,7 @@ pub struct BlockArgs {
 #[derive(Debug, clap::Args)]
 pub struct ResolveArgs {
     /// The side whose STATE.md is kept.
-    #[arg(long, value_enum, value_name = "ours|theirs")]
+    #[arg(long, value_enum, ignore_case = true, value_name = "ours|theirs")]
     pub keep: KeepArg,
     /// Confirm the decision without asking (required outside a terminal).
     #[arg(long)]

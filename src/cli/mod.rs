@@ -243,6 +243,32 @@ mod tests {
         assert!(!is_hook(&[]));
     }
 
+    /// Issue 15: every value flag takes its values in any case (`--format GITHUB`,
+    /// `--keep Ours`), like `--color` and the record types.
+    #[test]
+    fn every_value_flag_ignores_case() {
+        fn walk(cmd: &clap::Command, path: &str, bad: &mut Vec<String>) {
+            for arg in cmd.get_arguments() {
+                let enumerated = !arg.get_possible_values().is_empty();
+                let boolean = matches!(
+                    arg.get_action(),
+                    clap::ArgAction::SetTrue | clap::ArgAction::SetFalse
+                );
+                if enumerated && !boolean && !arg.is_ignore_case_set() {
+                    bad.push(format!("{path} --{}", arg.get_id()));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                walk(sub, &format!("{path} {}", sub.get_name()), bad);
+            }
+        }
+        let mut bad = Vec::new();
+        let mut cmd = super::command();
+        cmd.build();
+        walk(&cmd, "git standards", &mut bad);
+        assert!(bad.is_empty(), "values not accepted in any case: {bad:?}");
+    }
+
     #[test]
     fn staged_and_ref_conflict() {
         let e = super::command()

@@ -148,8 +148,12 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String]) -> Result<()
         changes,
         serde_json::json!({ "archive": name, "paths": chosen }),
     )?;
+    // The restored files as the working tree has them (relative to the current
+    // folder); `archive show` keeps the archive's own paths, which `show` and
+    // `restore` take back.
+    let view = ctx.path_view(&project);
     for p in &chosen {
-        writeln!(ctx.out, "restored       {p}").map_err(Error::stdout)?;
+        writeln!(ctx.out, "restored       {}", view.show(p)).map_err(Error::stdout)?;
     }
     writeln!(
         ctx.err,

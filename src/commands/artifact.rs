@@ -199,7 +199,10 @@ pub const JOURNAL_FAILPOINTS: &[&str] = &[
 /// the `Active Work` field when that is `NONE`, in one journaled operation;
 /// a field naming another artifact (the role's choice) is left as it is.
 pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<()> {
-    let rt = runtime::open(&ctx.cwd)?;
+    let command = request.command();
+    let command = command.trim_start_matches("git standards ");
+    let json_flag = if json { " --json" } else { "" };
+    let rt = runtime::open_for(&ctx.cwd, Some(&format!("{command}{json_flag}")))?;
     // D22: never write beside an interrupted multi-file operation.
     crate::repo::journal::refuse_if_pending(&rt.project)?;
     crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;

@@ -11,6 +11,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use crate::assets::skills::SKILLS;
+use crate::commands::paths::PathView;
 use crate::error::{Error, Result};
 use crate::protocol::clients::{self as cl, Manifest};
 use crate::protocol::invocation::Client;
@@ -787,7 +788,7 @@ pub fn disk_lister(root: &Path) -> impl Fn(&str) -> Vec<String> + '_ {
 }
 
 /// Prints the client changes and the messages (RT §7.6.9).
-pub fn print(out: &mut dyn Write, plan: &Plan, dry_run: bool) -> Result<()> {
+pub fn print(out: &mut dyn Write, plan: &Plan, dry_run: bool, view: &PathView) -> Result<()> {
     let w = |e: std::io::Error| Error::io("<stdout>", e);
     // One line per skill folder (RT §7.6.3 preview entries), one per other path.
     let mut shown: Vec<String> = Vec::new();
@@ -822,7 +823,7 @@ pub fn print(out: &mut dyn Write, plan: &Plan, dry_run: bool) -> Result<()> {
         if shown.contains(&shown_path) {
             continue;
         }
-        writeln!(out, "{verb:<14} {shown_path}").map_err(w)?;
+        writeln!(out, "{verb:<14} {}", view.show(&shown_path)).map_err(w)?;
         shown.push(shown_path);
     }
     let names: Vec<&str> = plan.clients.iter().map(|c| c.as_str()).collect();

@@ -60,7 +60,12 @@ pub fn os_random() -> Result<[u8; 4]> {
 
 /// Runs `cycle new`.
 pub fn run_new(ctx: &mut Context, request: &NewRequest, json: bool) -> Result<()> {
-    let rt = runtime::open(&ctx.cwd)?;
+    let json_flag = if json { " --json" } else { "" };
+    let command = format!(
+        "cycle new --request {}{json_flag}",
+        runtime::shell_word(&request.request)
+    );
+    let rt = runtime::open_for(&ctx.cwd, Some(&command))?;
     crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "cycle new")?;
     let id = new_id(&rt.tree, request, chrono::Utc::now(), os_random)?;
     super::print_result(

@@ -5,6 +5,7 @@ use std::io::Write;
 
 use crate::assets;
 use crate::audit::{Event, EventKind};
+use crate::commands::paths::PathView;
 use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::protocol::check::runtime::{has_records, missing_file_hint, HeldBy, Snapshot};
@@ -657,8 +658,17 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     };
     let inferred = (plan.kind == InstallKind::First && request.mode.is_none())
         .then(|| mode_reason(plan.mode, &listing_names));
-    print_plan(ctx.out, &plan, &root, request.dry_run, inferred.as_deref())?;
+    let view = PathView::new(&ctx.cwd, &root);
+    print_plan(
+        ctx.out,
+        &plan,
+        &root,
+        request.dry_run,
+        inferred.as_deref(),
+        &view,
+    )?;
     for path in &plan.restored {
+        let path = view.show(path);
         writeln!(
             ctx.out,
             "{}",
@@ -672,6 +682,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     }
     for op in &plan.ops {
         if let Op::Leave { path } = op {
+            let path = view.show(path);
             let _ = writeln!(
                 ctx.err,
                 "Left `{path}` in place: this version no longer ships it, but git has no unchanged copy of it, so it may be yours; delete it yourself if it is not."
@@ -679,16 +690,18 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         }
     }
     print_settings(ctx, &settings, request.dry_run)?;
-    super::clients::print(ctx.out, &clients, request.dry_run)?;
+    super::clients::print(ctx.out, &clients, request.dry_run, &view)?;
     if plan.kind == InstallKind::First && !request.dry_run {
         // The first cycle's first role: SCOPING for greenfield, AUDITING for brownfield.
         let role = match plan.mode {
             ProjectMode::Greenfield => "scoper",
             ProjectMode::Brownfield => "auditor",
         };
+        let standards =
+            super::runtime::shell_word(&view.show(crate::protocol::layout::STANDARDS_DIR));
         writeln!(
             ctx.out,
-            "First steps: commit the runtime (`git add .standards && git commit -m \"Install STANDARDS\"`), then start the first cycle with `git standards start --request \"<what you want done>\"`; it hands the cycle to the {role}, invoked as `/{role}` in Claude Code or `${role}` in Codex."
+            "First steps: commit the runtime (`git add {standards} && git commit -m \"Install STANDARDS\"`), then start the first cycle with `git standards start --request \"<what you want done>\"`; it hands the cycle to the {role}, invoked as `/{role}` in Claude Code or `${role}` in Codex."
         )
         .map_err(Error::stdout)?;
     }
@@ -835,6 +848,7 @@ fn print_plan(
     root: &std::path::Path,
     dry_run: bool,
     inferred: Option<&str>,
+    view: &PathView,
 ) -> Result<()> {
     let w = |e: std::io::Error| Error::io("<stdout>", e);
     let changed = plan
@@ -865,7 +879,7 @@ fn print_plan(
         (Op::Leave { .. }, _) => "left (yours)",
     };
     for op in &plan.ops {
-        writeln!(out, "{:<14} {}", verb(op), op.path()).map_err(w)?;
+        writeln!(out, "{:<14} {}", verb(op), view.show(op.path())).map_err(w)?;
     }
     let action = match (plan.kind, changed, dry_run) {
         (InstallKind::First, _, false) => "Installed".to_string(),

@@ -86,18 +86,7 @@ pub fn current_branch(project: &Project) -> Result<Option<String>> {
 
 /// Resolves a revision to a commit ID, refusing with a clear message.
 pub fn resolve_commit(project: &Project, rev: &str) -> Result<gix::ObjectId> {
-    let id = project.repo.rev_parse_single(rev).map_err(|e| {
-        Error::refused(
-            format!("cannot resolve `{rev}` ({e})"),
-            Some("name a branch, tag or commit that exists here (see `git branch -a`)".into()),
-        )
-    })?;
-    let commit = id
-        .object()
-        .map_err(|e| git_err("cannot read the object", e))?
-        .peel_to_commit()
-        .map_err(|e| Error::refused(format!("`{rev}` does not name a commit: {e}"), None))?;
-    Ok(commit.id)
+    crate::repo::resolve_commit(&project.repo, rev).map(|c| c.id)
 }
 
 /// The merge in progress: every `MERGE_HEAD` line, else the branches that

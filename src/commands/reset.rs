@@ -12,6 +12,7 @@
 
 use crate::audit::{Event, EventKind};
 use crate::commands::install::{self, Version};
+use crate::commands::paths::PathView;
 use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::protocol::layout::{
@@ -386,6 +387,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     }
     let plan = preview(&project, request)?;
     let root = project.root.display().to_string();
+    let view = ctx.path_view(&project);
     let w = |e: std::io::Error| Error::io("<stderr>", e);
     if plan.ops.is_empty() {
         writeln!(
@@ -397,7 +399,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         return Ok(());
     }
     if request.dry_run {
-        print_plan(ctx, &plan, &root, None, true)?;
+        print_plan(ctx, &view, &plan, &root, None, true)?;
         return Ok(());
     }
     if !request.yes {
@@ -416,7 +418,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
                 )),
             ));
         }
-        print_plan(ctx, &plan, &root, None, true)?;
+        print_plan(ctx, &view, &plan, &root, None, true)?;
         let question = format!("Reset STANDARDS in {root}? [y/N] ");
         if !super::confirm::ask(ctx.err, &mut std::io::stdin().lock(), &question)? {
             writeln!(ctx.err, "Reset cancelled; no files were changed.").map_err(w)?;
@@ -424,7 +426,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         }
     }
     let outcome = apply(ctx, &project, plan, request)?;
-    print_plan(ctx, &outcome.plan, &root, Some(&outcome), false)
+    print_plan(ctx, &view, &outcome.plan, &root, Some(&outcome), false)
 }
 
 /// Archives, then applies the plan through the journal (and commits it with
@@ -721,6 +723,7 @@ fn commit_changes(
 
 fn print_plan(
     ctx: &mut Context,
+    view: &PathView,
     plan: &Plan,
     root: &str,
     outcome: Option<&Outcome>,
@@ -764,7 +767,7 @@ fn print_plan(
             (Op::Write { .. }, true) => "Write",
             (Op::Write { .. }, false) => "Wrote",
         };
-        writeln!(out, "{verb}: {}", op.path()).map_err(w)?;
+        writeln!(out, "{verb}: {}", view.show(op.path())).map_err(w)?;
     }
     if preview {
         for d in &plan.diffs {

@@ -23,11 +23,21 @@ pub struct Runtime {
 /// Discovers the project from `cwd` and requires an installed runtime: a
 /// `.standards/PROTOCOL.md` that carries the framework marker.
 pub fn open(cwd: &std::path::Path) -> Result<Runtime> {
+    open_for(cwd, None)
+}
+
+/// [`open`] for a command that, run at the top of a repository whose projects
+/// live in subfolders, names them with the `git standards -C <folder>
+/// <command>` to run instead ([`projects_elsewhere`]).
+pub fn open_for(cwd: &std::path::Path, command: Option<&str>) -> Result<Runtime> {
     let project = Project::discover(cwd)?;
     project.require_workdir()?;
     let root = project.root.clone();
     let tree = project.worktree()?;
-    require_installed_in(&project, &tree)?;
+    require_installed_in(&project, &tree).map_err(|e| match command {
+        Some(command) => projects_elsewhere(cwd, &project, Snapshot::Worktree, command, e),
+        None => e,
+    })?;
     refuse_missing_state(&project, &tree)?;
     Ok(Runtime {
         project,

@@ -14,6 +14,7 @@
 use serde_json::{Map, Value};
 
 use crate::audit::{Event, EventKind};
+use crate::commands::paths::PathView;
 use crate::commands::reset::{refuse_links, require_runtime};
 use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
@@ -625,13 +626,14 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     journal::refuse_if_pending(&project)?;
     let plan = preview(&project)?;
     let root = project.root.display().to_string();
+    let view = ctx.path_view(&project);
     let w = |e: std::io::Error| Error::io("<stderr>", e);
     if !plan.runtime && plan.ops.is_empty() {
         writeln!(ctx.err, "No STANDARDS installation found in {root}.").map_err(w)?;
         return Ok(());
     }
     if request.dry_run {
-        return print_plan(ctx, &plan, &root, None, true);
+        return print_plan(ctx, &view, &plan, &root, None, true);
     }
     if !request.yes {
         if !super::confirm::interactive() {
@@ -640,7 +642,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
                 Some("preview with `git standards uninstall --dry-run`, then run `git standards uninstall --yes`".to_string()),
             ));
         }
-        print_plan(ctx, &plan, &root, None, true)?;
+        print_plan(ctx, &view, &plan, &root, None, true)?;
         let question = format!("Uninstall STANDARDS from {root}? [y/N] ");
         if !super::confirm::ask(ctx.err, &mut std::io::stdin().lock(), &question)? {
             writeln!(ctx.err, "Uninstall cancelled; no files were changed.").map_err(w)?;
@@ -648,7 +650,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         }
     }
     let archived = apply(ctx, &project, &plan)?;
-    print_plan(ctx, &plan, &root, Some(&archived), false)
+    print_plan(ctx, &view, &plan, &root, Some(&archived), false)
 }
 
 /// Archives `.standards/`, then applies the plan through the journal.
@@ -701,6 +703,7 @@ pub fn apply(ctx: &mut Context, project: &Project, plan: &Plan) -> Result<Archiv
 
 fn print_plan(
     ctx: &mut Context,
+    view: &PathView,
     plan: &Plan,
     root: &str,
     archived: Option<&Archived>,
@@ -737,7 +740,7 @@ fn print_plan(
             (Op::Update { .. }, true) => "Update",
             (Op::Update { .. }, false) => "Updated",
         };
-        writeln!(out, "{verb}: {}", op.path()).map_err(w)?;
+        writeln!(out, "{verb}: {}", view.show(op.path())).map_err(w)?;
     }
     if preview {
         writeln!(out, "This is a preview; nothing changed. Removing `.standards/` deletes the saved workflow state, context, cycle records and user styles.").map_err(w)?;

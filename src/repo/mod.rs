@@ -24,7 +24,7 @@ pub mod write;
 use std::path::{Path, PathBuf};
 
 pub use dirtree::DirTree;
-pub use snapshot::ObjectTree;
+pub use snapshot::{resolve_commit, ObjectTree};
 pub use worktree::WorktreeTree;
 
 use crate::error::Error;

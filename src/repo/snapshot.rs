@@ -339,30 +339,7 @@ impl ObjectTree {
         rev: &str,
         root_in_repo: &str,
     ) -> Result<Self, Error> {
-        let id = repo.rev_parse_single(rev).map_err(|_| {
-            if repo.head_id().is_err() && repo.references().is_ok_and(|r| r.all().is_ok_and(|mut all| all.next().is_none())) {
-                Error::Refused {
-                    message: format!("cannot resolve `{rev}`: the repository has no commits yet"),
-                    hint: Some("commit first, or read the working tree (without `--ref`)".into()),
-                }
-            } else {
-                Error::Refused {
-                    // gix's own text (`couldn't parse revision, input="..."`) names its internals.
-                    message: format!("unknown revision `{rev}`"),
-                    hint: Some("name a branch, tag or commit that exists in this repository (see `git log --oneline`)".into()),
-                }
-            }
-        })?;
-        let commit = id
-            .object()
-            .map_err(|e| object_err("cannot read the object", e))?
-            .peel_to_commit()
-            .map_err(|_| Error::Refused {
-                message: format!("`{rev}` does not name a commit"),
-                hint: Some(
-                    "name a branch, tag or commit (a tree or blob has no history to check)".into(),
-                ),
-            })?;
+        let commit = resolve_commit(repo, rev)?;
         let tree = commit
             .tree()
             .map_err(|e| object_err("cannot read the commit's tree", e))?;
@@ -784,4 +761,36 @@ impl Tree for ObjectTree {
             None
         }
     }
+}
+
+/// The commit `rev` names, refused in words a person can act on: gix's own
+/// text (`couldn't parse revision, input="..."`) names its internals, so it
+/// never reaches the user. The one place every `--ref`, range and `--into`
+/// is resolved.
+pub fn resolve_commit<'r>(repo: &'r gix::Repository, rev: &str) -> Result<gix::Commit<'r>, Error> {
+    let id = repo.rev_parse_single(rev).map_err(|_| {
+        let no_commits = repo.head_id().is_err()
+            && repo
+                .references()
+                .is_ok_and(|r| r.all().is_ok_and(|mut all| all.next().is_none()));
+        if no_commits {
+            Error::Refused {
+                message: format!("cannot resolve `{rev}`: the repository has no commits yet"),
+                hint: Some("commit first, or read the working tree (without `--ref`)".into()),
+            }
+        } else {
+            Error::Refused {
+                message: format!("unknown revision `{rev}`"),
+                hint: Some("name a branch, tag or commit that exists in this repository (see `git log --oneline`)".into()),
+            }
+        }
+    })?;
+    let object = id
+        .object()
+        .map_err(|e| object_err("cannot read the object", e))?;
+    let kind = object.kind;
+    object.peel_to_commit().map_err(|_| Error::Refused {
+        message: format!("`{rev}` names a {kind}, not a commit"),
+        hint: Some("name a branch, tag or commit (a tree or blob has no history to check)".into()),
+    })
 }

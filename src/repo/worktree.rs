@@ -23,10 +23,6 @@ use super::snapshot::{git_err, index_err, strip_root, unmerged_stages, unmerged_
 use crate::error::Error;
 use crate::protocol::tree::{Node, Stages, Tree};
 
-/// What [`WorktreeTree::walk`] calls for each file: the listing of its
-/// folder, its path, its type, and two tests (is it tracked, does git ignore it).
-type Found<'a> = dyn FnMut(&Listed, &str, FileType, &dyn Fn() -> bool, &dyn Fn() -> bool) + 'a;
-
 /// Walks the listed folder `listed` (project-relative `rel`) depth-first,
 /// never following a link: `found` sees every entry that is not a folder
 /// (with the listing of its folder, to open it relative to), the entries of
