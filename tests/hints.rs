@@ -1233,3 +1233,47 @@ fn every_hint_naming_a_command_is_in_the_table() {
     let stale: Vec<_> = table.difference(&found).collect();
     assert!(stale.is_empty(), "rows whose hint is gone: {stale:#?}");
 }
+
+/// From a subfolder, a hint's git commands carry `-C` to the project root
+/// (git reads their paths from the folder it runs in), and they work there:
+/// in a refusal and in `check`'s text output alike. `--json` keeps the
+/// project-relative spelling.
+#[test]
+fn hinted_git_commands_work_from_a_subfolder() {
+    let (env, repo) = committed();
+    let sub = repo.join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+
+    std::fs::remove_file(repo.join(".standards/STATE.md")).unwrap();
+    let hint = refusal_hint(&output(&env, &sub, &["status"]));
+    let commands = run_all(&env, &sub, &hint);
+    assert!(
+        commands
+            .iter()
+            .any(|c| c.starts_with("git -C ../.. restore ")),
+        "{commands:?}"
+    );
+    env.run(&sub, &["status"]).success();
+
+    std::fs::remove_file(repo.join(".standards/MODE.md")).unwrap();
+    let out = output(&env, &sub, &["check"]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let hint = text
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("hint: "))
+        .unwrap_or_else(|| panic!("no hint: {text}"));
+    let commands = run_all(&env, &sub, hint);
+    assert!(
+        commands.iter().all(|c| c.starts_with("git -C ../.. ")),
+        "{commands:?}"
+    );
+    env.run(&sub, &["check"]).success();
+
+    std::fs::remove_file(repo.join(".standards/MODE.md")).unwrap();
+    let json = problems(&env, &sub, &[]);
+    assert!(
+        json.iter()
+            .any(|(_, _, h)| h.contains("`git restore") && !h.contains("-C")),
+        "{json:?}"
+    );
+}

@@ -70,7 +70,22 @@ pub fn report_error(error: &Error, err: &mut dyn Write) -> u8 {
 
 /// [`report_error`], with `error:` in red when `color` is set (a terminal).
 pub fn report_error_colored(error: &Error, err: &mut dyn Write, color: bool) -> u8 {
+    report_error_from(error, err, color, None)
+}
+
+/// [`report_error_colored`], with the git commands of the hint made runnable
+/// from the current folder (`view`: from there onto the project root).
+pub fn report_error_from(
+    error: &Error,
+    err: &mut dyn Write,
+    color: bool,
+    view: Option<&crate::commands::paths::PathView>,
+) -> u8 {
     let (code, hint) = classify(error);
+    let hint = match (hint, view) {
+        (Some(hint), Some(view)) => Some(view.runnable(&hint)),
+        (hint, _) => hint,
+    };
     if matches!(error, Error::ProblemsFound { .. } | Error::Exit { .. }) {
         return code;
     }

@@ -12,8 +12,8 @@ use clap::Parser;
 
 pub use args::{Cli, Command};
 pub use exit::{
-    report_error, report_error_colored, report_error_json, EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS,
-    EXIT_USAGE,
+    report_error, report_error_colored, report_error_from, report_error_json, EXIT_INTERNAL,
+    EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE,
 };
 
 use crate::commands::Context;
@@ -116,7 +116,12 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, colors: Colors) -
             if json && !matches!(e, Error::ProblemsFound { .. } | Error::Exit { .. }) {
                 let _ = report_error_json(&e, ctx.out);
             }
-            report_error_colored(&e, ctx.err, colors.err)
+            // Hints quote commands with project-relative paths: from a
+            // subfolder, git must be pointed at the project root.
+            let view = crate::repo::Project::discover(&ctx.cwd)
+                .ok()
+                .map(|p| crate::commands::paths::PathView::of(&ctx.cwd, &p));
+            report_error_from(&e, ctx.err, colors.err, view.as_ref())
         }
     }
 }

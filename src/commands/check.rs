@@ -350,7 +350,7 @@ pub fn print_text_in(
                 continue;
             }
             hinted.push((p.rule, hint.as_str()));
-            writeln!(out, "    hint: {hint}").map_err(out_err)?;
+            writeln!(out, "    hint: {}", view.runnable(hint)).map_err(out_err)?;
         }
     }
     for note in &report.notes {

@@ -100,6 +100,49 @@ impl PathView {
     }
 }
 
+/// The git commands whose path arguments are read from the current folder.
+const PATH_COMMANDS: &[&str] = &["restore", "add", "rm", "mv", "checkout", "sparse-checkout"];
+
+impl PathView {
+    /// A hint as a person can run it from the current folder: every quoted
+    /// git command that takes project-relative paths (`git restore .standards/STATE.md`)
+    /// gains `-C <project root>` (`git -C .. restore .standards/STATE.md`),
+    /// since git reads paths from the folder it runs in. `git standards`
+    /// commands find the project themselves and are left alone.
+    pub fn runnable(&self, hint: &str) -> String {
+        if self.up == 0 && self.down.is_empty() {
+            return hint.to_string();
+        }
+        let top = crate::commands::runtime::shell_word(&self.show(""));
+        let mut out = String::with_capacity(hint.len() + 16);
+        let mut rest = hint;
+        while let Some(open) = rest.find('`') {
+            let Some(len) = rest[open + 1..].find('`') else {
+                break;
+            };
+            let span = &rest[open + 1..open + 1 + len];
+            out.push_str(&rest[..=open]);
+            let mut words = span.split_whitespace();
+            let takes_paths = words.next() == Some("git")
+                && words.next().is_some_and(|w| PATH_COMMANDS.contains(&w))
+                && words.next().is_some();
+            match span.strip_prefix("git ") {
+                Some(args) if takes_paths => {
+                    out.push_str("git -C ");
+                    out.push_str(&top);
+                    out.push(' ');
+                    out.push_str(args);
+                }
+                _ => out.push_str(span),
+            }
+            out.push('`');
+            rest = &rest[open + len + 2..];
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
 fn components(path: &Path) -> Vec<String> {
     path.components()
         .filter_map(|c| match c {
@@ -121,6 +164,24 @@ mod tests {
                 .collect()
         };
         PathView::between(&split(cwd), &split(root))
+    }
+
+    #[test]
+    fn hints_name_git_commands_runnable_from_here() {
+        let hint = "restore it (`git restore --source=HEAD .standards/STATE.md`), then `git add` it, or run `git standards install`";
+        assert_eq!(view("/r", "/r").runnable(hint), hint);
+        assert_eq!(
+            view("/r/src/deep", "/r").runnable(hint),
+            "restore it (`git -C ../.. restore --source=HEAD .standards/STATE.md`), then `git add` it, or run `git standards install`"
+        );
+        assert_eq!(
+            view("/r/my docs", "/r/my docs/proj").runnable("`git add .standards`"),
+            "`git -C proj add .standards`"
+        );
+        assert_eq!(
+            view("/r/a", "/r").runnable("odd `unclosed"),
+            "odd `unclosed"
+        );
     }
 
     #[test]
