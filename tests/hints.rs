@@ -483,23 +483,7 @@ fn check_hint_guides(env: &Env, dir: &Path, rule: &str) {
 // Conformance cases made real.
 
 fn files_of(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    if !dir.is_dir() {
-        return out;
-    }
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
+    crate::common::contents_below(dir)
 }
 
 /// The case `name` as a real repository: the install of its mode and its

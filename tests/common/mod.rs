@@ -158,11 +158,12 @@ pub fn files_below(root: &Path) -> Vec<String> {
     out
 }
 
-/// Lays every file below `dir` over `tree`, at its path relative to `dir`
-/// (nothing when `dir` does not exist).
-pub fn overlay(tree: &mut git_standards::protocol::tree::MemTree, dir: &Path) {
+/// Every file below `dir` by its `/`-separated path relative to `dir`, with
+/// its bytes (empty when `dir` does not exist).
+pub fn contents_below(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
     if !dir.is_dir() {
-        return;
+        return out;
     }
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -176,9 +177,18 @@ pub fn overlay(tree: &mut git_standards::protocol::tree::MemTree, dir: &Path) {
                     .unwrap()
                     .to_string_lossy()
                     .replace('\\', "/");
-                tree.insert(&rel, std::fs::read(&p).unwrap());
+                out.insert(rel, std::fs::read(&p).unwrap());
             }
         }
+    }
+    out
+}
+
+/// Lays every file below `dir` over `tree`, at its path relative to `dir`
+/// (nothing when `dir` does not exist).
+pub fn overlay(tree: &mut git_standards::protocol::tree::MemTree, dir: &Path) {
+    for (rel, bytes) in contents_below(dir) {
+        tree.insert(&rel, bytes);
     }
 }
 
