@@ -1261,3 +1261,22 @@ fn hinted_git_commands_work_from_a_subfolder() {
         "{json:?}"
     );
 }
+
+/// The conflict report of `status` and `check` names the conflicted files
+/// as seen from the current folder, like `git status` does.
+#[test]
+fn the_conflict_report_shows_paths_from_a_subfolder() {
+    let (env, repo) = conflicted();
+    let sub = repo.join("src");
+    std::fs::create_dir_all(&sub).unwrap();
+    for args in [&["status"][..], &["check"][..]] {
+        let out = output(&env, &sub, args);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            text.contains("  `../.standards/STATE.md` ("),
+            "{args:?}: {text}"
+        );
+        let top = String::from_utf8_lossy(&output(&env, &repo, args).stdout).into_owned();
+        assert!(top.contains("  `.standards/STATE.md` ("), "{args:?}: {top}");
+    }
+}

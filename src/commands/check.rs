@@ -233,12 +233,12 @@ pub fn run_project(ctx: &mut Context, project: &Project, request: &Request) -> R
     } else {
         // An operation in progress without a conflict is only in the JSON: the
         // pre-commit hook that concludes a merge runs this very check.
+        let view = ctx.path_view(project);
         if let Some(conflict) = conflict.as_ref().filter(|c| !c.conflicts.is_empty()) {
-            for line in conflict.report_lines() {
+            for line in conflict.report_lines_shown(&|p| view.show(p)) {
                 writeln!(ctx.out, "{line}").map_err(out_err)?;
             }
         }
-        let view = ctx.path_view(project);
         print_text_in(ctx.out, &report, &source, ctx.color, &view)?;
     }
     if report.ok() {

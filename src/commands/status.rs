@@ -145,7 +145,8 @@ fn report_conflict(
         // `-q`: the one refusal line on stderr names both cycles.
         Format::Line => Err(Error::refused(message, Some(hint.to_string()))),
         Format::Text => {
-            for line in state.report_lines() {
+            let view = ctx.path_view(project);
+            for line in state.report_lines_shown(&|p| view.show(p)) {
                 writeln!(ctx.out, "{line}").map_err(Error::stdout)?;
             }
             Err(Error::refused(message, Some(hint.to_string())))

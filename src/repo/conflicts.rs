@@ -148,6 +148,12 @@ impl ConflictState {
     /// The report `check`, `status` and `hook stop` print first: a headline,
     /// then per file the two sides' cycle, workflow state and request.
     pub fn report_lines(&self) -> Vec<String> {
+        self.report_lines_shown(&|path| path.to_string())
+    }
+
+    /// [`ConflictState::report_lines`] with each file's path shown by `show`
+    /// (relative to the current folder, for a person).
+    pub fn report_lines_shown(&self, show: &dyn Fn(&str) -> String) -> Vec<String> {
         let mut lines = Vec::new();
         let during = match &self.in_progress {
             Some(p) => format!(" during {}", p.operation.name()),
@@ -173,7 +179,7 @@ impl ConflictState {
             } else {
                 "conflict markers"
             };
-            lines.push(format!("  `{}` ({how})", c.path));
+            lines.push(format!("  `{}` ({how})", show(&c.path)));
             if c.ours.is_none() && c.theirs.is_none() {
                 if !c.cycles.is_empty() {
                     lines.push(format!("    cycles named: {}", c.cycles.join(", ")));
