@@ -9,7 +9,8 @@ use git_standards::protocol::vocab::ArtifactType;
 use serde_json::Value;
 
 use crate::check::lay_base;
-use crate::common::{files_below, read, set_field, stdout, write, Env};
+use crate::common::{read, set_field, stdout, write, Env};
+use crate::fixture::snapshot;
 
 const ID: &str = "sample-20261005T120000Z-1234abcd";
 const OTHER: &str = "other-20261005T120000Z-5678abcd";
@@ -20,17 +21,6 @@ fn plan_path(id: &str) -> String {
 
 fn json(a: &assert_cmd::assert::Assert) -> Value {
     serde_json::from_str(&stdout(a)).unwrap_or_else(|e| panic!("{e}: {}", stdout(a)))
-}
-
-/// Every file below `repo` (outside `.git`) with its bytes.
-fn snapshot(repo: &Path) -> Vec<(String, Vec<u8>)> {
-    files_below(repo)
-        .into_iter()
-        .map(|p| {
-            let bytes = std::fs::read(repo.join(&p)).unwrap();
-            (p, bytes)
-        })
-        .collect()
 }
 
 /// `text` with each `(field, value)` set in turn.
