@@ -506,10 +506,7 @@ impl WorktreeTree {
         if self.under_converting(folder) {
             return None;
         }
-        let pos = self
-            .index
-            .entry_index_by_path(self.in_repo(rel).as_bytes().as_bstr())
-            .ok()?;
+        let pos = self.index_position(rel)?;
         let entry = &self.index.entries()[pos];
         if entry.stage_raw() != 0
             || !(entry.mode == Mode::FILE || entry.mode == Mode::FILE_EXECUTABLE)
@@ -532,17 +529,20 @@ impl WorktreeTree {
             .then_some(pos)
     }
 
+    /// Where the index holds `rel` (project-relative), if it does.
+    fn index_position(&self, rel: &str) -> Option<usize> {
+        self.index
+            .entry_index_by_path(self.in_repo(rel).as_bytes().as_bstr())
+            .ok()
+    }
+
     /// The blob and size standing for `rel` when its stat data match the
     /// index (see [`WorktreeTree::clean_entry`]); `None` means: read the disk.
     fn clean_blob(&self, rel: &str) -> Option<(gix::ObjectId, u64)> {
         if !self.reuse.enabled {
             return None;
         }
-        let pos = self
-            .index
-            .entry_index_by_path(self.in_repo(rel).as_bytes().as_bstr())
-            .ok()?;
-        let entry = &self.index.entries()[pos];
+        let pos = self.index_position(rel)?;
         let found = |pos: usize| {
             let entry = &self.index.entries()[pos];
             (entry.id, u64::from(entry.stat.size))
@@ -554,7 +554,6 @@ impl WorktreeTree {
             Some(&CHANGED) => return None,
             _ => {}
         }
-        let _ = entry;
         let (folder, _) = handles::split(rel);
         let mut at = String::new();
         let mut parts = folder.split('/').filter(|p| !p.is_empty());
