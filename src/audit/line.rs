@@ -1,6 +1,9 @@
 //! Reading event lines back, and the `cat_sort_uniq` merge of note texts.
 
-use serde_json::{Map, Value};
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde_json::Value;
 
 use super::StateChange;
 
@@ -18,25 +21,117 @@ pub struct Recorded {
     pub cycle: Option<String>,
     pub state: Option<StateChange>,
     pub commit: Option<String>,
-    /// The whole object, common keys included.
-    pub fields: Map<String, Value>,
+    /// The event-specific keys (every key but the common ones), in the
+    /// order they first appear; a repeated key keeps its last value, as a
+    /// JSON object would.
+    pub details: Vec<(String, Value)>,
 }
 
-/// Parses one stored line; the error says what is wrong with it.
+/// The keys a line is read by. `tool` and `argv` are read past without being
+/// kept: `log` never shows them, and the stored line keeps them anyway.
+enum Key {
+    Kept(&'static str),
+    Skipped,
+    Detail(String),
+}
+
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        d.deserialize_str(KeySeed)
+    }
+}
+
+impl Visitor<'_> for KeySeed {
+    type Value = Key;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
+        Ok(match key {
+            "tool" | "argv" => Key::Skipped,
+            _ => match super::COMMON_KEYS.iter().find(|k| **k == key) {
+                Some(k) => Key::Kept(k),
+                None => Key::Detail(key.to_string()),
+            },
+        })
+    }
+}
+
+/// The top-level object, read key by key: the common keys into their own
+/// slots (last one wins, as in a JSON object), the rest into `details`.
+#[derive(Default)]
+struct Slots {
+    common: [Option<Value>; 7],
+    details: Vec<(String, Value)>,
+}
+
+const SLOT_KEYS: [&str; 7] = ["ts", "id", "event", "actor", "cycle", "state", "commit"];
+
+impl Slots {
+    fn get(&self, key: &str) -> Option<&Value> {
+        let i = SLOT_KEYS.iter().position(|k| *k == key)?;
+        self.common[i].as_ref()
+    }
+}
+
+struct SlotsVisitor;
+
+impl<'de> Visitor<'de> for SlotsVisitor {
+    type Value = Slots;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Slots, A::Error> {
+        let mut slots = Slots::default();
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            match key {
+                Key::Skipped => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+                Key::Kept(k) => {
+                    let i = SLOT_KEYS.iter().position(|s| *s == k).unwrap_or(0);
+                    slots.common[i] = Some(map.next_value()?);
+                }
+                Key::Detail(k) => {
+                    let value: Value = map.next_value()?;
+                    match slots.details.iter_mut().find(|(d, _)| *d == k) {
+                        Some(slot) => slot.1 = value,
+                        None => slots.details.push((k, value)),
+                    }
+                }
+            }
+        }
+        Ok(slots)
+    }
+}
+
+/// Parses one stored line; the error says what is wrong with it. Only the
+/// values `log` uses are built (a trail of ten thousand events is read in
+/// one go): the common keys, and each event-specific key.
 pub fn parse_line(line: &str) -> Result<Recorded, String> {
-    let value: Value = serde_json::from_str(line).map_err(|e| format!("not valid JSON ({e})"))?;
-    let Value::Object(fields) = value else {
+    let slots = if line.trim_start().starts_with('{') {
+        let mut de = serde_json::Deserializer::from_str(line);
+        de::Deserializer::deserialize_map(&mut de, SlotsVisitor)
+            .and_then(|slots| de.end().map(|()| slots))
+            .map_err(|e| format!("not valid JSON ({e})"))?
+    } else {
+        let value: Value =
+            serde_json::from_str(line).map_err(|e| format!("not valid JSON ({e})"))?;
+        debug_assert!(!value.is_object());
         return Err("not a JSON object".into());
     };
     let text = |key: &str| -> Result<String, String> {
-        match fields.get(key) {
+        match slots.get(key) {
             Some(Value::String(s)) => Ok(s.clone()),
             Some(_) => Err(format!("`{key}` is not a string")),
             None => Err(format!("`{key}` is missing")),
         }
     };
     let optional = |key: &str| -> Result<Option<String>, String> {
-        match fields.get(key) {
+        match slots.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
             Some(_) => Err(format!("`{key}` is not a string")),
@@ -46,7 +141,7 @@ pub fn parse_line(line: &str) -> Result<Recorded, String> {
     let time = chrono::DateTime::parse_from_rfc3339(&ts)
         .map_err(|e| format!("`ts` is not an RFC 3339 time ({e})"))?
         .with_timezone(&chrono::Utc);
-    let state = match fields.get("state") {
+    let state = match slots.get("state") {
         None | Some(Value::Null) => None,
         Some(Value::Object(s)) => match (s.get("before"), s.get("after")) {
             (Some(Value::String(b)), Some(Value::String(a))) => Some(StateChange {
@@ -71,58 +166,72 @@ pub fn parse_line(line: &str) -> Result<Recorded, String> {
         cycle,
         commit,
         state,
-        fields,
+        details: slots.details,
         ts,
     })
 }
 
 impl Recorded {
+    /// The value of an event-specific key.
+    pub fn detail(&self, key: &str) -> Option<&Value> {
+        self.details.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
     /// The event-specific keys as `key=value`, joined for one readable line.
     pub fn summary(&self) -> String {
-        let mut parts = Vec::new();
+        let mut out = String::new();
         if let Some(s) = &self.state {
-            parts.push(format!("{} -> {}", s.before, s.after));
+            out.push_str(&s.before);
+            out.push_str(" -> ");
+            out.push_str(&s.after);
         }
-        for (key, value) in &self.fields {
-            if super::COMMON_KEYS.contains(&key.as_str()) {
-                continue;
+        for (key, value) in &self.details {
+            if !out.is_empty() {
+                out.push(' ');
             }
-            let shown = match value {
-                Value::String(s) => s.clone(),
+            out.push_str(key);
+            out.push('=');
+            match value {
+                Value::String(s) => out.push_str(s),
                 Value::Array(items) => {
-                    let mut shown: Vec<String> = items
-                        .iter()
-                        .take(3)
-                        .map(|v| match v {
-                            Value::String(s) => s.clone(),
-                            other => other.to_string(),
-                        })
-                        .collect();
-                    if items.len() > 3 {
-                        shown.push(format!("(+{} more)", items.len() - 3));
+                    for (i, v) in items.iter().take(3).enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        match v {
+                            Value::String(s) => out.push_str(s),
+                            other => out.push_str(&other.to_string()),
+                        }
                     }
-                    shown.join(",")
+                    if items.len() > 3 {
+                        let _ = fmt::Write::write_fmt(
+                            &mut out,
+                            format_args!(",(+{} more)", items.len() - 3),
+                        );
+                    }
                 }
-                other => other.to_string(),
-            };
-            parts.push(format!("{key}={shown}"));
+                other => out.push_str(&other.to_string()),
+            }
         }
-        one_line(&parts.join(" "))
+        one_line(&out)
     }
 }
 
 /// Control characters shown as escapes, so one event stays one line (and a
 /// stored line cannot send terminal escape sequences).
 pub fn one_line(s: &str) -> String {
-    s.chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect()
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// git's `cat_sort_uniq` notes merge: both texts' lines, empty lines dropped,
@@ -189,7 +298,74 @@ mod tests {
             prop_assert!(!line.contains('\n') && !line.contains('\r'));
             let r = parse_line(&line).unwrap();
             prop_assert_eq!(r.cycle.as_deref(), Some(cycle.as_str()));
-            prop_assert_eq!(r.fields.get(&key), Some(&Value::from(value)));
+            prop_assert_eq!(r.detail(&key), Some(&Value::from(value)));
+        }
+    }
+
+    /// The plain reading of a line, through a whole `Value`: what the
+    /// key-by-key reader must agree with.
+    fn plain(line: &str) -> Result<(Vec<String>, String), String> {
+        let value: Value =
+            serde_json::from_str(line).map_err(|e| format!("not valid JSON ({e})"))?;
+        let Value::Object(fields) = value else {
+            return Err("not a JSON object".into());
+        };
+        let details = fields
+            .iter()
+            .filter(|(k, _)| !crate::audit::COMMON_KEYS.contains(&k.as_str()))
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let id = match fields.get("id") {
+            Some(Value::String(s)) => s.clone(),
+            _ => String::new(),
+        };
+        Ok((details, id))
+    }
+
+    fn json_text() -> impl Strategy<Value = String> {
+        let key = prop_oneof![
+            Just("ts".to_string()),
+            Just("id".to_string()),
+            Just("event".to_string()),
+            Just("tool".to_string()),
+            Just("argv".to_string()),
+            Just("state".to_string()),
+            "[a-c]{1,2}",
+        ];
+        let value = prop_oneof![
+            Just("\"2026-12-01T09:04:53Z\"".to_string()),
+            Just("\"x\\ny\"".to_string()),
+            Just("null".to_string()),
+            Just("[1,\"a\",[2]]".to_string()),
+            Just("{\"before\":\"A\",\"after\":\"B\"}".to_string()),
+            Just("7".to_string()),
+            Just("{".to_string()),
+        ];
+        proptest::collection::vec((key, value), 0..8).prop_map(|pairs| {
+            let body: Vec<String> = pairs.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+            format!("{{{}}}", body.join(","))
+        })
+    }
+
+    proptest! {
+        /// Reading key by key agrees with reading the whole object: the same
+        /// lines are valid JSON objects, and the same event-specific keys
+        /// come out, in the same order with the same (last) values.
+        #[test]
+        fn key_by_key_reading_agrees_with_the_whole_object(line in json_text()) {
+            match (parse_line(&line), plain(&line)) {
+                (Ok(r), Ok((details, id))) => {
+                    let ours: Vec<String> =
+                        r.details.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    prop_assert_eq!(ours, details);
+                    prop_assert_eq!(r.id, id);
+                }
+                (Err(e), Err(p)) => {
+                    prop_assert_eq!(e.starts_with("not valid JSON"), p.starts_with("not valid JSON"));
+                }
+                (Err(e), Ok(_)) => prop_assert!(!e.starts_with("not valid JSON") && e != "not a JSON object", "{}", e),
+                (Ok(_), Err(p)) => prop_assert!(false, "accepted a line the plain reading refuses: {}", p),
+            }
         }
     }
 

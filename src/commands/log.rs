@@ -67,7 +67,17 @@ pub fn read(project: &Project, filter: &Filter) -> Result<Vec<Note>> {
 /// shown with control characters escaped: one event stays one line, and a
 /// line cannot move the cursor or recolour the terminal.
 pub fn readable(e: &Recorded, color: bool) -> String {
-    let time = e.time.format("%Y-%m-%d %H:%M:%SZ");
+    use chrono::{Datelike as _, Timelike as _};
+    let t = e.time;
+    let time = format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}Z",
+        t.year(),
+        t.month(),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second()
+    );
     let cycle = one_line(e.cycle.as_deref().unwrap_or("-"));
     let summary = e.summary();
     let (dim, bold, reset) = if color {
@@ -90,6 +100,8 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let notes = read(&project, &request.filter)?;
     let (events, bad) = parse_notes(&notes);
+    let no_notes = notes.is_empty();
+    drop(notes);
     let events = request.filter.apply(events);
     let mut text = String::new();
     for e in &events {
@@ -109,7 +121,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         );
     }
     if events.is_empty() && bad.is_empty() && !request.json {
-        let what = if notes.is_empty() && request.filter == Filter::default() {
+        let what = if no_notes && request.filter == Filter::default() {
             format!("no audit events are recorded in `{}` yet", notes::NOTES_REF)
         } else {
             "no audit event matches".to_string()
