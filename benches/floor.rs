@@ -3,6 +3,9 @@
 //! Run with `cargo bench --bench floor` (sizes `small,medium` by default), or
 //! choose sizes and rounds: `BENCH_SIZES=small,medium,large BENCH_ROUNDS=5
 //! cargo bench --bench floor` (`cargo bench --bench floor -- large` also works).
+//! `growth` (the sizes `medium` and `medium-10x-files`) adds a table of how
+//! each command grew with ten times the unrelated files, beside its floor's
+//! growth.
 //! `BENCH_KEEP=1` keeps each generated repository and prints its path (for
 //! profiling one command by hand); `BENCH_ROUNDS=0` then only generates it.
 //!
@@ -50,6 +53,14 @@ const SIZES: &[Size] = &[
         name: "medium",
         cycles: 50,
         files: 20_000,
+        commits: 500,
+    },
+    // The medium size with ten times the unrelated files: the growth the
+    // issue bounds (cost should follow records, not the repository's size).
+    Size {
+        name: "medium-10x-files",
+        cycles: 50,
+        files: 200_000,
         commits: 500,
     },
     Size {
@@ -405,7 +416,7 @@ const COMMIT_FLOOR: &str =
      | git cat-file --batch >/dev/null";
 
 /// A measured case: the command, its reference, and the target ratio.
-#[derive(Clone, Copy, PartialEq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 enum Case {
     Check,
     Staged,
@@ -480,7 +491,10 @@ fn median(runs: &[Run], f: impl Fn(&Run) -> f64) -> f64 {
     v[v.len() / 2]
 }
 
-fn measure(size: &Size, rounds: usize) {
+/// Median wall time (ms) and peak RSS (MiB) of each case of one size.
+type Medians = std::collections::HashMap<Case, (f64, f64)>;
+
+fn measure(size: &Size, rounds: usize) -> Medians {
     let started = Instant::now();
     let repo = generate(size);
     let (_guard, kept) = if std::env::var_os("BENCH_KEEP").is_some() {
@@ -514,7 +528,7 @@ fn measure(size: &Size, rounds: usize) {
         .unwrap();
     assert!(hooks.status.success(), "hooks install failed");
     if rounds == 0 {
-        return;
+        return Medians::new();
     }
     let no_hooks = tempfile::tempdir().unwrap();
     let mut runs: Vec<Vec<Run>> = vec![Vec::new(); CASES.len()];
@@ -627,6 +641,69 @@ fn measure(size: &Size, rounds: usize) {
             println!("\n{case:?} exited {}: {}", failed.code, head.join("\n    "));
         }
     }
+    CASES
+        .iter()
+        .zip(&runs)
+        .map(|(&case, r)| {
+            let ms = median(r, |r| r.wall.as_secs_f64() * 1e3);
+            let mib = median(r, |r| r.rss_kib as f64 / 1024.0);
+            (case, (ms, mib))
+        })
+        .collect()
+}
+
+/// How each command grew from `medium` to `medium-10x-files`, beside the
+/// growth of the git floor it is compared with: the floor's growth is what
+/// git itself must pay for the same ten times more files.
+fn print_growth(base: &Medians, grown: &Medians) {
+    println!("\n## growth with 10x unrelated files (medium to medium-10x-files)\n");
+    println!("| command | ms | ms at 10x | growth | floor | floor growth | target |");
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    let rows: &[(&str, Case, &str, Case, &str)] = &[
+        (
+            "check",
+            Case::Check,
+            "worktree floor",
+            Case::WorktreeFloor,
+            "<= 2x",
+        ),
+        (
+            "check --staged",
+            Case::Staged,
+            "index floor",
+            Case::IndexFloor,
+            "<= 2x",
+        ),
+        (
+            "check --ref HEAD",
+            Case::AtRef,
+            "commit floor",
+            Case::CommitFloor,
+            "<= 2x",
+        ),
+        (
+            "status",
+            Case::Status,
+            "worktree floor",
+            Case::WorktreeFloor,
+            "(none)",
+        ),
+    ];
+    for &(name, case, floor_name, floor, target) in rows {
+        let (Some(a), Some(b)) = (base.get(&case), grown.get(&case)) else {
+            continue;
+        };
+        let (Some(fa), Some(fb)) = (base.get(&floor), grown.get(&floor)) else {
+            continue;
+        };
+        println!(
+            "| {name} | {:.1} | {:.1} | {:.2} | {floor_name} | {:.2} | {target} |",
+            a.0,
+            b.0,
+            b.0 / a.0,
+            fb.0 / fa.0
+        );
+    }
 }
 
 fn main() {
@@ -649,11 +726,28 @@ fn main() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(5);
+    // `growth` is shorthand for the two sizes its table compares.
+    let wanted: Vec<String> = wanted
+        .into_iter()
+        .flat_map(|w| match w.as_str() {
+            "growth" => vec!["medium".to_string(), "medium-10x-files".to_string()],
+            _ => vec![w],
+        })
+        .collect();
+    let mut measured: Vec<(&str, Medians)> = Vec::new();
     for name in &wanted {
         let Some(size) = SIZES.iter().find(|s| s.name == name) else {
-            eprintln!("unknown size `{name}`: choose from small, medium, large");
+            let names: Vec<&str> = SIZES.iter().map(|s| s.name).collect();
+            eprintln!(
+                "unknown size `{name}`: choose from {}, or growth",
+                names.join(", ")
+            );
             std::process::exit(2);
         };
-        measure(size, rounds);
+        measured.push((size.name, measure(size, rounds)));
+    }
+    let find = |name: &str| measured.iter().find(|(n, m)| *n == name && !m.is_empty());
+    if let (Some((_, base)), Some((_, grown))) = (find("medium"), find("medium-10x-files")) {
+        print_growth(base, grown);
     }
 }
