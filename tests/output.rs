@@ -503,3 +503,43 @@ fn install_reset_uninstall_and_archive_restore_show_paths_from_a_subfolder() {
         stdout(&a)
     );
 }
+
+/// A command line clap rejects still answers `--json` with the refusal
+/// object (design rule: JSON on every path of a command that has `--json`),
+/// naming the subcommand's help; the readable error stays on stderr, exit 2.
+#[test]
+fn usage_errors_answer_json_when_json_was_asked_for() {
+    let p = Project::brown();
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["check", "--json", "--bogus"],
+            "--bogus",
+            "git standards check --help",
+        ),
+        (
+            &["artifact", "init", "--json"],
+            "<TYPE>",
+            "git standards artifact init --help",
+        ),
+        (
+            &["log", "--json", "--limit", "many"],
+            "many",
+            "git standards log --help",
+        ),
+    ];
+    for (args, named, help) in cases {
+        let a = p.run(args).code(2);
+        let v = json_of(&a);
+        assert_eq!(v["ok"], false, "{args:?}");
+        let error = v["error"].as_str().unwrap();
+        assert!(
+            error.contains(named) && !error.contains('\n'),
+            "{args:?}: {error}"
+        );
+        assert!(v["hint"].as_str().unwrap().contains(help), "{args:?}: {v}");
+        assert!(stderr(&a).starts_with("error: "), "{args:?}");
+    }
+    // Without `--json` (or after `--`) stdout stays empty.
+    let a = p.run(&["check", "--bogus"]).code(2);
+    assert_eq!(stdout(&a), "");
+}

@@ -79,7 +79,7 @@ use crate::protocol::vocab::{
 ///
 /// next: the next step when the text output prints one (the next role's invocation, the user's options), as `next` in STATUS JSON; else null.
 ///
-/// A refusal prints {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and exits 1 (2 for a usage error caught after parsing, 3 for an internal error); nothing was written.
+/// A refusal prints {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and exits 1 (2 for a usage error, 3 for an internal error); nothing was written.
 ///
 /// EXAMPLES
 ///

@@ -35,6 +35,11 @@ pub fn main() -> ExitCode {
         Err(e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
             let _ = e.print();
+            let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+            if e.use_stderr() && wants_json(&args) {
+                // A script that asked for JSON gets JSON on this path too.
+                let _ = writeln!(std::io::stdout(), "{}", usage_error_json(&e, &args));
+            }
             return ExitCode::from(code);
         }
     };
@@ -71,6 +76,46 @@ pub fn main() -> ExitCode {
     let code = run(cli, &mut out, &mut err, colors);
     let _ = out.flush();
     ExitCode::from(code)
+}
+
+/// Whether the command line asks for JSON (`--json` before any `--`).
+fn wants_json(args: &[std::ffi::OsString]) -> bool {
+    args.iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--json")
+}
+
+/// The refusal object for a command line clap rejected: its message, and
+/// the help of the subcommand it names.
+fn usage_error_json(e: &clap::Error, args: &[std::ffi::OsString]) -> String {
+    use clap::CommandFactory;
+    let rendered = e.render().to_string();
+    // The first paragraph of clap's message, on one line.
+    let message: Vec<&str> = rendered
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let message = match message.join(" ").trim_start_matches("error: ") {
+        "" => "the command line is not valid".to_string(),
+        m => m.to_string(),
+    };
+    let command = Cli::command();
+    let mut path = vec!["git standards".to_string()];
+    let mut current = &command;
+    for arg in args.iter().take_while(|a| *a != "--") {
+        let Some(arg) = arg.to_str() else { break };
+        if let Some(sub) = current.find_subcommand(arg) {
+            path.push(sub.get_name().to_string());
+            current = sub;
+        }
+    }
+    let value = serde_json::json!({
+        "ok": false,
+        "error": message,
+        "hint": format!("run `{} --help` for its usage", path.join(" ")),
+    });
+    serde_json::to_string_pretty(&value).unwrap_or_default()
 }
 
 /// Whether each stream may carry colours.
