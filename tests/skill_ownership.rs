@@ -238,3 +238,35 @@ fn an_unmarked_folder_is_untouched_by_install_and_removal() {
     env.run(&repo, &["uninstall", "--yes"]).success();
     assert_eq!(tree(&repo.join(".claude/skills/mine")), mine);
 }
+
+/// A skill folder install writes for the first time is "created", one whose
+/// older file it upgrades is "updated", one it leaves alone is not listed.
+#[test]
+fn install_says_created_for_new_skills_and_updated_for_upgraded_ones() {
+    let (env, repo) = Env::repo();
+    let a = env.run(&repo, &["install", "--client", "claude"]).success();
+    let text = stdout(&a);
+    for role in ["architect", "developer", "scoper", "tester"] {
+        assert!(
+            text.contains(&format!("created skill  .claude/skills/{role}\n")),
+            "{text}"
+        );
+    }
+    assert!(!text.contains("updated skill"), "{text}");
+    let path = ".claude/skills/developer/SKILL.md";
+    let old = format!("{MARKER}\n# Developer (an older release)\n");
+    write(repo.join(path), &old);
+    record(&repo, path, &old);
+    let a = env.run(&repo, &["install", "--dry-run"]).success();
+    assert!(stdout(&a).contains("would update skill .claude/skills/developer\n"));
+    let a = env.run(&repo, &["install"]).success();
+    let text = stdout(&a);
+    assert!(
+        text.contains("updated skill  .claude/skills/developer\n"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("created skill") && !text.contains("skills/tester"),
+        "{text}"
+    );
+}

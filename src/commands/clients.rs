@@ -77,6 +77,16 @@ pub struct Plan {
     pub notices: Vec<String>,
     /// A removal plan: `clients` are the clients whose integration goes.
     pub removal: bool,
+    /// The skill folders this plan writes that do not exist yet.
+    pub new_skills: Vec<String>,
+}
+
+/// The skill folder (`.claude/skills/<role>`) a path lies in, if any.
+fn skill_folder(path: &str) -> Option<String> {
+    [Client::Codex, Client::Claude].into_iter().find_map(|c| {
+        let rest = path.strip_prefix(&format!("{}/", c.skills_dir()))?;
+        Some(format!("{}/{}", c.skills_dir(), rest.split('/').next()?))
+    })
 }
 
 /// Lists the names in a project folder (empty when it does not exist).
@@ -461,6 +471,13 @@ pub fn plan(tree: &dyn Tree, manifest: &str, request: &Request, list: Lister) ->
     p.manifest = m.text();
     p.clients = clients;
     p.hooks = hooks;
+    for op in &p.ops {
+        if let (Op::Write { .. }, Some(dir)) = (op, skill_folder(op.path())) {
+            if tree.node(&dir) == Node::Missing && !p.new_skills.contains(&dir) {
+                p.new_skills.push(dir);
+            }
+        }
+    }
     Ok(p)
 }
 
@@ -794,19 +811,18 @@ pub fn print(out: &mut dyn Write, plan: &Plan, dry_run: bool, view: &PathView) -
     let mut shown: Vec<String> = Vec::new();
     for op in &plan.ops {
         let path = op.path();
-        let skill = [Client::Codex, Client::Claude].into_iter().find_map(|c| {
-            let rest = path.strip_prefix(&format!("{}/", c.skills_dir()))?;
-            Some(format!("{}/{}", c.skills_dir(), rest.split('/').next()?))
-        });
+        let skill = skill_folder(path);
         let (verb, shown_path) = match (&skill, op, dry_run) {
-            (Some(dir), Op::Write { .. }, d) => (
-                if d {
-                    "would update skill"
-                } else {
-                    "updated skill"
-                },
-                dir.clone(),
-            ),
+            (Some(dir), Op::Write { .. }, d) => {
+                let new = plan.new_skills.contains(dir);
+                let verb = match (new, d) {
+                    (true, true) => "would create skill",
+                    (true, false) => "created skill",
+                    (false, true) => "would update skill",
+                    (false, false) => "updated skill",
+                };
+                (verb, dir.clone())
+            }
             (Some(dir), _, d) => (
                 if d {
                     "would remove skill"
