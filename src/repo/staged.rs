@@ -27,7 +27,15 @@ pub fn hook_path(path: &[u8]) -> bool {
     path.ends_with(b".md")
         || path == b".standards"
         || path.starts_with(b".standards/")
-        || path.find(b"/.standards/").is_some()
+        || contains_standards_folder(path)
+}
+
+/// Whether `path` has a `/.standards/` component. Run on every index entry,
+/// so it looks at each `/` instead of building a substring searcher per call.
+fn contains_standards_folder(path: &[u8]) -> bool {
+    path.iter()
+        .enumerate()
+        .any(|(i, &c)| c == b'/' && path[i..].starts_with(b"/.standards/"))
 }
 
 /// One entry the pathspecs keep: its path, kind and object.
