@@ -431,6 +431,8 @@ enum Case {
     CommitFloor,
     PlainCommitUnrelated,
     PlainCommitMarkdown,
+    EmptyHookCommitUnrelated,
+    EmptyHookCommitMarkdown,
 }
 
 const CASES: &[Case] = &[
@@ -447,6 +449,8 @@ const CASES: &[Case] = &[
     Case::CommitUnrelated,
     Case::PlainCommitMarkdown,
     Case::CommitMarkdown,
+    Case::EmptyHookCommitUnrelated,
+    Case::EmptyHookCommitMarkdown,
 ];
 
 /// Stages a change before a timed commit (not timed itself).
@@ -457,16 +461,37 @@ fn stage(root: &Path, markdown: bool, round: usize, files: usize) {
     git(root, &["add", "--", &path]);
 }
 
-fn command(case: Case, root: &Path, no_hooks: &Path) -> Command {
-    let no_hooks = format!("core.hooksPath={}", no_hooks.display());
-    let commit = |hooks: bool| {
-        if hooks {
-            timed(root, "git", &["commit", "-q", "-m", "bench commit"])
-        } else {
+/// The hook folders of the reference commits: none at all, and a
+/// `pre-commit` that only exits 0 (what git itself pays for running any
+/// pre-commit hook: a fork and exec, and reading the index again after it).
+struct HookFolders {
+    none: tempfile::TempDir,
+    empty: tempfile::TempDir,
+}
+
+impl HookFolders {
+    fn new() -> HookFolders {
+        let empty = tempfile::tempdir().unwrap();
+        let hook = empty.path().join("pre-commit");
+        std::fs::write(&hook, "#!/bin/sh\nexit 0\n").unwrap();
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+        HookFolders {
+            none: tempfile::tempdir().unwrap(),
+            empty,
+        }
+    }
+}
+
+fn command(case: Case, root: &Path, hooks: &HookFolders) -> Command {
+    let commit = |folder: Option<&Path>| match folder {
+        None => timed(root, "git", &["commit", "-q", "-m", "bench commit"]),
+        Some(folder) => {
+            let path = format!("core.hooksPath={}", folder.display());
             timed(
                 root,
                 "git",
-                &["-c", &no_hooks, "commit", "-q", "-m", "bench commit"],
+                &["-c", &path, "commit", "-q", "-m", "bench commit"],
             )
         }
     };
@@ -477,8 +502,11 @@ fn command(case: Case, root: &Path, no_hooks: &Path) -> Command {
         Case::Status => tool(root, &["status"]),
         Case::Verify => tool(root, &["verify", "HEAD~100..HEAD"]),
         Case::Log => tool(root, &["log"]),
-        Case::CommitUnrelated | Case::CommitMarkdown => commit(true),
-        Case::PlainCommitUnrelated | Case::PlainCommitMarkdown => commit(false),
+        Case::CommitUnrelated | Case::CommitMarkdown => commit(None),
+        Case::PlainCommitUnrelated | Case::PlainCommitMarkdown => commit(Some(hooks.none.path())),
+        Case::EmptyHookCommitUnrelated | Case::EmptyHookCommitMarkdown => {
+            commit(Some(hooks.empty.path()))
+        }
         Case::WorktreeFloor => sh(root, WORKTREE_FLOOR),
         Case::IndexFloor => sh(root, INDEX_FLOOR),
         Case::CommitFloor => sh(root, COMMIT_FLOOR),
@@ -530,21 +558,21 @@ fn measure(size: &Size, rounds: usize) -> Medians {
     if rounds == 0 {
         return Medians::new();
     }
-    let no_hooks = tempfile::tempdir().unwrap();
+    let hook_folders = HookFolders::new();
     let mut runs: Vec<Vec<Run>> = vec![Vec::new(); CASES.len()];
     // Round 0 warms the caches and is not counted.
     for round in 0..=rounds {
         for (n, &case) in CASES.iter().enumerate() {
             match case {
-                Case::CommitUnrelated | Case::PlainCommitUnrelated => {
-                    stage(root, false, round * 2 + n, size.files)
-                }
-                Case::CommitMarkdown | Case::PlainCommitMarkdown => {
-                    stage(root, true, round * 2 + n, size.files)
-                }
+                Case::CommitUnrelated
+                | Case::PlainCommitUnrelated
+                | Case::EmptyHookCommitUnrelated => stage(root, false, round * 2 + n, size.files),
+                Case::CommitMarkdown
+                | Case::PlainCommitMarkdown
+                | Case::EmptyHookCommitMarkdown => stage(root, true, round * 2 + n, size.files),
                 _ => {}
             }
-            let r = run(command(case, root, no_hooks.path()), root);
+            let r = run(command(case, root, &hook_folders), root);
             if round > 0 {
                 runs[n].push(r);
             }
@@ -613,6 +641,20 @@ fn measure(size: &Size, rounds: usize) -> Medians {
             "commit, no hooks",
             Case::PlainCommitMarkdown,
             "<= 1.5x",
+        ),
+        (
+            "commit, hooks, unrelated",
+            Case::CommitUnrelated,
+            "commit, empty hook",
+            Case::EmptyHookCommitUnrelated,
+            "(none: what the hook adds beyond any hook)",
+        ),
+        (
+            "commit, empty hook, unrelated",
+            Case::EmptyHookCommitUnrelated,
+            "commit, no hooks",
+            Case::PlainCommitUnrelated,
+            "(none: git's cost of any hook)",
         ),
     ];
     for &(name, case, ref_name, reference, target) in rows {

@@ -101,7 +101,9 @@ pub fn shim(name: &str) -> String {
 # removes it and puts back the hook that was here (kept as {name}.local,
 # which runs first; its failure stops here with its exit status).
 input=$(cat)
-local_hook="$(dirname "$0")/{name}.local"
+# The hook's folder without a subshell: each fork is time added to a commit.
+case $0 in */*) hook_dir=${{0%/*}} ;; *) hook_dir=. ;; esac
+local_hook="$hook_dir/{name}.local"
 if [ -x "$local_hook" ]; then
     printf '%s\n' "$input" | "$local_hook" "$@" || exit $?
 fi
@@ -117,7 +119,9 @@ printf '%s\n' "$input" | standards_hook "$@"
             r#"# Installed by `git standards hooks install`; `git standards hooks uninstall`
 # removes it and puts back the hook that was here (kept as {name}.local,
 # which runs first; its failure stops here with its exit status).
-local_hook="$(dirname "$0")/{name}.local"
+# The hook's folder without a subshell: each fork is time added to a commit.
+case $0 in */*) hook_dir=${{0%/*}} ;; *) hook_dir=. ;; esac
+local_hook="$hook_dir/{name}.local"
 if [ -x "$local_hook" ]; then
     "$local_hook" "$@" || exit $?
 fi
