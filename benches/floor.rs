@@ -454,9 +454,10 @@ const CASES: &[Case] = &[
 ];
 
 /// Stages a change before a timed commit (not timed itself).
-fn stage(root: &Path, markdown: bool, round: usize, files: usize) {
-    let i = (round * 37) % (files / 10) * 10 + if markdown { 0 } else { 3 };
-    let (path, text) = unrelated(i, 100_000 + round);
+/// `change` numbers the staged change: a new one picks another file and text.
+fn stage(root: &Path, markdown: bool, change: usize, files: usize) {
+    let i = (change * 37) % (files / 10) * 10 + if markdown { 0 } else { 3 };
+    let (path, text) = unrelated(i, 100_000 + change);
     std::fs::write(root.join(&path), text).unwrap();
     git(root, &["add", "--", &path]);
 }
@@ -563,13 +564,16 @@ fn measure(size: &Size, rounds: usize) -> Medians {
     // Round 0 warms the caches and is not counted.
     for round in 0..=rounds {
         for (n, &case) in CASES.iter().enumerate() {
+            // A number of its own for each staged change, so no two commits
+            // stage the same file with the same text (which leaves nothing to commit).
+            let change = round * CASES.len() + n;
             match case {
                 Case::CommitUnrelated
                 | Case::PlainCommitUnrelated
-                | Case::EmptyHookCommitUnrelated => stage(root, false, round * 2 + n, size.files),
+                | Case::EmptyHookCommitUnrelated => stage(root, false, change, size.files),
                 Case::CommitMarkdown
                 | Case::PlainCommitMarkdown
-                | Case::EmptyHookCommitMarkdown => stage(root, true, round * 2 + n, size.files),
+                | Case::EmptyHookCommitMarkdown => stage(root, true, change, size.files),
                 _ => {}
             }
             let r = run(command(case, root, &hook_folders), root);
