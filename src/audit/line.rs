@@ -30,7 +30,8 @@ pub struct Recorded {
 /// The keys a line is read by. `tool` and `argv` are read past without being
 /// kept: `log` never shows them, and the stored line keeps them anyway.
 enum Key {
-    Kept(&'static str),
+    /// A common key `log` uses: its slot in [`SLOT_KEYS`].
+    Kept(usize),
     Skipped,
     Detail(String),
 }
@@ -50,12 +51,10 @@ impl Visitor<'_> for KeySeed {
         f.write_str("a key")
     }
     fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
-        Ok(match key {
-            "tool" | "argv" => Key::Skipped,
-            _ => match super::COMMON_KEYS.iter().find(|k| **k == key) {
-                Some(k) => Key::Kept(k),
-                None => Key::Detail(key.to_string()),
-            },
+        Ok(match SLOT_KEYS.iter().position(|k| *k == key) {
+            Some(i) => Key::Kept(i),
+            None if super::COMMON_KEYS.contains(&key) => Key::Skipped,
+            None => Key::Detail(key.to_string()),
         })
     }
 }
@@ -68,6 +67,8 @@ struct Slots {
     details: Vec<(String, Value)>,
 }
 
+/// The common keys `log` reads; the other common keys (`tool`, `argv`) are
+/// skipped.
 const SLOT_KEYS: [&str; 7] = ["ts", "id", "event", "actor", "cycle", "state", "commit"];
 
 impl Slots {
@@ -91,10 +92,7 @@ impl<'de> Visitor<'de> for SlotsVisitor {
                 Key::Skipped => {
                     map.next_value::<IgnoredAny>()?;
                 }
-                Key::Kept(k) => {
-                    let i = SLOT_KEYS.iter().position(|s| *s == k).unwrap_or(0);
-                    slots.common[i] = Some(map.next_value()?);
-                }
+                Key::Kept(i) => slots.common[i] = Some(map.next_value()?),
                 Key::Detail(k) => {
                     let value: Value = map.next_value()?;
                     match slots.details.iter_mut().find(|(d, _)| *d == k) {
@@ -367,6 +365,19 @@ mod tests {
                 (Ok(_), Err(p)) => prop_assert!(false, "accepted a line the plain reading refuses: {}", p),
             }
         }
+    }
+
+    #[test]
+    fn the_slots_are_common_keys_and_only_tool_and_argv_are_skipped() {
+        let skipped: Vec<&str> = crate::audit::COMMON_KEYS
+            .iter()
+            .copied()
+            .filter(|k| !SLOT_KEYS.contains(k))
+            .collect();
+        assert_eq!(skipped, ["tool", "argv"]);
+        assert!(SLOT_KEYS
+            .iter()
+            .all(|k| crate::audit::COMMON_KEYS.contains(k)));
     }
 
     #[test]
