@@ -526,6 +526,12 @@ fn usage_errors_answer_json_when_json_was_asked_for() {
             "many",
             "git standards log --help",
         ),
+        // A folder named like a subcommand is the value of `-C`, not a subcommand.
+        (
+            &["-C", "status", "check", "--json", "--bogus"],
+            "--bogus",
+            "git standards check --help",
+        ),
     ];
     for (args, named, help) in cases {
         let a = p.run(args).code(2);

@@ -103,8 +103,14 @@ fn usage_error_json(e: &clap::Error, args: &[std::ffi::OsString]) -> String {
     let command = Cli::command();
     let mut path = vec!["git standards".to_string()];
     let mut current = &command;
-    for arg in args.iter().take_while(|a| *a != "--") {
+    let mut words = args.iter().take_while(|a| *a != "--");
+    while let Some(arg) = words.next() {
         let Some(arg) = arg.to_str() else { break };
+        // The global options that take a value: the value is no subcommand.
+        if arg == "-C" || arg == "--color" {
+            words.next();
+            continue;
+        }
         if let Some(sub) = current.find_subcommand(arg) {
             path.push(sub.get_name().to_string());
             current = sub;
