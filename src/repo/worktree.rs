@@ -240,22 +240,7 @@ impl WorktreeTree {
     /// ignores: `found` sees each file with the listing of its folder and
     /// two tests, whether it is tracked and whether git ignores it.
     fn walk(&self, found: &mut Found<'_>) -> Result<(), Error> {
-        let excludes = RefCell::new(
-            self.repo
-                .excludes(
-                    &self.index,
-                    None,
-                    gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
-                )
-                .map_err(|e| git_err("cannot read the ignore rules", e))?,
-        );
-        let ignored = |rel_top: &str, mode| {
-            excludes
-                .borrow_mut()
-                .at_path(Path::new(rel_top), Some(mode))
-                .map(|p| p.is_excluded())
-                .unwrap_or(false)
-        };
+        let rules = self.ignore_rules()?;
         let Some(root) = list_folder(&self.folders, "") else {
             return Ok(());
         };
@@ -263,15 +248,28 @@ impl WorktreeTree {
             &root,
             "",
             0,
-            &mut |dir| !ignored(&self.in_repo(dir), Mode::DIR),
+            &mut |dir| !rules.ignored(&self.in_repo(dir), Mode::DIR),
             &mut |listed, rel, kind| {
                 // Both asked only for the files a reader wants.
                 let tracked = || self.tracked(&self.in_repo(rel));
-                let is_ignored = || ignored(&self.in_repo(rel), Mode::FILE);
+                let is_ignored = || rules.ignored(&self.in_repo(rel), Mode::FILE);
                 found(listed, rel, kind, &tracked, &is_ignored);
             },
         );
         Ok(())
+    }
+
+    /// git's ignore rules for this working tree, asked path by path.
+    fn ignore_rules(&self) -> Result<IgnoreRules<'_>, Error> {
+        let stack = self
+            .repo
+            .excludes(
+                &self.index,
+                None,
+                gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
+            )
+            .map_err(|e| git_err("cannot read the ignore rules", e))?;
+        Ok(IgnoreRules(RefCell::new(stack)))
     }
 
     /// Tracked plus untracked-but-not-ignored `*.md` files, project-relative
@@ -345,24 +343,13 @@ impl WorktreeTree {
                 }
             }
         }
-        if self.ignored_folder(folder) {
+        // One set of ignore rules serves the folder's parents and its walk.
+        let Ok(rules) = self.ignore_rules() else {
+            return out.into_iter().collect();
+        };
+        if self.ignored_folder(&rules, folder) {
             return out.into_iter().collect();
         }
-        let Ok(excludes) = self.repo.excludes(
-            &self.index,
-            None,
-            gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
-        ) else {
-            return out.into_iter().collect();
-        };
-        let excludes = RefCell::new(excludes);
-        let ignored = |rel_top: &str, mode| {
-            excludes
-                .borrow_mut()
-                .at_path(Path::new(rel_top), Some(mode))
-                .map(|p| p.is_excluded())
-                .unwrap_or(false)
-        };
         let Some(listed) = list_folder(&self.folders, folder) else {
             return out.into_iter().collect();
         };
@@ -370,13 +357,13 @@ impl WorktreeTree {
             &listed,
             folder,
             folder.split('/').count(),
-            &mut |dir| !ignored(&self.in_repo(dir), Mode::DIR),
+            &mut |dir| !rules.ignored(&self.in_repo(dir), Mode::DIR),
             &mut |_, rel, kind| {
                 let rel_top = self.in_repo(rel);
                 if kind == FileType::RegularFile
                     && rel.ends_with(".md")
                     && !self.tracked(&rel_top)
-                    && !ignored(&rel_top, Mode::FILE)
+                    && !rules.ignored(&rel_top, Mode::FILE)
                 {
                     out.insert(rel.to_string());
                 }
@@ -386,25 +373,14 @@ impl WorktreeTree {
     }
 
     /// Whether git ignores the folder `rel` or one of its parents.
-    fn ignored_folder(&self, rel: &str) -> bool {
-        let Ok(mut excludes) = self.repo.excludes(
-            &self.index,
-            None,
-            gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
-        ) else {
-            return false;
-        };
+    fn ignored_folder(&self, rules: &IgnoreRules<'_>, rel: &str) -> bool {
         let mut at = String::new();
         for part in rel.split('/').filter(|p| !p.is_empty()) {
             if !at.is_empty() {
                 at.push('/');
             }
             at.push_str(part);
-            let ignored = excludes
-                .at_path(Path::new(&self.in_repo(&at)), Some(Mode::DIR))
-                .map(|p| p.is_excluded())
-                .unwrap_or(false);
-            if ignored {
+            if rules.ignored(&self.in_repo(&at), Mode::DIR) {
                 return true;
             }
         }
@@ -604,6 +580,22 @@ impl WorktreeTree {
                 .borrow_mut()
                 .insert(path.to_string(), node.clone());
         }
+    }
+}
+
+/// git's ignore rules (`.gitignore` files, `info/exclude`, `core.excludesFile`),
+/// asked for repository-relative paths.
+struct IgnoreRules<'repo>(RefCell<gix::AttributeStack<'repo>>);
+
+impl IgnoreRules<'_> {
+    /// Whether git ignores `rel_top`, a file or (`Mode::DIR`) a folder; a path
+    /// the rules cannot answer for counts as not ignored.
+    fn ignored(&self, rel_top: &str, mode: Mode) -> bool {
+        self.0
+            .borrow_mut()
+            .at_path(Path::new(rel_top), Some(mode))
+            .map(|p| p.is_excluded())
+            .unwrap_or(false)
     }
 }
 
