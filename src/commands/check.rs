@@ -201,14 +201,12 @@ pub fn run_project(ctx: &mut Context, project: &Project, request: &Request) -> R
         request.allow_shallow,
     )
     .map_err(|e| {
-        let (snapshot, flag) = match &request.source {
-            Source::Worktree => (tools::Snapshot::Worktree, String::new()),
-            Source::Staged => (tools::Snapshot::Index, " --staged".to_string()),
-            Source::Rev(rev) => (
-                tools::Snapshot::Rev(rev),
-                format!(" --ref {}", tools::shell_word(rev)),
-            ),
+        let snapshot = match &request.source {
+            Source::Worktree => tools::Snapshot::Worktree,
+            Source::Staged => tools::Snapshot::Index,
+            Source::Rev(rev) => tools::Snapshot::Rev(rev),
         };
+        let flag = snapshot.flag();
         let json = if request.json { " --json" } else { "" };
         tools::projects_elsewhere(
             &ctx.cwd,

@@ -305,6 +305,18 @@ pub enum Snapshot<'a> {
     Rev(&'a str),
 }
 
+impl Snapshot<'_> {
+    /// The options that select this snapshot on a command line, each after
+    /// a space (` --staged`, ` --ref <rev>`); empty for the working tree.
+    pub fn flag(&self) -> String {
+        match self {
+            Snapshot::Worktree => String::new(),
+            Snapshot::Index => " --staged".to_string(),
+            Snapshot::Rev(rev) => format!(" --ref {}", shell_word(rev)),
+        }
+    }
+}
+
 /// Issue 15: at the top of a repository whose STANDARDS projects live in
 /// subfolders, "no runtime is installed" (with a hint to install a second
 /// one) is the wrong answer. When `error` is that refusal and `snapshot`

@@ -48,14 +48,12 @@ pub struct Request {
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let summary = summary_of(ctx, &project, request).map_err(|e| {
-        let (snapshot, flag) = match &request.source {
-            Source::Worktree => (runtime::Snapshot::Worktree, String::new()),
-            Source::Index => (runtime::Snapshot::Index, " --staged".to_string()),
-            Source::Rev(rev) => (
-                runtime::Snapshot::Rev(rev),
-                format!(" --ref {}", runtime::shell_word(rev)),
-            ),
+        let snapshot = match &request.source {
+            Source::Worktree => runtime::Snapshot::Worktree,
+            Source::Index => runtime::Snapshot::Index,
+            Source::Rev(rev) => runtime::Snapshot::Rev(rev),
         };
+        let flag = snapshot.flag();
         let format = match request.format {
             Format::Text => "",
             Format::Json => " --json",
