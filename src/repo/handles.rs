@@ -897,6 +897,26 @@ impl Drop for TempFile<'_> {
     }
 }
 
+/// Takes the exclusive OS lock of `file`, trying every `poll` until `wait`
+/// has passed: `Ok(false)` when another process still holds it then.
+pub fn lock_within(
+    file: &std::fs::File,
+    wait: std::time::Duration,
+    poll: std::time::Duration,
+) -> std::io::Result<bool> {
+    let deadline = std::time::Instant::now() + wait;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(true),
+            Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(poll);
+            }
+            Err(std::fs::TryLockError::WouldBlock) => return Ok(false),
+            Err(std::fs::TryLockError::Error(e)) => return Err(e),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

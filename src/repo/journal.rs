@@ -189,26 +189,20 @@ impl OperationLock {
             .write(true)
             .open(&path)
             .map_err(|e| Error::io(&path, e))?;
-        let deadline = std::time::Instant::now() + LOCK_WAIT;
-        loop {
-            match file.try_lock() {
-                Ok(()) => return Ok(OperationLock { _file: file }),
-                Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
-                    std::thread::sleep(std::time::Duration::from_millis(5));
-                }
-                Err(std::fs::TryLockError::WouldBlock) => {
-                    return Err(Error::refused(
-                        format!(
-                            "another git standards operation has been writing this worktree for more than {} s (it holds `{}`)",
-                            LOCK_WAIT.as_secs(),
-                            path.display()
-                        ),
-                        Some("wait for it to finish and run the command again".into()),
-                    ))
-                }
-                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
-            }
+        let locked =
+            super::handles::lock_within(&file, LOCK_WAIT, std::time::Duration::from_millis(5))
+                .map_err(|e| Error::io(&path, e))?;
+        if !locked {
+            return Err(Error::refused(
+                format!(
+                    "another git standards operation has been writing this worktree for more than {} s (it holds `{}`)",
+                    LOCK_WAIT.as_secs(),
+                    path.display()
+                ),
+                Some("wait for it to finish and run the command again".into()),
+            ));
         }
+        Ok(OperationLock { _file: file })
     }
 }
 

@@ -261,22 +261,14 @@ impl WriterLock {
             .write(true)
             .open(&path)
             .map_err(|e| Error::io(&path, e))?;
-        let deadline = std::time::Instant::now() + WRITER_WAIT;
-        loop {
-            match file.try_lock() {
-                Ok(()) => break,
-                Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-                Err(std::fs::TryLockError::WouldBlock) => {
-                    return Err(Error::Git(format!(
-                        "another git standards process has held `{}` for more than {} s",
-                        path.display(),
-                        WRITER_WAIT.as_secs()
-                    )))
-                }
-                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
-            }
+        let locked = super::handles::lock_within(&file, WRITER_WAIT, Duration::from_millis(2))
+            .map_err(|e| Error::io(&path, e))?;
+        if !locked {
+            return Err(Error::Git(format!(
+                "another git standards process has held `{}` for more than {} s",
+                path.display(),
+                WRITER_WAIT.as_secs()
+            )));
         }
         let mut lock = WriterLock { file };
         let stale = lock
