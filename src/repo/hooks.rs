@@ -95,15 +95,21 @@ fn sha256_hex(bytes: &[u8]) -> String {
 
 /// The complete shim for `name`.
 pub fn shim(name: &str) -> String {
+    let header = format!(
+        r#"# Installed by `git standards hooks install`; `git standards hooks uninstall`
+# removes it and puts back the hook that was here (kept as {name}.local,
+# which runs first; its failure stops here with its exit status)."#
+    );
+    let local = format!(
+        r#"# The hook's folder without a subshell: each fork is time added to a commit.
+case $0 in */*) hook_dir=${{0%/*}} ;; *) hook_dir=. ;; esac
+local_hook="$hook_dir/{name}.local""#
+    );
     let chain = if reads_stdin(name) {
         format!(
-            r#"# Installed by `git standards hooks install`; `git standards hooks uninstall`
-# removes it and puts back the hook that was here (kept as {name}.local,
-# which runs first; its failure stops here with its exit status).
+            r#"{header}
 input=$(cat)
-# The hook's folder without a subshell: each fork is time added to a commit.
-case $0 in */*) hook_dir=${{0%/*}} ;; *) hook_dir=. ;; esac
-local_hook="$hook_dir/{name}.local"
+{local}
 if [ -x "$local_hook" ]; then
     printf '%s\n' "$input" | "$local_hook" "$@" || exit $?
 fi
@@ -116,12 +122,8 @@ printf '%s\n' "$input" | standards_hook "$@"
         )
     } else {
         format!(
-            r#"# Installed by `git standards hooks install`; `git standards hooks uninstall`
-# removes it and puts back the hook that was here (kept as {name}.local,
-# which runs first; its failure stops here with its exit status).
-# The hook's folder without a subshell: each fork is time added to a commit.
-case $0 in */*) hook_dir=${{0%/*}} ;; *) hook_dir=. ;; esac
-local_hook="$hook_dir/{name}.local"
+            r#"{header}
+{local}
 if [ -x "$local_hook" ]; then
     "$local_hook" "$@" || exit $?
 fi
