@@ -85,6 +85,22 @@ fn discover(env: &Env, repo: &Path, role: &str) -> Value {
     json(&env.run(repo, &["invocation", role, "--json"]).success())
 }
 
+/// Each user style a discovery offers: its ID, selector and selector reason.
+fn style_options(j: &Value) -> Vec<(String, Value, Value)> {
+    j["userStyles"]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["id"].as_str().unwrap().to_string(),
+                o["selector"].clone(),
+                o["selectorReason"].clone(),
+            )
+        })
+        .collect()
+}
+
 fn diagnostics(j: &Value) -> String {
     j["diagnostics"]
         .as_array()
@@ -341,18 +357,7 @@ fn sc_inv_055_an_ambiguous_style_name() {
         );
     }
     let j = discover(&env, &repo, "navigator");
-    let options: Vec<(String, Value, Value)> = j["userStyles"]["options"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| {
-            (
-                o["id"].as_str().unwrap().to_string(),
-                o["selector"].clone(),
-                o["selectorReason"].clone(),
-            )
-        })
-        .collect();
+    let options = style_options(&j);
     assert_eq!(
         options,
         [
@@ -670,18 +675,7 @@ fn sc_inv_060_the_style_round_trip_base() {
 fn sc_inv_061_every_advertised_selector_round_trips() {
     let (env, repo, plan) = round_trip("codex", "STANDARD");
     let j = discover(&env, &repo, "developer");
-    let advertised: Vec<(String, Value, Value)> = j["userStyles"]["options"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| {
-            (
-                o["id"].as_str().unwrap().to_string(),
-                o["selector"].clone(),
-                o["selectorReason"].clone(),
-            )
-        })
-        .collect();
+    let advertised = style_options(&j);
     let none = || Value::from("no record-compatible name");
     assert_eq!(
         advertised,
