@@ -371,7 +371,14 @@ fn run_hinted(env: &Env, dir: &Path, command: &str) -> Output {
 fn run_all(env: &Env, dir: &Path, hint: &str) -> Vec<String> {
     let commands = commands_in(hint);
     assert!(!commands.is_empty(), "the hint names no command: {hint}");
-    for c in &commands {
+    run_each(env, dir, &commands, hint);
+    commands
+}
+
+/// Runs `commands` (taken from `hint`) in order; each must succeed.
+fn run_each(env: &Env, dir: &Path, commands: &[impl AsRef<str>], hint: &str) {
+    for c in commands {
+        let c = c.as_ref();
         let out = run_hinted(env, dir, c);
         assert!(
             out.status.success(),
@@ -380,7 +387,6 @@ fn run_all(env: &Env, dir: &Path, hint: &str) -> Vec<String> {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    commands
 }
 
 /// The `hint:` line of a refusal on stderr.
@@ -879,14 +885,7 @@ fn first_steps() {
         .filter(|c| c.starts_with("git add") || c.starts_with("git standards"))
         .collect();
     assert_eq!(commands.len(), 2, "{line}");
-    for c in commands {
-        let out = run_hinted(&env, &repo, c);
-        assert!(
-            out.status.success(),
-            "{c}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    run_each(&env, &repo, &commands, line);
     let a = env.run(&repo, &["status", "--json"]).success();
     assert!(crate::common::stdout(&a).contains("<what you want done>"));
 }
@@ -944,14 +943,7 @@ fn absent_runtime() {
             .filter(|c| !c.starts_with("git sparse-checkout"))
             .collect();
         assert_eq!(commands.len(), 2, "{hint}");
-        for c in commands {
-            let out = run_hinted(&env, &repo, c);
-            assert!(
-                out.status.success(),
-                "{c}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
+        run_each(&env, &repo, &commands, &hint);
         assert_eq!(
             std::fs::read(repo.join(".standards/STATE.md")).unwrap(),
             state
