@@ -507,7 +507,8 @@ fn the_hook_returns_without_reading_20000_unchanged_files() {
         .unwrap();
     assert!(o.status.success());
     env.commit_all(&repo, "20000 files");
-    let reads = |payload: &str| -> (i32, usize) {
+    // (exit code, files and blobs read, files read from disk)
+    let reads = |payload: &str| -> (i32, usize, usize) {
         let mut cmd = env.cmd(&repo);
         cmd.args(["hook", "stop", "--client", "claude"])
             .env("GIT_STANDARDS_COUNT_READS", "1");
@@ -515,22 +516,31 @@ fn the_hook_returns_without_reading_20000_unchanged_files() {
             .write_stdin(payload)
             .assert();
         let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
-        let n = err
-            .lines()
-            .find_map(|l| l.strip_prefix("files read: "))
-            .unwrap_or_else(|| panic!("no count in {err}"))
-            .parse()
-            .unwrap();
-        (a.get_output().status.code().unwrap(), n)
+        let count = |label: &str| -> usize {
+            err.lines()
+                .find_map(|l| l.strip_prefix(label))
+                .unwrap_or_else(|| panic!("no count in {err}"))
+                .parse()
+                .unwrap()
+        };
+        let code = a.get_output().status.code().unwrap();
+        (code, count("files read: "), count("read from disk: "))
     };
-    let (code, n) = reads("{\"stop_hook_active\": false}");
+    let (code, n, _) = reads("{\"stop_hook_active\": false}");
     assert_eq!(code, 0);
     assert!(n <= 2, "the fast path read {n} files");
     // The seam counts: once a workflow file changed, check runs and reads
-    // it, and only it: the 9,999 unchanged Markdown files are their blobs.
+    // it, and only it, from disk: the 9,999 unchanged Markdown files are
+    // their blobs, which this first check finds plain.
     write(repo.join("d0/f0.md"), "changed\n");
-    let (_, n) = reads("{\"stop_hook_active\": false}");
-    assert!((1..10).contains(&n), "check read {n} files");
+    let (_, n, disk) = reads("{\"stop_hook_active\": false}");
+    assert!((1..10).contains(&disk), "check read {disk} files from disk");
+    assert!(n > 9_999, "the first check read only {n} files and blobs");
+    // The next check knows those blobs are plain and reads none of them:
+    // only the runtime's own files and the changed one.
+    write(repo.join("d0/f0.md"), "changed again\n");
+    let (_, n, _) = reads("{\"stop_hook_active\": false}");
+    assert!((1..50).contains(&n), "check read {n} files and blobs");
 }
 
 #[test]

@@ -42,6 +42,7 @@ mod recover;
 mod registration;
 mod reset;
 mod scaling;
+mod scan_cache;
 mod scenario_coverage;
 mod skill_ownership;
 mod snapshots;

@@ -10,7 +10,7 @@ use crate::commands::{audit, runtime as tools, Context};
 use crate::error::{Error, Result};
 use crate::protocol::check::{self, runtime, Options, Report};
 use crate::protocol::tree::Tree;
-use crate::repo::{conflicts, ObjectTree, Project};
+use crate::repo::{conflicts, scan_cache, ObjectTree, Project};
 
 /// Which snapshot to check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,6 +85,8 @@ pub fn evaluate_with(
     options: Options,
     allow_shallow: bool,
 ) -> Result<(Report, String, Option<String>)> {
+    // What earlier runs found plain is not read again (issue 14).
+    let verdicts = scan_cache::load(project)?;
     let run = |tree: &dyn Tree, head: Option<&ObjectTree>| -> Result<Report> {
         if !runtime::installed(tree) {
             // RT-000, said for the snapshot that lacks it.
@@ -100,9 +102,15 @@ pub fn evaluate_with(
                 ),
             });
         }
-        Ok(check::run(tree, head.map(|h| h as &dyn Tree), options))
+        Ok(check::run_cached(
+            tree,
+            head.map(|h| h as &dyn Tree),
+            options,
+            Some(&verdicts),
+        ))
     };
     let (mut report, described, against) = evaluate_snapshot(project, source, &run, allow_shallow)?;
+    scan_cache::store(project, &verdicts);
     restore_hints(project, source, &mut report)?;
     Ok((report, described, against))
 }

@@ -332,7 +332,26 @@ impl Folders {
         if !created.is_empty() {
             super::failpoint::hit("write:folders-created");
         }
-        let result = self.write_in(&parent, rel, name, bytes, replace);
+        let how = if replace {
+            Durability::Replace
+        } else {
+            Durability::Create
+        };
+        let result = self.write_in(&parent, rel, name, bytes, how);
+        if result.is_err() {
+            self.remove_created(&created);
+        }
+        result
+    }
+
+    /// Replaces `rel` with `bytes` like [`Folders::atomic_write`], but without
+    /// syncing to disk first: for caches, which a crash may lose or leave
+    /// torn, and whose readers must check what they read.
+    pub fn write_cache(&self, rel: &str, bytes: &[u8]) -> Result<(), Error> {
+        super::write::validate_relative(rel)?;
+        let (dir, name) = split(rel);
+        let (parent, created) = self.create_folders(dir).map_err(|b| b.refusal(rel))?;
+        let result = self.write_in(&parent, rel, name, bytes, Durability::Cache);
         if result.is_err() {
             self.remove_created(&created);
         }
@@ -356,8 +375,9 @@ impl Folders {
         rel: &str,
         name: &str,
         bytes: &[u8],
-        replace: bool,
+        how: Durability,
     ) -> Result<(), Error> {
+        let replace = how != Durability::Create;
         let target = self.root.join(rel);
         let keep_mode = match kind_and_mode(parent, name) {
             Ok((FileType::Symlink, _)) => {
@@ -398,8 +418,10 @@ impl Folders {
             rfs::fchmod(&tmp.file, Mode::from_raw_mode(mode))
                 .map_err(|e| Error::io(&target, io(e)))?;
         }
-        tmp.file.sync_all().map_err(|e| Error::io(&target, e))?;
-        super::failpoint::hit("write:temp-synced");
+        if how != Durability::Cache {
+            tmp.file.sync_all().map_err(|e| Error::io(&target, e))?;
+            super::failpoint::hit("write:temp-synced");
+        }
         if replace {
             rfs::renameat(parent, tmp.name.as_str(), parent, name)
                 .map_err(|e| Error::io(&target, io(e)))?;
@@ -714,6 +736,17 @@ fn open_regular(dir: BorrowedFd<'_>, name: &str) -> Result<(std::fs::File, u64),
     }
     super::reads::note_disk();
     Ok((std::fs::File::from(fd), st.st_size.max(0) as u64))
+}
+
+/// How [`Folders::write_in`] puts a file in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Durability {
+    /// A new file, synced, linked in only if nothing is at the target.
+    Create,
+    /// Synced, then renamed over the target.
+    Replace,
+    /// Renamed over the target unsynced (a cache).
+    Cache,
 }
 
 /// Reads the rest of `file` after `bytes` (up to [`MAX_FILE_BYTES`]).

@@ -16,6 +16,7 @@ pub mod notes_config;
 pub mod notes_sync;
 pub mod projects;
 pub mod reads;
+pub mod scan_cache;
 mod snapshot;
 pub mod staged;
 pub mod worktree;

@@ -564,10 +564,9 @@ impl WorktreeTree {
     }
 
     fn blob(&self, id: gix::ObjectId) -> Option<Node> {
-        self.repo
-            .find_blob(id)
-            .ok()
-            .map(|mut b| Node::File(b.take_data()))
+        let mut blob = self.repo.find_blob(id).ok()?;
+        super::reads::note();
+        Some(Node::File(blob.take_data()))
     }
 
     /// Keeps the whole content of `path` for later readers, within budget.
@@ -703,6 +702,12 @@ impl Tree for WorktreeTree {
 
     fn markdown_files(&self) -> Vec<String> {
         self.markdown.get_or_init(|| self.list_markdown()).clone()
+    }
+
+    /// A file whose stat data match the index holds the staged blob, so its
+    /// content is named by the blob's ID; any other file has no ID here.
+    fn content_id(&self, path: &str) -> Option<Vec<u8>> {
+        self.clean_blob(path).map(|(id, _)| id.as_bytes().to_vec())
     }
 
     fn markdown_files_under(&self, prefix: &str) -> Vec<String> {

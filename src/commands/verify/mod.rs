@@ -428,8 +428,9 @@ pub fn evaluate(
         }
     };
     let cache = std::cell::RefCell::new(HashMap::new());
-    // The scan's verdicts by blob ID: an unchanged record is parsed once per run.
-    let verdicts = check::ScanCache::default();
+    // The scan's verdicts by blob ID: an unchanged record is parsed once per
+    // run, and content an earlier run found plain is not read at all.
+    let verdicts = crate::repo::scan_cache::load(project)?;
     let mut seen: HashMap<(String, PairKey), Checked> = HashMap::new();
     let mut commits = Vec::with_capacity(chain.len());
     let mut parents: HashMap<String, (gix::ObjectId, ObjectTree)> = HashMap::new();
@@ -522,6 +523,7 @@ pub fn evaluate(
         });
     }
     progress(total, total);
+    crate::repo::scan_cache::store(project, &verdicts);
     let into = match &request.into {
         Some(branch) => Some(evaluate_into(project, branch, tip, &dirs)?),
         None => None,

@@ -1,0 +1,207 @@
+//! Issue 14: the plain-Markdown verdicts kept in the common git directory
+//! (`standards/plain-markdown`). A run that learnt which blobs hold no
+//! provenance block leaves their IDs there, and the next run reads none of
+//! them; the problems found stay the same. Proven with the read counter,
+//! with `git` as the witness of what is staged and written.
+
+use std::path::Path;
+
+use crate::common::{write, Env};
+
+const CACHE: &str = ".git/standards/plain-markdown";
+
+/// `check` with `args` in `repo`: its problems and how many files and blobs it read.
+fn check(env: &Env, repo: &Path, args: &[&str]) -> (serde_json::Value, usize) {
+    let mut cmd = env.cmd(repo);
+    cmd.arg("check")
+        .args(args)
+        .arg("--json")
+        .env("GIT_STANDARDS_COUNT_READS", "1");
+    let out = cmd.output().expect("binary runs");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let reads = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("files read: "))
+        .unwrap_or_else(|| panic!("no count in {stderr}"))
+        .parse()
+        .unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"));
+    (v["problems"].clone(), reads)
+}
+
+/// An installed project with 60 ordinary Markdown files, committed.
+fn project() -> (Env, std::path::PathBuf) {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install"]).success();
+    for n in 0..60 {
+        write(
+            repo.join(format!("docs/notes-{n}.md")),
+            format!("# Notes {n}\n\nOrdinary documentation.\n"),
+        );
+    }
+    // Older than the index, so the working tree's files are clean, not racy.
+    let o = env
+        .sealed("sh", &repo)
+        .args([
+            "-c",
+            "find . -path ./.git -prune -o -type f -exec touch -d @1600000000 {} +",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    env.commit_all(&repo, "a project with notes");
+    (env, repo)
+}
+
+#[test]
+fn a_second_check_reads_none_of_the_markdown_the_first_found_plain() {
+    let (env, repo) = project();
+    assert!(!repo.join(CACHE).exists());
+    for args in [&["--staged"][..], &["--ref", "HEAD"], &[]] {
+        let _ = std::fs::remove_file(repo.join(CACHE));
+        let (first, cold) = check(&env, &repo, args);
+        assert!(repo.join(CACHE).is_file(), "{args:?} kept no verdicts");
+        let (second, warm) = check(&env, &repo, args);
+        assert_eq!(first, second, "{args:?}: the verdicts changed the problems");
+        // The working tree too: its clean files are read from their blobs.
+        assert!(cold >= warm + 60, "{args:?}: {cold} reads, then {warm}");
+    }
+}
+
+#[test]
+fn a_run_that_learns_nothing_leaves_the_file_alone() {
+    let (env, repo) = project();
+    check(&env, &repo, &["--staged"]);
+    let before = std::fs::read(repo.join(CACHE)).unwrap();
+    let modified = std::fs::metadata(repo.join(CACHE))
+        .unwrap()
+        .modified()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    check(&env, &repo, &["--staged"]);
+    assert_eq!(std::fs::read(repo.join(CACHE)).unwrap(), before);
+    assert_eq!(
+        std::fs::metadata(repo.join(CACHE))
+            .unwrap()
+            .modified()
+            .unwrap(),
+        modified,
+        "an unchanged cache was rewritten"
+    );
+}
+
+#[test]
+fn a_block_added_to_a_file_once_found_plain_is_still_checked() {
+    let (env, repo) = project();
+    let (clean, _) = check(&env, &repo, &["--staged"]);
+    assert_eq!(clean.as_array().unwrap().len(), 0, "{clean}");
+    // The same path, new content: a new blob, which no verdict names.
+    write(
+        repo.join("docs/notes-7.md"),
+        "<!-- STANDARDS\nArtifact: NOT-A-TYPE\nCycle: x\n-->\n# Notes 7\n",
+    );
+    env.git(&repo, &["add", "docs/notes-7.md"]);
+    for args in [&["--staged"][..], &[]] {
+        let (problems, _) = check(&env, &repo, args);
+        let files: Vec<&str> = problems
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["file"].as_str().unwrap())
+            .collect();
+        assert!(files.contains(&"docs/notes-7.md"), "{args:?}: {problems}");
+    }
+}
+
+#[test]
+fn a_damaged_or_foreign_cache_is_ignored_and_replaced() {
+    let (env, repo) = project();
+    let (expected, cold) = check(&env, &repo, &["--staged"]);
+    let good = std::fs::read(repo.join(CACHE)).unwrap();
+    let damaged = [
+        b"garbage".to_vec(),
+        good[..good.len() - 3].to_vec(),
+        String::from_utf8_lossy(&good)
+            .replacen("plain-markdown v", "plain-markdown v9", 1)
+            .into_bytes(),
+    ];
+    for bytes in damaged {
+        write(repo.join(CACHE), &bytes);
+        let (problems, reads) = check(&env, &repo, &["--staged"]);
+        assert_eq!(problems, expected);
+        assert_eq!(reads, cold, "a damaged cache must not spare a read");
+        assert_eq!(std::fs::read(repo.join(CACHE)).unwrap(), good);
+    }
+}
+
+#[test]
+fn the_git_config_switch_turns_it_off() {
+    let (env, repo) = project();
+    env.git(&repo, &["config", "standards.scanCache", "false"]);
+    let (_, cold) = check(&env, &repo, &["--staged"]);
+    let (_, again) = check(&env, &repo, &["--staged"]);
+    assert!(!repo.join(CACHE).exists());
+    assert_eq!(cold, again);
+}
+
+#[test]
+fn a_link_in_place_of_the_cache_is_never_written_through() {
+    let (env, repo) = project();
+    let outside = env.dir.path().join("outside");
+    write(&outside, "mine\n");
+    std::fs::create_dir_all(repo.join(".git/standards")).unwrap();
+    std::os::unix::fs::symlink(&outside, repo.join(CACHE)).unwrap();
+    let (problems, _) = check(&env, &repo, &["--staged"]);
+    assert_eq!(problems.as_array().unwrap().len(), 0, "{problems}");
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "mine\n");
+    assert!(std::fs::symlink_metadata(repo.join(CACHE))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+}
+
+#[test]
+fn linked_worktrees_share_one_cache_and_verify_uses_it() {
+    let (env, repo) = project();
+    let linked = env.dir.path().join("linked");
+    env.git(
+        &repo,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            linked.to_str().unwrap(),
+            "-b",
+            "side",
+        ],
+    );
+    check(&env, &linked, &["--staged"]);
+    assert!(
+        repo.join(CACHE).is_file(),
+        "the common git directory holds it"
+    );
+    assert!(!repo
+        .join(".git/worktrees/linked/standards/plain-markdown")
+        .exists());
+    let (_, warm) = check(&env, &repo, &["--staged"]);
+    std::fs::remove_file(repo.join(CACHE)).unwrap();
+    let (_, cold) = check(&env, &repo, &["--staged"]);
+    assert!(cold >= warm + 60, "{cold} reads cold, {warm} warm");
+    std::fs::remove_file(repo.join(CACHE)).unwrap();
+    env.run(&repo, &["verify", "HEAD"]).success();
+    assert!(repo.join(CACHE).is_file(), "verify keeps what it learnt");
+}
+
+#[test]
+fn a_switch_that_is_no_boolean_is_an_error_naming_it() {
+    let (env, repo) = project();
+    env.git(&repo, &["config", "standards.scanCache", "sometimes"]);
+    let out = env.run(&repo, &["check", "--staged"]);
+    let out = out.get_output();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("standards.scanCache"), "{err}");
+    assert!(!repo.join(CACHE).exists());
+}
