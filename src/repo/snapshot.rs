@@ -557,13 +557,21 @@ impl ObjectTree {
         match self.repo.find_blob(id) {
             Ok(mut blob) => {
                 super::reads::note();
-                Ok(std::rc::Rc::new(blob.take_data()))
+                Ok(std::rc::Rc::new(fitted(blob.take_data())))
             }
             Err(e) => Err(Node::Unreadable(format!(
                 "cannot read blob {id}: {e} (the repository is damaged; run `git fsck`)"
             ))),
         }
     }
+}
+
+/// `bytes` holding no spare capacity: a decoded blob comes in the buffer its
+/// delta chain was resolved in, often several times its size, and the kept
+/// blobs would otherwise hold that memory for the whole run.
+pub(super) fn fitted(mut bytes: Vec<u8>) -> Vec<u8> {
+    bytes.shrink_to_fit();
+    bytes
 }
 
 /// What [`ObjectTree::lookup`] found at a path.

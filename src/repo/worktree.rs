@@ -566,7 +566,7 @@ impl WorktreeTree {
     fn blob(&self, id: gix::ObjectId) -> Option<Node> {
         let mut blob = self.repo.find_blob(id).ok()?;
         super::reads::note();
-        Some(Node::File(blob.take_data()))
+        Some(Node::File(super::snapshot::fitted(blob.take_data())))
     }
 
     /// Keeps the whole content of `path` for later readers, within budget.
