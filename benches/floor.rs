@@ -420,6 +420,9 @@ const COMMIT_FLOOR: &str =
 enum Case {
     Check,
     Staged,
+    /// `check` and `check --staged` with the scan cache off: a first run.
+    CheckNoCache,
+    StagedNoCache,
     AtRef,
     Status,
     Verify,
@@ -438,8 +441,10 @@ enum Case {
 const CASES: &[Case] = &[
     Case::WorktreeFloor,
     Case::Check,
+    Case::CheckNoCache,
     Case::IndexFloor,
     Case::Staged,
+    Case::StagedNoCache,
     Case::CommitFloor,
     Case::AtRef,
     Case::Status,
@@ -499,6 +504,8 @@ fn command(case: Case, root: &Path, hooks: &HookFolders) -> Command {
     match case {
         Case::Check => tool(root, &["check"]),
         Case::Staged => tool(root, &["check", "--staged"]),
+        Case::CheckNoCache => without_scan_cache(tool(root, &["check"])),
+        Case::StagedNoCache => without_scan_cache(tool(root, &["check", "--staged"])),
         Case::AtRef => tool(root, &["check", "--ref", "HEAD"]),
         Case::Status => tool(root, &["status"]),
         Case::Verify => tool(root, &["verify", "HEAD~100..HEAD"]),
@@ -512,6 +519,15 @@ fn command(case: Case, root: &Path, hooks: &HookFolders) -> Command {
         Case::IndexFloor => sh(root, INDEX_FLOOR),
         Case::CommitFloor => sh(root, COMMIT_FLOOR),
     }
+}
+
+/// `cmd` with `standards.scanCache` false (as `git -c` would set it): what
+/// a first run pays, before the cache knows which Markdown is plain.
+fn without_scan_cache(mut cmd: Command) -> Command {
+    cmd.env("GIT_CONFIG_COUNT", "1")
+        .env("GIT_CONFIG_KEY_0", "standards.scanCache")
+        .env("GIT_CONFIG_VALUE_0", "false");
+    cmd
 }
 
 fn median(runs: &[Run], f: impl Fn(&Run) -> f64) -> f64 {
@@ -598,11 +614,25 @@ fn measure(size: &Size, rounds: usize) -> Medians {
             "<= 1.5x, RSS <= 1.25x",
         ),
         (
+            "check, no scan cache",
+            Case::CheckNoCache,
+            "worktree floor",
+            Case::WorktreeFloor,
+            "(none: a first run)",
+        ),
+        (
             "check --staged",
             Case::Staged,
             "index floor",
             Case::IndexFloor,
             "<= 1.5x, RSS <= 1.25x",
+        ),
+        (
+            "check --staged, no scan cache",
+            Case::StagedNoCache,
+            "index floor",
+            Case::IndexFloor,
+            "(none: a first run)",
         ),
         (
             "check --ref HEAD",
