@@ -1,14 +1,15 @@
-//! Issue 14: the plain-Markdown verdicts kept in the common git directory
-//! (`standards/plain-markdown`). A run that learnt which blobs hold no
-//! provenance block leaves their IDs there, and the next run reads none of
-//! them; the problems found stay the same. Proven with the read counter,
+//! Issue 14: the content verdicts kept in the common git directory
+//! (`standards/content-verdicts`). A run that learnt which blobs hold no
+//! provenance block (or, under `.standards/`, no conflict markers) leaves
+//! their IDs there, and the next run reads none of them; the problems found
+//! stay the same. Proven with the read counter,
 //! with `git` as the witness of what is staged and written.
 
 use std::path::Path;
 
 use crate::common::{write, Env};
 
-const CACHE: &str = ".git/standards/plain-markdown";
+const CACHE: &str = ".git/standards/content-verdicts";
 
 /// `check` with `args` in `repo`: its problems and how many files and blobs it read.
 fn check(env: &Env, repo: &Path, args: &[&str]) -> (serde_json::Value, usize) {
@@ -124,7 +125,7 @@ fn a_damaged_or_foreign_cache_is_ignored_and_replaced() {
         b"garbage".to_vec(),
         good[..good.len() - 3].to_vec(),
         String::from_utf8_lossy(&good)
-            .replacen("plain-markdown v", "plain-markdown v9", 1)
+            .replacen("content-verdicts v", "content-verdicts v9", 1)
             .into_bytes(),
     ];
     for bytes in damaged {
@@ -183,7 +184,7 @@ fn linked_worktrees_share_one_cache_and_verify_uses_it() {
         "the common git directory holds it"
     );
     assert!(!repo
-        .join(".git/worktrees/linked/standards/plain-markdown")
+        .join(".git/worktrees/linked/standards/content-verdicts")
         .exists());
     let (_, warm) = check(&env, &repo, &["--staged"]);
     std::fs::remove_file(repo.join(CACHE)).unwrap();
@@ -204,4 +205,42 @@ fn a_switch_that_is_no_boolean_is_an_error_naming_it() {
     assert_ne!(out.status.code(), Some(0), "{err}");
     assert!(err.contains("standards.scanCache"), "{err}");
     assert!(!repo.join(CACHE).exists());
+}
+
+/// The counts in the cache file's first line: (plain, unmarked).
+fn counts(repo: &Path) -> (usize, usize) {
+    let bytes = std::fs::read(repo.join(CACHE)).unwrap();
+    let end = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let line = String::from_utf8_lossy(&bytes[..end]).into_owned();
+    let words: Vec<&str> = line.split(' ').collect();
+    let n = words.len();
+    (words[n - 2].parse().unwrap(), words[n - 1].parse().unwrap())
+}
+
+#[test]
+fn markers_written_into_a_file_known_unmarked_are_found() {
+    let (env, repo) = project();
+    check(&env, &repo, &["--staged"]);
+    let tracked = env.git(&repo, &["ls-files", "--", ".standards/*.md"]);
+    let (plain, unmarked) = counts(&repo);
+    assert!(plain >= 60, "{plain} plain IDs");
+    assert!(
+        unmarked >= tracked.lines().count(),
+        "{unmarked} unmarked IDs for\n{tracked}"
+    );
+    // New content under the same path: a new blob, read and judged again.
+    let mut text = crate::common::read(repo.join(".standards/STATE.md"));
+    text.push_str("<<<<<<< ours\nA\n=======\nB\n>>>>>>> theirs\n");
+    write(repo.join(".standards/STATE.md"), text);
+    env.git(&repo, &["add", ".standards/STATE.md"]);
+    for args in [&["--staged"][..], &[]] {
+        let (problems, _) = check(&env, &repo, args);
+        let rules: Vec<&str> = problems
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["rule"].as_str().unwrap())
+            .collect();
+        assert!(rules.contains(&"RT-004"), "{args:?}: {problems}");
+    }
 }

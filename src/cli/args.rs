@@ -155,9 +155,10 @@ pub enum Command {
     /// family, listed in docs/rules.md). With --compat only the reference
     /// catalogue is checked, as the Node runtime did.
     ///
-    /// Markdown blobs found to hold no provenance block are remembered by ID
-    /// in the common git directory (`standards/plain-markdown`), so later
-    /// checks and `verify` do not read them again; `git config
+    /// Markdown blobs found to hold no provenance block, and `.standards/`
+    /// blobs found to hold no conflict markers, are remembered by ID in the
+    /// common git directory (`standards/content-verdicts`), so later checks,
+    /// the hooks and `verify` do not read them again; `git config
     /// standards.scanCache false` turns this off.
     ///
     /// With --json, prints one object: `ok` (bool), `problems` (array of

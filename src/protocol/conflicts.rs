@@ -5,6 +5,7 @@ use super::layout::STANDARDS_DIR;
 use super::state_merge::SideSummary;
 use super::text::mask_html_comments;
 use super::tree::{Stages, Text, Tree};
+use super::verdicts::ContentCache;
 
 /// A conflicted file and the cycles its sides name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +31,12 @@ pub fn has_markers(text: &str) -> bool {
 /// file whose content carries conflict markers (D15: every file, any depth,
 /// because `git add` clears the stages but not the markers).
 pub fn find(tree: &dyn Tree) -> Vec<Conflict> {
+    find_cached(tree, None)
+}
+
+/// [`find`], skipping the content that `cache` knows holds no markers and
+/// telling it what else was read and found unmarked.
+pub fn find_cached(tree: &dyn Tree, cache: Option<&ContentCache>) -> Vec<Conflict> {
     let mut out: Vec<Conflict> = tree
         .unmerged()
         .into_iter()
@@ -40,8 +47,18 @@ pub fn find(tree: &dyn Tree) -> Vec<Conflict> {
         if out.iter().any(|c| c.path == path) {
             continue;
         }
+        let key = cache.and_then(|_| tree.content_id(&path));
+        if let (Some(cache), Some(key)) = (cache, &key) {
+            if cache.is_unmarked(key) {
+                continue;
+            }
+        }
         if let Text::Ok(text) = tree.text(&path) {
-            if has_markers(&text) {
+            if !has_markers(&text) {
+                if let (Some(cache), Some(key)) = (cache, key) {
+                    cache.learn_unmarked(key);
+                }
+            } else {
                 let (ours, theirs) = match sides_from_markers(&text) {
                     Some((o, t)) => (
                         Some(SideSummary::read(o.as_bytes())),

@@ -33,5 +33,6 @@ pub mod text;
 pub mod topology;
 pub mod transition;
 pub mod tree;
+pub mod verdicts;
 pub mod verification;
 pub mod vocab;

@@ -4,6 +4,7 @@
 use super::layout;
 use super::provenance::{self, Marking};
 use super::tree::{Node, Text, Tree};
+use super::verdicts::ContentCache;
 
 /// A file that starts with a provenance block, valid or not.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,140 +37,10 @@ impl Scan {
 
 /// What the scan concluded about one file's content.
 #[derive(Debug, Clone)]
-enum Verdict {
+pub(crate) enum Verdict {
     NotARecord,
     Record(std::rc::Rc<(String, Marking)>),
     Unreadable(String),
-}
-
-/// Verdicts shared by the scans of one run (`verify` over many commits),
-/// keyed by [`Tree::content_id`]: a file whose content an earlier snapshot
-/// held is neither read nor parsed again. Content that an earlier run found
-/// plain (no provenance block at its start) comes in as [`KnownPlain`], and
-/// [`ScanCache::plain_to_keep`] gives back what a later run should know.
-#[derive(Debug, Default)]
-pub struct ScanCache {
-    verdicts: std::cell::RefCell<std::collections::HashMap<Vec<u8>, Verdict>>,
-    known_plain: KnownPlain,
-    /// Plain verdicts this run reached by reading, not from `known_plain`.
-    learnt_plain: std::cell::Cell<usize>,
-}
-
-/// Which version of the opening test a stored plain verdict came from: bump
-/// it whenever [`provenance::opens_block`], [`provenance::opening_undecided`]
-/// or [`OPENING_BYTES`] could judge some content differently, so verdicts
-/// stored by an older binary are dropped rather than trusted.
-pub const PLAIN_VERDICT_VERSION: u32 = 1;
-
-/// Content IDs an earlier run found plain: equal-length IDs, sorted, in one
-/// buffer (looked up by binary search, with no allocation per ID).
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct KnownPlain {
-    id_len: usize,
-    ids: Vec<u8>,
-}
-
-impl KnownPlain {
-    /// The set of `ids` (`id_len` bytes each, back to back); `None` unless the
-    /// buffer holds whole IDs in strictly ascending order.
-    pub fn from_sorted(id_len: usize, ids: Vec<u8>) -> Option<Self> {
-        if id_len == 0 || !ids.len().is_multiple_of(id_len) {
-            return None;
-        }
-        let ascending = ids
-            .chunks_exact(id_len)
-            .zip(ids.chunks_exact(id_len).skip(1))
-            .all(|(a, b)| a < b);
-        ascending.then_some(Self { id_len, ids })
-    }
-
-    pub fn len(&self) -> usize {
-        self.ids.len().checked_div(self.id_len).unwrap_or(0)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
-    }
-
-    pub fn contains(&self, id: &[u8]) -> bool {
-        if id.len() != self.id_len {
-            return false;
-        }
-        let at = |i: usize| &self.ids[i * self.id_len..(i + 1) * self.id_len];
-        let (mut low, mut high) = (0, self.len());
-        while low < high {
-            let mid = low + (high - low) / 2;
-            match at(mid).cmp(id) {
-                std::cmp::Ordering::Less => low = mid + 1,
-                std::cmp::Ordering::Greater => high = mid,
-                std::cmp::Ordering::Equal => return true,
-            }
-        }
-        false
-    }
-
-    /// The IDs, back to back in ascending order.
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.ids
-    }
-
-    pub fn id_len(&self) -> usize {
-        self.id_len
-    }
-}
-
-impl ScanCache {
-    /// A cache that starts out knowing `known_plain`.
-    pub fn with_known_plain(known_plain: KnownPlain) -> Self {
-        Self {
-            known_plain,
-            ..Self::default()
-        }
-    }
-
-    /// The plain content this run met (read, or known before), for the next
-    /// run; `None` when the run learnt nothing new, so what is stored stays.
-    /// Known IDs that this run did not meet are left out: what is kept
-    /// follows the files of the last run that learnt something.
-    pub fn plain_to_keep(&self) -> Option<KnownPlain> {
-        if self.learnt_plain.get() == 0 {
-            return None;
-        }
-        let verdicts = self.verdicts.borrow();
-        let mut ids: Vec<&Vec<u8>> = verdicts
-            .iter()
-            .filter(|(_, v)| matches!(v, Verdict::NotARecord))
-            .map(|(id, _)| id)
-            .collect();
-        let id_len = ids.first()?.len();
-        ids.retain(|id| id.len() == id_len);
-        ids.sort_unstable();
-        KnownPlain::from_sorted(id_len, ids.into_iter().flatten().copied().collect())
-    }
-}
-
-impl ScanCache {
-    /// The verdict on the content `key`, from this run or an earlier one.
-    fn known(&self, key: &[u8]) -> Option<Verdict> {
-        if let Some(verdict) = self.verdicts.borrow().get(key) {
-            return Some(verdict.clone());
-        }
-        if self.known_plain.contains(key) {
-            // Met this run: the next run should still know it.
-            self.verdicts
-                .borrow_mut()
-                .insert(key.to_vec(), Verdict::NotARecord);
-            return Some(Verdict::NotARecord);
-        }
-        None
-    }
-
-    fn learn(&self, key: Vec<u8>, verdict: &Verdict) {
-        if matches!(verdict, Verdict::NotARecord) {
-            self.learnt_plain.set(self.learnt_plain.get() + 1);
-        }
-        self.verdicts.borrow_mut().insert(key, verdict.clone());
-    }
 }
 
 static PARSED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -186,7 +57,7 @@ pub fn scan(tree: &dyn Tree) -> Scan {
 }
 
 /// [`scan`], taking and leaving the verdicts of unchanged content in `cache`.
-pub fn scan_cached(tree: &dyn Tree, cache: Option<&ScanCache>) -> Scan {
+pub fn scan_cached(tree: &dyn Tree, cache: Option<&ContentCache>) -> Scan {
     let mut out = Scan::default();
     let mut candidates: Vec<String> = tree
         .markdown_files()
@@ -198,7 +69,7 @@ pub fn scan_cached(tree: &dyn Tree, cache: Option<&ScanCache>) -> Scan {
     for path in candidates {
         let key = cache.and_then(|_| tree.content_id(&path));
         let known = match (cache, &key) {
-            (Some(cache), Some(key)) => cache.known(key),
+            (Some(cache), Some(key)) => cache.known_artifact(key),
             _ => None,
         };
         let verdict = match known {
@@ -206,7 +77,7 @@ pub fn scan_cached(tree: &dyn Tree, cache: Option<&ScanCache>) -> Scan {
             None => match judge(tree, &path) {
                 Some(verdict) => {
                     if let (Some(cache), Some(key)) = (cache, key) {
-                        cache.learn(key, &verdict);
+                        cache.learn_artifact(key, &verdict);
                     }
                     verdict
                 }
@@ -342,17 +213,23 @@ mod tests {
         }
         fn content_id(&self, path: &str) -> Option<Vec<u8>> {
             match self.tree.node(path) {
-                Node::File(bytes) => Some([b"id:".as_slice(), &bytes].concat()),
+                Node::File(bytes) => Some(id(&bytes)),
                 _ => None,
             }
         }
     }
 
+    /// A content ID of fixed length, as a repository's are.
+    fn id(content: &[u8]) -> Vec<u8> {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        content.hash(&mut h);
+        h.finish().to_be_bytes().to_vec()
+    }
+
     #[test]
     fn plain_verdicts_carry_over_to_the_next_run_and_only_plain_ones() {
         let block = "<!-- STANDARDS\nArtifact: SCOPE\nCycle: c-1\n-->\n";
-        // The plain contents have equal lengths, as the content IDs of one
-        // repository do.
         let tree = Ided {
             tree: MemTree::new()
                 .with("a.md", "# plain A\n")
@@ -361,18 +238,18 @@ mod tests {
                 .with("docs/scope.md", block),
             reads: Default::default(),
         };
-        let first = ScanCache::default();
+        let first = ContentCache::default();
         let s = scan_cached(&tree, Some(&first));
         assert_eq!(s.artifacts.len(), 1);
         assert_eq!(s.unreadable.len(), 1);
-        let kept = first.plain_to_keep().expect("two plain files were learnt");
-        assert_eq!(kept.len(), 2);
-        assert!(kept.contains(b"id:# plain A\n"));
-        assert!(kept.contains(b"id:# plain B\n"));
-        assert!(!kept.contains(&[b"id:".as_slice(), block.as_bytes()].concat()));
+        let kept = first.to_keep().expect("two plain files were learnt");
+        assert_eq!(kept.plain.len(), 2);
+        assert!(kept.plain.contains(&id(b"# plain A\n")));
+        assert!(kept.plain.contains(&id(b"# plain B\n")));
+        assert!(!kept.plain.contains(&id(block.as_bytes())));
 
         tree.reads.set(0);
-        let second = ScanCache::with_known_plain(kept.clone());
+        let second = ContentCache::with_known(kept.clone());
         let again = scan_cached(&tree, Some(&second));
         assert_eq!(again.artifacts, s.artifacts);
         assert_eq!(again.unreadable, s.unreadable);
@@ -382,11 +259,7 @@ mod tests {
             3,
             "prefix and text of the record, prefix of c.md"
         );
-        assert_eq!(
-            second.plain_to_keep(),
-            None,
-            "nothing new: the stored set stays"
-        );
+        assert_eq!(second.to_keep(), None, "nothing new: the stored set stays");
 
         // A new plain file: the next set holds what this run met, old and new.
         let mut grown = tree.tree.clone();
@@ -396,35 +269,16 @@ mod tests {
             tree: grown,
             reads: Default::default(),
         };
-        let third = ScanCache::with_known_plain(kept);
+        let third = ContentCache::with_known(kept);
         scan_cached(&grown, Some(&third));
-        let next = third.plain_to_keep().expect("d.md was learnt");
-        assert!(next.contains(b"id:# plain D\n") && next.contains(b"id:# plain B\n"));
-        assert!(!next.contains(b"id:# plain A\n"), "a.md was not met");
-    }
-
-    #[test]
-    fn known_plain_takes_only_whole_ascending_ids() {
-        assert!(KnownPlain::from_sorted(2, b"aabbcc".to_vec()).is_some());
-        assert!(KnownPlain::from_sorted(2, b"aabbc".to_vec()).is_none());
-        assert!(KnownPlain::from_sorted(2, b"bbaa".to_vec()).is_none());
-        assert!(KnownPlain::from_sorted(2, b"aaaa".to_vec()).is_none());
-        assert!(KnownPlain::from_sorted(0, Vec::new()).is_none());
-        let set = KnownPlain::from_sorted(2, b"aabbcc".to_vec()).unwrap();
-        assert!(set.contains(b"bb") && !set.contains(b"b") && !set.contains(b"ab"));
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn known_plain_contains_what_a_set_contains(
-            ids in proptest::collection::btree_set(proptest::collection::vec(0u8..4, 3), 0..40),
-            probe in proptest::collection::vec(0u8..4, 3),
-        ) {
-            let bytes: Vec<u8> = ids.iter().flatten().copied().collect();
-            let set = KnownPlain::from_sorted(3, bytes).unwrap();
-            proptest::prop_assert_eq!(set.len(), ids.len());
-            proptest::prop_assert_eq!(set.contains(&probe), ids.contains(&probe));
-        }
+        let next = third.to_keep().expect("d.md was learnt");
+        assert!(
+            next.plain.contains(&id(b"# plain D\n")) && next.plain.contains(&id(b"# plain B\n"))
+        );
+        assert!(
+            !next.plain.contains(&id(b"# plain A\n")),
+            "a.md was not met"
+        );
     }
 
     #[test]

@@ -161,7 +161,7 @@ impl<'a> Cx<'a> {
         head: Option<&'a dyn Tree>,
         options: Options,
         sink: &mut Sink,
-        cache: Option<&scan::ScanCache>,
+        cache: Option<&crate::protocol::verdicts::ContentCache>,
     ) -> Cx<'a> {
         let (mode, mode_error) = match tree.text(MODE_PATH) {
             Text::Ok(t) => match mode::parse(&t) {

@@ -238,19 +238,20 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     run_cached(tree, head, options, None)
 }
 
-pub use crate::protocol::scan::ScanCache;
+pub use crate::protocol::verdicts::ContentCache;
 
-/// [`run`], sharing the scan's verdicts of unchanged files through `cache`
-/// (`verify` checks many commits that hold mostly the same records).
+/// [`run`], sharing the scans' verdicts on unchanged content through `cache`
+/// (`verify` checks many commits that hold mostly the same records, and a
+/// run starts from what earlier runs kept).
 pub fn run_cached(
     tree: &dyn Tree,
     head: Option<&dyn Tree>,
     options: Options,
-    cache: Option<&crate::protocol::scan::ScanCache>,
+    cache: Option<&ContentCache>,
 ) -> Report {
     let mut sink = Sink::default();
     // 1–2: runtime files and the merge-conflict stop.
-    if runtime::check_files_and_conflicts(tree, head, &mut sink) {
+    if runtime::check_files_and_conflicts(tree, head, &mut sink, cache) {
         return sink.finish();
     }
     if head.is_none() {

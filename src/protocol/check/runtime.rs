@@ -5,6 +5,7 @@ use crate::protocol::layout::{
     DOCS_DIR, MARKER, MODE_PATH, PROTOCOL_PATH, RUNTIME_FILES, STATE_PATH,
 };
 use crate::protocol::tree::{Node, Text, Tree};
+use crate::protocol::verdicts::ContentCache;
 
 use super::{Cx, RuleInfo, Sink};
 
@@ -97,6 +98,7 @@ pub fn check_files_and_conflicts(
     tree: &dyn Tree,
     head: Option<&dyn Tree>,
     sink: &mut Sink,
+    cache: Option<&ContentCache>,
 ) -> bool {
     for path in RUNTIME_FILES {
         match tree.node(path) {
@@ -151,7 +153,7 @@ pub fn check_files_and_conflicts(
             }
         }
     }
-    let found = conflicts::find(tree);
+    let found = conflicts::find_cached(tree, cache);
     for c in &found {
         let rule = if c.unmerged { "RT-003" } else { "RT-004" };
         let what = if c.unmerged {
