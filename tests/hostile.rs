@@ -529,6 +529,23 @@ fn damaged_repositories_fail_instead_of_passing() {
         br#"{"stop_hook_active": false}"#,
     );
     assert_ne!(out.status.code(), Some(0), "the stop hook must not pass");
+    std::fs::write(&index, &good).unwrap();
+    // Only the trailing checksum wrong: git reads such an index (only `git
+    // fsck` verifies the checksum), and so do the read-only commands; the
+    // commands that write the index keep gix's verification.
+    let mut bad_sum = good.clone();
+    *bad_sum.last_mut().unwrap() ^= 0xff;
+    std::fs::write(&index, &bad_sum).unwrap();
+    p.env.git(&p.root, &["status", "--short"]);
+    for args in [&["check"][..], &["check", "--staged"], &["status"]] {
+        let out = bounded(&p, &p.root, args, b"");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     std::fs::write(&index, good).unwrap();
 
     // A depth-1 clone whose HEAD deleted an acceptance ID.

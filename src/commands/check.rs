@@ -193,7 +193,8 @@ fn evaluate_snapshot(
 }
 
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
-    let project = Project::discover(&ctx.cwd)?;
+    let mut project = Project::discover(&ctx.cwd)?;
+    project.trust_index_checksum();
     let result = run_project(ctx, &project, request);
     crate::repo::reads::report(ctx.err);
     result

@@ -205,7 +205,9 @@ impl Located {
 /// either way `.standards/PROTOCOL.md` must carry the framework marker.
 fn locate(cwd: &Path) -> Result<Located> {
     match Project::discover(cwd) {
-        Ok(project) => {
+        Ok(mut project) => {
+            // The stop hook only reads the index.
+            project.trust_index_checksum();
             project.require_workdir()?;
             let tree = project.worktree()?;
             runtime::require_installed_in(&project, &tree)?;

@@ -46,7 +46,8 @@ pub struct Request {
 
 /// Runs `status`.
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
-    let project = Project::discover(&ctx.cwd)?;
+    let mut project = Project::discover(&ctx.cwd)?;
+    project.trust_index_checksum();
     let summary = summary_of(ctx, &project, request).map_err(|e| {
         let snapshot = match &request.source {
             Source::Worktree => runtime::Snapshot::Worktree,

@@ -203,9 +203,11 @@ impl Project {
         })
     }
 
-    /// Reads the index without verifying its checksum: for git's own commit
-    /// hooks, which git runs on an index it has just written itself (the
-    /// SHA-1 of a large index is most of the hook's fast exit).
+    /// Reads the index without verifying its checksum, as git itself reads
+    /// it (only `git fsck` verifies it): the SHA-1 of a large index is most
+    /// of the pre-commit hook's fast exit and a tenth of `check --staged`.
+    /// For commands that only read the index: gix would also write an index
+    /// without its checksum, so a command that writes one never calls this.
     pub fn trust_index_checksum(&mut self) {
         let mut config = self.repo.config_snapshot_mut();
         if config

@@ -672,7 +672,8 @@ fn evaluate_into(
 }
 
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
-    let project = Project::discover(&ctx.cwd)?;
+    let mut project = Project::discover(&ctx.cwd)?;
+    project.trust_index_checksum();
     let show_progress = request.progress;
     let err = &mut *ctx.err;
     let mut progress = |n: usize, total: usize| {
