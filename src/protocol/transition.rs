@@ -905,7 +905,7 @@ pub fn handoff(
                     .to_string()
             } else {
                 match expected {
-                    Some(next) => format!("hand off to `{next}`; a defect owned by another role goes through `git standards fail --type <FailureType>`"),
+                    Some(next) => format!("hand off to `{next}`; a defect owned by another role goes through `git standards fail --type <FailureType> --reason \"<text>\"`"),
                     None => "check the cycle mode and policy (`git standards status`)".to_string(),
                 }
             };
@@ -1258,7 +1258,7 @@ pub fn resume(
             RECOVERY_MECHANICS,
             "there is no recovery frame to resume from; recovery ends only when the stack is empty, and it is",
         )
-        .hint("a normal handoff is `git standards handoff --to <STATE>`"));
+        .hint("a normal handoff is `git standards handoff --to <STATE> --reason \"<text>\"`"));
     };
     let last = doc.recovery.entries.len() - 1;
     let from = doc.workflow_state.value;
@@ -1299,7 +1299,7 @@ pub fn resume(
                 RECOVERY_MECHANICS,
                 format!("recovery frame {label} pops at its rerun boundary `{through}`, and the workflow is in `{from}`"),
             )
-            .hint("continue the rerun with `git standards handoff --to <next rerun state>`"));
+            .hint("continue the rerun with `git standards handoff --to <next rerun state> --reason \"<text>\"`"));
         }
         refuse_owned_problems(doc, facts)?;
         let mut e = Editor::new(doc);
