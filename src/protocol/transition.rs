@@ -1460,7 +1460,7 @@ pub fn policy(
             CHANGE_POLICY,
             "there is no active cycle: a policy is chosen when a cycle starts, and no policy preference is saved for the next one",
         )
-        .hint("pass it to `git standards start --policy <policy>`"));
+        .hint("pass it to `git standards start --request \"<request>\" --policy <policy>`"));
     }
     match doc.cycle_mode.value {
         CycleMode::Standard => {}
