@@ -2058,11 +2058,22 @@ pub fn facts(tree: &dyn Tree, doc: &StateDoc, report: &Report) -> Result<Facts, 
             .hint("MODE.md must hold `ProjectMode`: `GREENFIELD` or `BROWNFIELD`")
         })?,
         _ => {
+            // `check` knows whether the last commit holds a copy,
+            // so its hint names the command that works here (RT-001, RT-002); a
+            // folder or a symbolic link has no command that repairs it.
+            let hint = report
+                .problems
+                .iter()
+                .find(|p| p.file == MODE_PATH && p.rule.starts_with("RT-"))
+                .and_then(|p| p.hint.clone())
+                .unwrap_or_else(|| {
+                    "`git standards check` reports what is wrong with it (RT-002)".to_string()
+                });
             return Err(Refusal::new(
                 "Project Modes",
                 format!("`{MODE_PATH}` is missing or unreadable, so the topology is unknown"),
             )
-            .hint("restore it with `git restore --source=HEAD .standards/MODE.md`"))
+            .hint(hint));
         }
     };
     let role = doc.workflow_state.value.owner();
