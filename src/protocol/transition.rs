@@ -636,7 +636,12 @@ pub fn plan_start(doc: &StateDoc, facts: &Facts, req: &StartRequest) -> Result<S
                 doc.active_work.id.value
             ),
         )
-        .hint("finish it (`git standards signoff`) or cancel it (`git standards cancel`) first"));
+        // `signoff` works only at sign-off readiness: elsewhere it is not named.
+        .hint(if ws == W::AwaitingUserSignoff {
+            "finish it (`git standards signoff`) or cancel it (`git standards cancel`) first"
+        } else {
+            "finish it (the roles carry it to `AWAITING_USER_SIGNOFF`, where the user signs it off) or cancel it (`git standards cancel`) first"
+        }));
     }
     let saved = &doc.pending_cycle_request.value;
     let request = match &req.request {
@@ -1760,9 +1765,12 @@ pub fn next_mode(
                 doc.active_work.id.value, doc.workflow_state.value
             ),
         )
-        .hint(match doc.cycle_mode.value {
-            CycleMode::Expedited => "choose it after `git standards signoff` or `git standards cancel`; an expedited cycle that needs the standard guarantees is promoted (`git standards promote --reason \"<why>\"`)",
-            _ => "choose it after the cycle is signed off (`git standards signoff`) or cancelled (`git standards cancel`)",
+        // `signoff` works only at sign-off readiness: elsewhere it is not named.
+        .hint(match (doc.cycle_mode.value, doc.workflow_state.value == W::AwaitingUserSignoff) {
+            (CycleMode::Expedited, true) => "choose it after `git standards signoff` or `git standards cancel`; an expedited cycle that needs the standard guarantees is promoted (`git standards promote --reason \"<why>\"`)",
+            (CycleMode::Expedited, false) => "choose it after the cycle is signed off at `AWAITING_USER_SIGNOFF` or cancelled (`git standards cancel`); an expedited cycle that needs the standard guarantees is promoted (`git standards promote --reason \"<why>\"`)",
+            (_, true) => "choose it after the cycle is signed off (`git standards signoff`) or cancelled (`git standards cancel`)",
+            (_, false) => "choose it after the cycle is signed off at `AWAITING_USER_SIGNOFF` or cancelled (`git standards cancel`)",
         }));
     }
     if facts.project == ProjectMode::Greenfield
