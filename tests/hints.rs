@@ -367,6 +367,11 @@ const TABLE: &[(&str, &str, Situation)] = &[
     ),
     (
         "src/protocol/transition.rs",
+        "git standards check",
+        Custom(frame_without_resume_at),
+    ),
+    (
+        "src/protocol/transition.rs",
         "git standards start --request \\\"<request>\\\"",
         Custom(move_without_a_cycle),
     ),
@@ -447,7 +452,7 @@ const TABLE: &[(&str, &str, Situation)] = &[
     ),
     (
         "src/protocol/transition.rs",
-        "git standards handoff",
+        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
         Custom(checkpoint_during_recovery),
     ),
     (
@@ -1592,6 +1597,20 @@ fn recovery_without_a_frame() {
     let err = refusal_text(&out);
     assert!(err.contains("(RC-001)"), "{err}");
     check_reports(&env, &repo, &err, &["RC-001"]);
+    // A checkpoint is refused for the recovery; check reports the stack.
+    let hint = refusal_hint(&output(
+        &env,
+        &repo,
+        &[
+            "handoff",
+            "--checkpoint",
+            "--to",
+            "DEVELOPING",
+            "--reason",
+            "Increment 1 needs work.",
+        ],
+    ));
+    check_reports(&env, &repo, &hint, &["RC-001"]);
 }
 
 /// `resume` in a state that is not the active frame's owner (RC-015).
@@ -1907,8 +1926,9 @@ fn rerun_through_testing() -> (Env, PathBuf) {
     (env, repo)
 }
 
-/// A checkpoint during recovery: in the rerun the handoff continues it; at
-/// the frame's owner `resume` does.
+/// A checkpoint during recovery names the one move that continues it: at
+/// the frame's owner and at the rerun boundary `resume`, inside the rerun
+/// the handoff to the next rerun state.
 fn checkpoint_during_recovery() {
     let checkpoint = |to| {
         [
@@ -1920,20 +1940,40 @@ fn checkpoint_during_recovery() {
             "Increment 1 is ready for assessment.",
         ]
     };
+    let only = |hint: &str, prefix: &str| {
+        let commands = commands_in(hint);
+        assert_eq!(commands.len(), 1, "{hint}");
+        named(hint, prefix)
+    };
+    // At the owner, nothing planned yet.
+    let (env, repo) = f_std_in("TESTING");
+    env.run(
+        &repo,
+        &[
+            "fail",
+            "--type",
+            "ARCHITECTURE",
+            "--reason",
+            "Retry is not designed.",
+        ],
+    )
+    .success();
+    let hint = refusal_hint(&output(&env, &repo, &checkpoint("DEVELOPING")));
+    let resume = only(&hint, "git standards resume");
+    run_ok(&env, &repo, &resume, &hint);
+    assert_eq!(state_field(&repo, "WorkflowState"), "TESTING");
+    assert_eq!(state_field(&repo, "Active"), "false");
+    // Inside the rerun.
     let (env, repo) = rerun_through_testing();
     let hint = refusal_hint(&output(&env, &repo, &checkpoint("TESTING")));
-    let handoff = named(&hint, "git standards handoff");
-    assert_eq!(handoff, "git standards handoff", "{hint}");
-    run_ok(
-        &env,
-        &repo,
-        &format!("{handoff} --to TESTING --reason \"Rerun done.\""),
-        &hint,
-    );
+    let handoff = only(&hint, "git standards handoff")
+        .replace("<next rerun state>", "TESTING")
+        .replace("<text>", "Rerun done.");
+    run_ok(&env, &repo, &handoff, &hint);
     assert_eq!(state_field(&repo, "WorkflowState"), "TESTING");
-    // At the boundary the same refusal; `resume` pops the frame.
+    // At the boundary.
     let hint = refusal_hint(&output(&env, &repo, &checkpoint("DEVELOPING")));
-    let resume = named(&hint, "git standards resume");
+    let resume = only(&hint, "git standards resume");
     assert_eq!(resume, "git standards resume", "{hint}");
     run_ok(&env, &repo, &resume, &hint);
     assert_eq!(state_field(&repo, "Active"), "false");
@@ -2208,4 +2248,12 @@ fn cycle_without_mode() {
         &["block", "--on", "Which users may search?"],
     ));
     check_reports(&env, &repo, &hint, &["ST-016"]);
+}
+
+/// `resume` of a frame without a `ResumeAt` (RC-003).
+fn frame_without_resume_at() {
+    let (env, repo) = real_case("RC-003-frame-without-resume-at");
+    let err = refusal_text(&output(&env, &repo, &["resume"]));
+    assert!(err.contains("no valid `ResumeAt`"), "{err}");
+    check_reports(&env, &repo, &err, &["RC-003"]);
 }

@@ -1055,7 +1055,13 @@ fn checkpoint_handoff(
             CHECKPOINT_HANDOFFS,
             "no checkpoint during recovery: the saved FAILURE, FORWARD and RESUME route applies",
         )
-        .hint("continue the recovery with `git standards resume` or `git standards handoff`"));
+        // The one move that continues it here: `resume` at the owner or the
+        // rerun boundary, a handoff inside the rerun.
+        .hint(match doc.recovery.entries.last().map(|f| f.get("RerunThrough").unwrap_or("NONE")) {
+            None => "`git standards check` reports the recovery stack (RC-001)",
+            Some(through) if through != "NONE" && through != from.as_str() => "continue the rerun with `git standards handoff --to <next rerun state> --reason \"<text>\"`",
+            Some(_) => "continue the recovery with `git standards resume`",
+        }));
     }
     if facts.effective_cadence != Some(Cadence::Incremental) {
         let what = match facts.effective_cadence {
