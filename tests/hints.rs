@@ -2009,7 +2009,8 @@ fn resume_without_a_frame() {
 
 /// A checkpoint while the plan verifies after implementation: the user's
 /// switch is recorded for the Developer, who applies it to the plan; then
-/// the checkpoint is no longer refused for the cadence.
+/// the checkpoint is no longer refused for the cadence, only for the plan's
+/// increments the Developer has yet to write.
 fn checkpoint_without_incremental() {
     let (env, repo) = f_std_in("DEVELOPING");
     let args = [
@@ -2042,6 +2043,8 @@ fn checkpoint_without_incremental() {
         !err.contains("needs the effective cadence INCREMENTAL"),
         "{err}"
     );
+    // What is left is the Developer's: the plan's increments (DV-021).
+    assert!(err.contains("[DV-021]"), "{err}");
 }
 
 /// In an expedited cycle a scoping defect and a scoping rework have no owner:
