@@ -26,6 +26,7 @@ const SCOPE: &[&str] = &[
     "src/commands/cycle.rs",
     "src/commands/id.rs",
     "src/commands/transition.rs",
+    "src/protocol/transition.rs",
 ];
 
 /// How a row's command is shown to work.
@@ -333,6 +334,181 @@ const TABLE: &[(&str, &str, Situation)] = &[
         "src/commands/transition.rs",
         "git standards cancel --yes",
         Custom(greenfield_cancel),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards check",
+        Custom(owned_problems),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards check",
+        Custom(recovery_without_a_frame),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards check",
+        Custom(resume_outside_the_owner),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards check",
+        Custom(malformed_baseline),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards check",
+        Custom(transition_without_mode),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards check",
+        Custom(cycle_without_mode),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards check",
+        Custom(frame_without_resume_at),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards start --request \\\"<request>\\\"",
+        Custom(move_without_a_cycle),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards fail",
+        Custom(owned_problems),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards fail",
+        Custom(misdirected_handoff),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards fail --type <FailureType> --reason \\\"<text>\\\"",
+        Custom(misdirected_handoff),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards unblock",
+        Custom(blocked),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards signoff",
+        Custom(awaiting_signoff),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards cancel",
+        Custom(awaiting_signoff),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards cancel",
+        Custom(next_mode_during_expedited),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards cycle new",
+        Custom(start_with_a_made_up_id),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards rework",
+        Custom(rework_at_signoff),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards rework --type <FailureType> --request \\\"<request>\\\"",
+        Custom(rework_at_signoff),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards status",
+        Custom(handoff_off_the_route),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards status",
+        Custom(signoff_with_obligations),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards resume",
+        Custom(unplanned_recovery),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards resume",
+        Custom(checkpoint_during_recovery),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards resume --rerun-through <STATE>",
+        Custom(unplanned_recovery),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
+        Custom(checkpoint_during_recovery),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards handoff --to <STATE> --reason \\\"<text>\\\"",
+        Custom(resume_without_a_frame),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
+        Custom(rerun_not_at_boundary),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards cadence incremental",
+        Custom(checkpoint_without_incremental),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards promote --reason \\\"<the standard guarantee now needed>\\\"",
+        Custom(expedited_without_an_owner),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards block --on \\\"<question>\\\"",
+        Custom(documentation_without_an_owner),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards start --request \\\"<request>\\\" --policy <policy>",
+        Custom(policy_without_a_cycle),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards promote --reason \\\"<reason>\\\"",
+        Custom(policy_in_expedited),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards promote --reason \\\"Incremental verification was requested.\\\"",
+        Custom(incremental_in_expedited),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards promote --reason \\\"<why>\\\"",
+        Custom(next_mode_during_expedited),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards reset --mode greenfield --dry-run",
+        Custom(greenfield_cancel_by_reset),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards next-mode standard",
+        Custom(greenfield_next_mode),
     ),
 ];
 
@@ -1271,4 +1447,816 @@ fn the_conflict_report_shows_paths_from_a_subfolder() {
         let top = String::from_utf8_lossy(&output(&env, &repo, args).stdout).into_owned();
         assert!(top.contains("  `.standards/STATE.md` ("), "{args:?}: {top}");
     }
+}
+
+// ---------------------------------------------------------------------------
+// The transition commands' hints (src/protocol/transition.rs).
+
+/// A brownfield project holding the base `name` of `fixtures/check/bases/`,
+/// committed; `check` passes on it.
+fn base(name: &str) -> (Env, PathBuf) {
+    let (env, repo) = installed();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/check/bases")
+        .join(name);
+    crate::transitions::copy_dir(&from, &repo);
+    env.commit_all(&repo, name);
+    env.run(&repo, &["check"]).success();
+    (env, repo)
+}
+
+/// The F-STD cycle (brownfield, STANDARD, FULL_DELIVERABLE) in `state`.
+fn f_std_in(state: &str) -> (Env, PathBuf) {
+    crate::transitions::f_std(&[("WorkflowState", state)])
+}
+
+/// A committed brownfield install with a cycle started by `start` in `mode`.
+fn started(mode: &str) -> (Env, PathBuf) {
+    let (env, repo) = committed();
+    env.run(
+        &repo,
+        &[
+            "start",
+            "--request",
+            "Fix the login timeout",
+            "--mode",
+            mode,
+        ],
+    )
+    .success();
+    (env, repo)
+}
+
+/// The value of the first `name` field of STATE.md.
+fn state_field(repo: &Path, name: &str) -> String {
+    use git_standards::protocol::fields;
+    let text = std::fs::read_to_string(repo.join(".standards/STATE.md")).unwrap();
+    let found = fields::scan(&text);
+    fields::first(&found, name)
+        .unwrap_or_else(|| panic!("no `{name}` in STATE.md"))
+        .value
+        .clone()
+}
+
+/// The stderr of a refusal (exit 1).
+fn refusal_text(out: &Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "not a refusal: {err}");
+    err
+}
+
+/// The command `hint` names that is `prefix` or starts with `prefix `: the
+/// row fails when the hint stops naming it.
+fn named(hint: &str, prefix: &str) -> String {
+    commands_in(hint)
+        .into_iter()
+        .find(|c| c == prefix || c.starts_with(&format!("{prefix} ")))
+        .unwrap_or_else(|| panic!("the hint does not name `{prefix}`: {hint}"))
+}
+
+/// Runs `command` (a hinted command, placeholders filled); it must succeed.
+fn run_ok(env: &Env, dir: &Path, command: &str, hint: &str) -> Output {
+    let out = run_hinted(env, dir, command);
+    assert!(
+        out.status.success(),
+        "the hinted `{command}` failed (hint: {hint}):\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// A guiding `git standards check`: it runs and reports each of `rules`.
+fn check_reports(env: &Env, dir: &Path, hint: &str, rules: &[&str]) {
+    let command = named(hint, "git standards check");
+    assert_eq!(command, "git standards check", "{hint}");
+    let out = run_hinted(env, dir, &command);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "check reports problems: {report}"
+    );
+    for rule in rules {
+        assert!(report.contains(&format!("[{rule}]")), "{rule}: {report}");
+    }
+}
+
+/// A handoff while `check` reports a problem in a file the Tester owns: `check`
+/// lists that problem, and a defect another role owns goes through `fail`.
+fn owned_problems() {
+    let (env, repo) = f_std_in("TESTING");
+    let report =
+        repo.join(".standards/docs/verification/add-user-search-20260927T190146Z-7bef0f04.md");
+    let text = std::fs::read_to_string(&report).unwrap();
+    write(&report, text.replace("AC-001", "AC-009"));
+    let args = [
+        "handoff",
+        "--to",
+        "REVIEWING_IMPLEMENTATION",
+        "--reason",
+        "Verified.",
+    ];
+    let out = output(&env, &repo, &args);
+    let err = refusal_text(&out);
+    let hint = refusal_hint(&out);
+    // The rules the refusal names, as `[RULE]`, are the ones check lists.
+    let rules: Vec<&str> = err
+        .split('[')
+        .skip(1)
+        .filter_map(|s| s.split_once(']').map(|(r, _)| r))
+        .filter(|r| r.len() == 6 && r.as_bytes()[2] == b'-')
+        .collect();
+    assert!(!rules.is_empty(), "{err}");
+    check_reports(&env, &repo, &hint, &rules);
+    // The Tester finds the design at fault: the failure handoff is recorded.
+    let fail = named(&hint, "git standards fail");
+    run_ok(
+        &env,
+        &repo,
+        &format!("{fail} --type ARCHITECTURE --reason \"Retry behavior is not designed.\""),
+        &hint,
+    );
+    assert_eq!(state_field(&repo, "WorkflowState"), "ARCHITECTING");
+}
+
+/// A handoff while `Recovery` is active without a frame (RC-001).
+fn recovery_without_a_frame() {
+    let (env, repo) = real_case("RC-001-active-without-frames");
+    let out = output(
+        &env,
+        &repo,
+        &[
+            "handoff",
+            "--to",
+            "REVIEWING_IMPLEMENTATION",
+            "--reason",
+            "x",
+        ],
+    );
+    let err = refusal_text(&out);
+    assert!(err.contains("(RC-001)"), "{err}");
+    check_reports(&env, &repo, &err, &["RC-001"]);
+    // A checkpoint is refused for the recovery; check reports the stack.
+    let hint = refusal_hint(&output(
+        &env,
+        &repo,
+        &[
+            "handoff",
+            "--checkpoint",
+            "--to",
+            "DEVELOPING",
+            "--reason",
+            "Increment 1 needs work.",
+        ],
+    ));
+    check_reports(&env, &repo, &hint, &["RC-001"]);
+}
+
+/// `resume` in a state that is not the active frame's owner (RC-015).
+fn resume_outside_the_owner() {
+    let (env, repo) = real_case("RC-015-owner-does-not-hold-state");
+    let hint = refusal_hint(&output(&env, &repo, &["resume"]));
+    assert!(hint.contains("(RC-015)"), "{hint}");
+    check_reports(&env, &repo, &hint, &["RC-015"]);
+}
+
+/// `start` over a malformed `BaselineReconciliation` (ST-027): check reports
+/// it; corrected by hand, the start goes through.
+fn malformed_baseline() {
+    let (env, repo) = real_case("ST-027-baseline-not-a-list");
+    let args = ["start", "--request", "Add user search"];
+    let hint = refusal_hint(&output(&env, &repo, &args));
+    check_reports(&env, &repo, &hint, &["ST-027"]);
+    let state = repo.join(".standards/STATE.md");
+    let text = std::fs::read_to_string(&state).unwrap();
+    write(
+        &state,
+        crate::common::set_field(&text, "BaselineReconciliation", "NONE"),
+    );
+    env.run(&repo, &args).success();
+}
+
+/// A move while MODE.md is missing or unreadable: the hint is the one `check`
+/// gives for it, so it names the command that works where git holds a copy;
+/// for a folder in its place, `check` reports what is wrong (RT-002).
+fn transition_without_mode() {
+    let handoff = ["handoff", "--to", "SCOPING", "--reason", "Audited."];
+    // Committed: restored from HEAD.
+    let (env, repo) = started("STANDARD");
+    env.commit_all(&repo, "the cycle");
+    remove(&repo, ".standards/MODE.md");
+    let hint = refusal_hint(&output(&env, &repo, &handoff));
+    run_all(&env, &repo, &hint);
+    assert!(repo.join(".standards/MODE.md").is_file());
+    let out = output(&env, &repo, &handoff);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("MODE.md"), "{err}");
+    // Never committed (a greenfield install): recreated by `install`.
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install"]).success();
+    env.run(&repo, &["start", "--request", "Build the greeting app"])
+        .success();
+    remove(&repo, ".standards/MODE.md");
+    let hint = refusal_hint(&output(&env, &repo, &["block", "--on", "Which greeting?"]));
+    let install = named(&hint, "git standards install");
+    run_ok(&env, &repo, &install, &hint);
+    env.run(&repo, &["block", "--on", "Which greeting?"])
+        .success();
+    // A folder: nothing restores it; check says what is wrong.
+    let (env, repo) = started("STANDARD");
+    remove(&repo, ".standards/MODE.md");
+    std::fs::create_dir(repo.join(".standards/MODE.md")).unwrap();
+    let hint = refusal_hint(&output(&env, &repo, &handoff));
+    check_reports(&env, &repo, &hint, &["RT-002"]);
+}
+
+/// A move that needs a cycle before any started: `start` begins one.
+fn move_without_a_cycle() {
+    let (env, repo) = committed();
+    let args = ["block", "--on", "Which users may search?"];
+    let hint = refusal_hint(&output(&env, &repo, &args));
+    let start = named(&hint, "git standards start").replace("<request>", "Add user search");
+    run_ok(&env, &repo, &start, &hint);
+    assert_eq!(state_field(&repo, "Request"), "Add user search");
+    env.run(&repo, &args).success();
+}
+
+/// A question while another waits, a handoff while blocked, and a saved
+/// request blocked with the user's choices: `unblock` clears each.
+fn blocked() {
+    let (env, repo) = started("STANDARD");
+    env.run(&repo, &["block", "--on", "Which users may search?"])
+        .success();
+    let second = ["block", "--on", "Which fields are searched?"];
+    let hint = refusal_hint(&output(&env, &repo, &second));
+    run_ok(&env, &repo, &named(&hint, "git standards unblock"), &hint);
+    env.run(&repo, &second).success();
+    let handoff = ["handoff", "--to", "SCOPING", "--reason", "Audited."];
+    let hint = refusal_hint(&output(&env, &repo, &handoff));
+    run_ok(&env, &repo, &named(&hint, "git standards unblock"), &hint);
+    assert_eq!(state_field(&repo, "BlockedOn"), "NONE");
+    let out = output(&env, &repo, &handoff);
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("blocked on a user question"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A greenfield project cannot start an expedited cycle: the request is
+    // saved with that choice, and a bare `start` waits for the decision.
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install"]).success();
+    env.commit_all(&repo, "install");
+    env.run(
+        &repo,
+        &["start", "--request", "Build the app", "--mode", "expedited"],
+    )
+    .success();
+    let hint = refusal_hint(&output(&env, &repo, &["start"]));
+    run_ok(&env, &repo, &named(&hint, "git standards unblock"), &hint);
+    assert_eq!(state_field(&repo, "PendingCycleRequest"), "UNSET");
+    assert_eq!(state_field(&repo, "PendingCycleBlockedOn"), "NONE");
+}
+
+/// At `AWAITING_USER_SIGNOFF`, `start`, `handoff` and `next-mode` name the
+/// user's actions: after `signoff` or `cancel` the refusal is gone.
+fn awaiting_signoff() {
+    let moves: [&[&str]; 3] = [
+        &["start", "--request", "Add user export"],
+        &["handoff", "--to", "SIGNED_OFF", "--reason", "Done."],
+        &["next-mode", "documentation"],
+    ];
+    for args in moves {
+        for action in ["git standards signoff", "git standards cancel"] {
+            let (env, repo) = base("f-ir");
+            let out = output(&env, &repo, args);
+            let refused = refusal_text(&out);
+            let hint = refusal_hint(&out);
+            let command = named(&hint, action);
+            assert_eq!(command, action, "{hint}");
+            run_ok(&env, &repo, &command, &hint);
+            let out = output(&env, &repo, args);
+            let after = String::from_utf8_lossy(&out.stderr).into_owned();
+            let first = |s: &str| s.lines().next().unwrap_or("").to_string();
+            assert_ne!(first(&after), first(&refused), "{args:?} after {action}");
+            if args[0] != "handoff" {
+                assert!(out.status.success(), "{args:?} after {action}: {after}");
+            }
+        }
+    }
+    // Before sign-off readiness the hints name `cancel`, not `signoff`.
+    for args in [moves[0], moves[2]] {
+        let (env, repo) = f_std_in("REVIEWING_IMPLEMENTATION");
+        let hint = refusal_hint(&output(&env, &repo, args));
+        assert!(
+            !commands_in(&hint).iter().any(|c| c.contains("signoff")),
+            "{hint}"
+        );
+        run_ok(&env, &repo, &named(&hint, "git standards cancel"), &hint);
+        env.run(&repo, args).success();
+    }
+}
+
+/// At `AWAITING_USER_SIGNOFF` a correction is the user's rework: the bare
+/// `rework` of the handoff's hint and the template of the failure's hint.
+fn rework_at_signoff() {
+    let (env, repo) = base("f-ir");
+    let hint = refusal_hint(&output(
+        &env,
+        &repo,
+        &["handoff", "--to", "SIGNED_OFF", "--reason", "Done."],
+    ));
+    let rework = named(&hint, "git standards rework");
+    assert_eq!(rework, "git standards rework", "{hint}");
+    run_ok(
+        &env,
+        &repo,
+        &format!("{rework} --type SCOPING --request \"Add user search by name\""),
+        &hint,
+    );
+    assert_eq!(state_field(&repo, "WorkflowState"), "SCOPING");
+    let (env, repo) = base("f-ir");
+    let hint = refusal_hint(&output(
+        &env,
+        &repo,
+        &[
+            "fail",
+            "--type",
+            "SCOPING",
+            "--reason",
+            "Search is case-blind.",
+        ],
+    ));
+    let rework = named(&hint, "git standards rework")
+        .replace("<FailureType>", "SCOPING")
+        .replace("<request>", "Add case-sensitive user search");
+    run_ok(&env, &repo, &rework, &hint);
+    assert_eq!(
+        state_field(&repo, "Request"),
+        "Add case-sensitive user search"
+    );
+    assert_eq!(state_field(&repo, "WorkflowState"), "SCOPING");
+}
+
+/// A handoff to the state it leaves and one past the route's next state:
+/// a defect owned by another role goes through `fail`.
+fn misdirected_handoff() {
+    for to in ["TESTING", "DOCUMENTING"] {
+        let (env, repo) = f_std_in("TESTING");
+        let hint = refusal_hint(&output(
+            &env,
+            &repo,
+            &["handoff", "--to", to, "--reason", "x"],
+        ));
+        let fail = named(&hint, "git standards fail");
+        let command = if to == "TESTING" {
+            assert_eq!(fail, "git standards fail", "{hint}");
+            format!("{fail} --type ARCHITECTURE --reason \"Retry is not designed.\"")
+        } else {
+            fail.replace("<FailureType>", "ARCHITECTURE")
+                .replace("<text>", "Retry is not designed.")
+        };
+        run_ok(&env, &repo, &command, &hint);
+        assert_eq!(state_field(&repo, "WorkflowState"), "ARCHITECTING");
+        assert_eq!(state_field(&repo, "FailureType"), "ARCHITECTURE");
+    }
+}
+
+/// A handoff from a state off the cycle's route: `status` shows the cycle
+/// mode and policy the route follows.
+fn handoff_off_the_route() {
+    let p = crate::fixture::Project::brown();
+    p.start_cycle("DOCUMENTING", "STANDARD", "IMPLEMENTATION_REVIEWED");
+    p.commit("the cycle");
+    let hint = refusal_hint(&output(
+        &p.env,
+        &p.root,
+        &["handoff", "--to", "REVIEWING_FINAL", "--reason", "x"],
+    ));
+    let status = named(&hint, "git standards status");
+    let out = run_ok(&p.env, &p.root, &status, &hint);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Cycle mode"), "{text}");
+    assert!(text.contains("STANDARD"), "{text}");
+    assert!(text.contains("IMPLEMENTATION_REVIEWED"), "{text}");
+}
+
+/// Sign-off with an outstanding obligation: `status` lists it; once its
+/// owner removed it, the sign-off goes through.
+fn signoff_with_obligations() {
+    let (env, repo) = base("f-ir");
+    let state = repo.join(".standards/STATE.md");
+    let text = std::fs::read_to_string(&state).unwrap();
+    let open = "## Outstanding Obligations\n\n`Active`: `true`\n\n### Obligation 1\n\n`Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION`\n`Reason`: `The search ignores accents.`\n";
+    let closed = "## Outstanding Obligations\n\n`Active`: `false`\n";
+    assert!(text.contains(closed), "{text}");
+    write(&state, text.replace(closed, open));
+    let hint = refusal_hint(&output(&env, &repo, &["signoff"]));
+    let out = run_ok(&env, &repo, &named(&hint, "git standards status"), &hint);
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(listed.contains("Obligation 1"), "{listed}");
+    assert!(listed.contains("The search ignores accents."), "{listed}");
+    write(&state, text);
+    env.run(&repo, &["signoff"]).success();
+}
+
+/// A frame whose owner has not planned the resumption: `resume` closes it,
+/// `resume --rerun-through <STATE>` plans the rerun; at the rerun boundary a
+/// handoff is refused and `resume` pops the frame.
+fn unplanned_recovery() {
+    let fail = [
+        "fail",
+        "--type",
+        "ARCHITECTURE",
+        "--reason",
+        "Retry behavior is not defined by the current technical design.",
+    ];
+    let handoff = ["handoff", "--to", "DEVELOPING", "--reason", "Designed."];
+    let (env, repo) = f_std_in("TESTING");
+    env.run(&repo, &fail).success();
+    let hint = refusal_hint(&output(&env, &repo, &handoff));
+    let resume = named(&hint, "git standards resume");
+    assert_eq!(resume, "git standards resume", "{hint}");
+    run_ok(&env, &repo, &resume, &hint);
+    assert_eq!(state_field(&repo, "WorkflowState"), "TESTING");
+    assert_eq!(state_field(&repo, "Active"), "false");
+
+    let (env, repo) = f_std_in("TESTING");
+    env.run(&repo, &fail).success();
+    let hint = refusal_hint(&output(&env, &repo, &handoff));
+    let plan = commands_in(&hint)
+        .into_iter()
+        .find(|c| c.starts_with("git standards resume --rerun-through "))
+        .unwrap_or_else(|| panic!("{hint}"))
+        .replace("<STATE>", "DEVELOPING");
+    run_ok(&env, &repo, &plan, &hint);
+    assert_eq!(state_field(&repo, "WorkflowState"), "DEVELOPING");
+    assert_eq!(state_field(&repo, "RerunThrough"), "DEVELOPING");
+    // DEVELOPING is the boundary: `resume`, not a handoff.
+    let hint = refusal_hint(&output(
+        &env,
+        &repo,
+        &["handoff", "--to", "TESTING", "--reason", "Rerun done."],
+    ));
+    let resume = named(&hint, "git standards resume");
+    assert_eq!(resume, "git standards resume", "{hint}");
+    run_ok(&env, &repo, &resume, &hint);
+    assert_eq!(state_field(&repo, "WorkflowState"), "TESTING");
+    assert_eq!(state_field(&repo, "Active"), "false");
+}
+
+/// The F-STD cycle after a design defect found in TESTING, the rerun planned
+/// through TESTING: the workflow is in DEVELOPING.
+fn rerun_through_testing() -> (Env, PathBuf) {
+    let (env, repo) = f_std_in("TESTING");
+    env.run(
+        &repo,
+        &[
+            "fail",
+            "--type",
+            "ARCHITECTURE",
+            "--reason",
+            "Retry behavior is not defined by the current technical design.",
+        ],
+    )
+    .success();
+    env.run(&repo, &["resume", "--rerun-through", "TESTING"])
+        .success();
+    assert_eq!(state_field(&repo, "WorkflowState"), "DEVELOPING");
+    (env, repo)
+}
+
+/// A checkpoint during recovery names the one move that continues it: at
+/// the frame's owner and at the rerun boundary `resume`, inside the rerun
+/// the handoff to the next rerun state.
+fn checkpoint_during_recovery() {
+    let checkpoint = |to| {
+        [
+            "handoff",
+            "--checkpoint",
+            "--to",
+            to,
+            "--reason",
+            "Increment 1 is ready for assessment.",
+        ]
+    };
+    let only = |hint: &str, prefix: &str| {
+        let commands = commands_in(hint);
+        assert_eq!(commands.len(), 1, "{hint}");
+        named(hint, prefix)
+    };
+    // At the owner, nothing planned yet.
+    let (env, repo) = f_std_in("TESTING");
+    env.run(
+        &repo,
+        &[
+            "fail",
+            "--type",
+            "ARCHITECTURE",
+            "--reason",
+            "Retry is not designed.",
+        ],
+    )
+    .success();
+    let hint = refusal_hint(&output(&env, &repo, &checkpoint("DEVELOPING")));
+    let resume = only(&hint, "git standards resume");
+    run_ok(&env, &repo, &resume, &hint);
+    assert_eq!(state_field(&repo, "WorkflowState"), "TESTING");
+    assert_eq!(state_field(&repo, "Active"), "false");
+    // Inside the rerun.
+    let (env, repo) = rerun_through_testing();
+    let hint = refusal_hint(&output(&env, &repo, &checkpoint("TESTING")));
+    let handoff = only(&hint, "git standards handoff")
+        .replace("<next rerun state>", "TESTING")
+        .replace("<text>", "Rerun done.");
+    run_ok(&env, &repo, &handoff, &hint);
+    assert_eq!(state_field(&repo, "WorkflowState"), "TESTING");
+    // At the boundary.
+    let hint = refusal_hint(&output(&env, &repo, &checkpoint("DEVELOPING")));
+    let resume = only(&hint, "git standards resume");
+    assert_eq!(resume, "git standards resume", "{hint}");
+    run_ok(&env, &repo, &resume, &hint);
+    assert_eq!(state_field(&repo, "Active"), "false");
+}
+
+/// `resume` in the rerun before its boundary: the handoff to the next rerun
+/// state continues it, and at the boundary `resume` pops the frame.
+fn rerun_not_at_boundary() {
+    let (env, repo) = rerun_through_testing();
+    let hint = refusal_hint(&output(&env, &repo, &["resume"]));
+    let handoff = named(&hint, "git standards handoff")
+        .replace("<next rerun state>", "TESTING")
+        .replace("<text>", "Rerun done.");
+    run_ok(&env, &repo, &handoff, &hint);
+    assert_eq!(state_field(&repo, "WorkflowState"), "TESTING");
+    env.run(&repo, &["resume"]).success();
+    assert_eq!(state_field(&repo, "Active"), "false");
+}
+
+/// `resume` without a recovery frame: a normal handoff.
+fn resume_without_a_frame() {
+    let (env, repo) = f_std_in("TESTING");
+    let hint = refusal_hint(&output(&env, &repo, &["resume"]));
+    let handoff = named(&hint, "git standards handoff")
+        .replace("<STATE>", "REVIEWING_IMPLEMENTATION")
+        .replace("<text>", "Full verification passed.");
+    run_ok(&env, &repo, &handoff, &hint);
+    assert_eq!(
+        state_field(&repo, "WorkflowState"),
+        "REVIEWING_IMPLEMENTATION"
+    );
+}
+
+/// A checkpoint while the plan verifies after implementation: the user's
+/// switch is recorded for the Developer, who applies it to the plan; then
+/// the checkpoint is no longer refused for the cadence, only for the plan's
+/// increments the Developer has yet to write.
+fn checkpoint_without_incremental() {
+    let (env, repo) = f_std_in("DEVELOPING");
+    let args = [
+        "handoff",
+        "--checkpoint",
+        "--to",
+        "TESTING",
+        "--reason",
+        "Increment 1 is ready for assessment.",
+    ];
+    let hint = refusal_hint(&output(&env, &repo, &args));
+    let command = named(&hint, "git standards cadence");
+    assert_eq!(command, "git standards cadence incremental");
+    run_ok(&env, &repo, &command, &hint);
+    assert_eq!(
+        state_field(&repo, "PendingVerificationCadence"),
+        "INCREMENTAL"
+    );
+    // The Developer applies it at the next safe point.
+    let plan =
+        repo.join(".standards/docs/development/add-user-search-20260927T190146Z-7bef0f04.md");
+    let text = std::fs::read_to_string(&plan).unwrap();
+    write(
+        &plan,
+        crate::common::set_field(&text, "Verification Cadence", "INCREMENTAL"),
+    );
+    let out = output(&env, &repo, &args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("needs the effective cadence INCREMENTAL"),
+        "{err}"
+    );
+    // What is left is the Developer's: the plan's increments (DV-021).
+    assert!(err.contains("[DV-021]"), "{err}");
+}
+
+/// In an expedited cycle a scoping defect and a scoping rework have no owner:
+/// the promotion the hints name brings the standard route back.
+fn expedited_without_an_owner() {
+    let moves: [&[&str]; 2] = [
+        &[
+            "fail",
+            "--type",
+            "SCOPING",
+            "--reason",
+            "The timeout is unspecified.",
+        ],
+        &[
+            "rework",
+            "--type",
+            "SCOPING",
+            "--request",
+            "Fix and document the timeout",
+        ],
+    ];
+    for args in moves {
+        let (env, repo) = started("EXPEDITED");
+        let hint = refusal_hint(&output(&env, &repo, args));
+        let promote = named(&hint, "git standards promote").replace(
+            "<the standard guarantee now needed>",
+            "The timeout needs a scoped acceptance criterion.",
+        );
+        run_ok(&env, &repo, &promote, &hint);
+        assert_eq!(state_field(&repo, "CycleMode"), "STANDARD");
+        assert_eq!(
+            state_field(&repo, "PromotionReason"),
+            "The timeout needs a scoped acceptance criterion."
+        );
+        let out = output(&env, &repo, args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("the expedited path skips"), "{args:?}: {err}");
+    }
+}
+
+/// In a documentation cycle an implementation defect has no owner: the
+/// user decides, asked with `block`.
+fn documentation_without_an_owner() {
+    let (env, repo) = started("DOCUMENTATION");
+    let hint = refusal_hint(&output(
+        &env,
+        &repo,
+        &[
+            "fail",
+            "--type",
+            "IMPLEMENTATION",
+            "--reason",
+            "The retry is broken.",
+        ],
+    ));
+    let block = named(&hint, "git standards block")
+        .replace("<question>", "Should a standard cycle fix the retry?");
+    run_ok(&env, &repo, &block, &hint);
+    assert_eq!(
+        state_field(&repo, "BlockedOn"),
+        "Should a standard cycle fix the retry?"
+    );
+}
+
+/// A policy without a cycle: `start` takes it.
+fn policy_without_a_cycle() {
+    let (env, repo) = committed();
+    let hint = refusal_hint(&output(&env, &repo, &["policy", "implementation-reviewed"]));
+    let start = named(&hint, "git standards start")
+        .replace("<request>", "Add user search")
+        .replace("<policy>", "implementation-reviewed");
+    run_ok(&env, &repo, &start, &hint);
+    assert_eq!(
+        state_field(&repo, "CompletionPolicy"),
+        "IMPLEMENTATION_REVIEWED"
+    );
+}
+
+/// A policy in an expedited cycle: after the promotion the policy changes.
+fn policy_in_expedited() {
+    let (env, repo) = started("EXPEDITED");
+    let hint = refusal_hint(&output(&env, &repo, &["policy", "full-deliverable"]));
+    let promote = named(&hint, "git standards promote")
+        .replace("<reason>", "The user wants the full deliverable.");
+    run_ok(&env, &repo, &promote, &hint);
+    assert_eq!(state_field(&repo, "CompletionPolicy"), "FULL_DELIVERABLE");
+    env.run(&repo, &["policy", "implementation-reviewed"])
+        .success();
+    assert_eq!(
+        state_field(&repo, "CompletionPolicy"),
+        "IMPLEMENTATION_REVIEWED"
+    );
+}
+
+/// Incremental verification in an expedited cycle: the hinted promotion runs
+/// as written, then the cadence is recorded again.
+fn incremental_in_expedited() {
+    let (env, repo) = started("EXPEDITED");
+    let hint = refusal_hint(&output(&env, &repo, &["cadence", "incremental"]));
+    run_ok(&env, &repo, &named(&hint, "git standards promote"), &hint);
+    assert_eq!(state_field(&repo, "CycleMode"), "STANDARD");
+    env.run(&repo, &["cadence", "incremental"]).success();
+    assert_eq!(
+        state_field(&repo, "PendingVerificationCadence"),
+        "INCREMENTAL"
+    );
+}
+
+/// A next-cycle mode during an expedited cycle: `cancel` ends it, then the
+/// mode is saved; an expedited cycle needing more is promoted.
+fn next_mode_during_expedited() {
+    let args = ["next-mode", "documentation"];
+    let (env, repo) = started("EXPEDITED");
+    let hint = refusal_hint(&output(&env, &repo, &args));
+    let promote = named(&hint, "git standards promote")
+        .replace("<why>", "The timeout needs the standard guarantees.");
+    run_ok(&env, &repo, &promote, &hint);
+    assert_eq!(state_field(&repo, "CycleMode"), "STANDARD");
+    let (env, repo) = started("EXPEDITED");
+    let hint = refusal_hint(&output(&env, &repo, &args));
+    run_ok(&env, &repo, &named(&hint, "git standards cancel"), &hint);
+    env.run(&repo, &args).success();
+    assert_eq!(state_field(&repo, "PendingCycleMode"), "DOCUMENTATION");
+}
+
+/// A greenfield project accepts only STANDARD as the next mode.
+fn greenfield_next_mode() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install"]).success();
+    env.commit_all(&repo, "install");
+    let hint = refusal_hint(&output(&env, &repo, &["next-mode", "expedited"]));
+    run_ok(&env, &repo, &named(&hint, "git standards next-mode"), &hint);
+    assert_eq!(state_field(&repo, "PendingCycleMode"), "STANDARD");
+}
+
+/// The pure `cancel` refuses a greenfield cycle, naming the reset preview.
+/// The binary never prints it (`cancel` runs that reset itself in a
+/// greenfield project), so the refusal is taken from the library on the real
+/// project's STATE.md, and its command runs through the binary there.
+fn greenfield_cancel_by_reset() {
+    use git_standards::protocol::{state::StateDoc, transition, vocab::ProjectMode};
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install"]).success();
+    env.commit_all(&repo, "install");
+    env.run(&repo, &["start", "--request", "Build the greeting app"])
+        .success();
+    let text = std::fs::read_to_string(repo.join(".standards/STATE.md")).unwrap();
+    let doc = StateDoc::parse(&text).unwrap();
+    let refusal = transition::cancel(&doc, &transition::Facts::new(ProjectMode::Greenfield))
+        .expect_err("a greenfield cycle is not cancelled in place");
+    let hint = refusal.hint.unwrap();
+    let preview = named(&hint, "git standards reset");
+    assert_eq!(preview, "git standards reset --mode greenfield --dry-run");
+    run_ok(&env, &repo, &preview, &hint);
+    assert_eq!(
+        std::fs::read_to_string(repo.join(".standards/STATE.md")).unwrap(),
+        text,
+        "a preview changes nothing"
+    );
+    // "then run it with the user's approval".
+    let run = preview.replace("--dry-run", "--yes");
+    run_ok(&env, &repo, &run, &hint);
+    assert_eq!(state_field(&repo, "Id"), "UNSET");
+}
+
+/// `begin` takes only a new generated ID, which `cycle new` prints. The
+/// binary's `start` always generates one, so the refusal is taken from the
+/// library on the real project's STATE.md.
+fn start_with_a_made_up_id() {
+    use git_standards::protocol::{state::StateDoc, transition, vocab::ProjectMode};
+    let (env, repo) = committed();
+    let text = std::fs::read_to_string(repo.join(".standards/STATE.md")).unwrap();
+    let doc = StateDoc::parse(&text).unwrap();
+    let facts = transition::Facts::new(ProjectMode::Brownfield);
+    let request = transition::StartRequest {
+        request: Some("Add user search".into()),
+        ..Default::default()
+    };
+    let transition::StartPlan::Ready(begin) =
+        transition::plan_start(&doc, &facts, &request).unwrap()
+    else {
+        panic!("the start is not blocked")
+    };
+    let refusal = transition::begin(&doc, &begin, "my-cycle").unwrap_err();
+    let command = named(&refusal.message, "git standards cycle new");
+    assert_eq!(command, "git standards cycle new");
+    let out = run_ok(
+        &env,
+        &repo,
+        &format!("{command} --request \"Add user search\""),
+        &refusal.message,
+    );
+    let id = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let t = transition::begin(&doc, &begin, &id).unwrap();
+    assert_eq!(t.doc.active_work.id.value, id);
+}
+
+/// A move while STATE.md names a cycle without a cycle mode (ST-016).
+fn cycle_without_mode() {
+    let (env, repo) = real_case("ST-016-active-cycle-without-mode");
+    let hint = refusal_hint(&output(
+        &env,
+        &repo,
+        &["block", "--on", "Which users may search?"],
+    ));
+    check_reports(&env, &repo, &hint, &["ST-016"]);
+}
+
+/// `resume` of a frame without a `ResumeAt` (RC-003).
+fn frame_without_resume_at() {
+    let (env, repo) = real_case("RC-003-frame-without-resume-at");
+    let err = refusal_text(&output(&env, &repo, &["resume"]));
+    assert!(err.contains("no valid `ResumeAt`"), "{err}");
+    check_reports(&env, &repo, &err, &["RC-003"]);
 }

@@ -636,7 +636,12 @@ pub fn plan_start(doc: &StateDoc, facts: &Facts, req: &StartRequest) -> Result<S
                 doc.active_work.id.value
             ),
         )
-        .hint("finish it (`git standards signoff`) or cancel it (`git standards cancel`) first"));
+        // `signoff` works only at sign-off readiness: elsewhere it is not named.
+        .hint(if ws == W::AwaitingUserSignoff {
+            "finish it (`git standards signoff`) or cancel it (`git standards cancel`) first"
+        } else {
+            "finish it (the roles carry it to `AWAITING_USER_SIGNOFF`, where the user signs it off) or cancel it (`git standards cancel`) first"
+        }));
     }
     let saved = &doc.pending_cycle_request.value;
     let request = match &req.request {
@@ -905,7 +910,7 @@ pub fn handoff(
                     .to_string()
             } else {
                 match expected {
-                    Some(next) => format!("hand off to `{next}`; a defect owned by another role goes through `git standards fail --type <FailureType>`"),
+                    Some(next) => format!("hand off to `{next}`; a defect owned by another role goes through `git standards fail --type <FailureType> --reason \"<text>\"`"),
                     None => "check the cycle mode and policy (`git standards status`)".to_string(),
                 }
             };
@@ -1050,7 +1055,13 @@ fn checkpoint_handoff(
             CHECKPOINT_HANDOFFS,
             "no checkpoint during recovery: the saved FAILURE, FORWARD and RESUME route applies",
         )
-        .hint("continue the recovery with `git standards resume` or `git standards handoff`"));
+        // The one move that continues it here: `resume` at the owner or the
+        // rerun boundary, a handoff inside the rerun.
+        .hint(match doc.recovery.entries.last().map(|f| f.get("RerunThrough").unwrap_or("NONE")) {
+            None => "`git standards check` reports the recovery stack (RC-001)",
+            Some(through) if through != "NONE" && through != from.as_str() => "continue the rerun with `git standards handoff --to <next rerun state> --reason \"<text>\"`",
+            Some(_) => "continue the recovery with `git standards resume`",
+        }));
     }
     if facts.effective_cadence != Some(Cadence::Incremental) {
         let what = match facts.effective_cadence {
@@ -1258,7 +1269,7 @@ pub fn resume(
             RECOVERY_MECHANICS,
             "there is no recovery frame to resume from; recovery ends only when the stack is empty, and it is",
         )
-        .hint("a normal handoff is `git standards handoff --to <STATE>`"));
+        .hint("a normal handoff is `git standards handoff --to <STATE> --reason \"<text>\"`"));
     };
     let last = doc.recovery.entries.len() - 1;
     let from = doc.workflow_state.value;
@@ -1299,7 +1310,7 @@ pub fn resume(
                 RECOVERY_MECHANICS,
                 format!("recovery frame {label} pops at its rerun boundary `{through}`, and the workflow is in `{from}`"),
             )
-            .hint("continue the rerun with `git standards handoff --to <next rerun state>`"));
+            .hint("continue the rerun with `git standards handoff --to <next rerun state> --reason \"<text>\"`"));
         }
         refuse_owned_problems(doc, facts)?;
         let mut e = Editor::new(doc);
@@ -1460,7 +1471,7 @@ pub fn policy(
             CHANGE_POLICY,
             "there is no active cycle: a policy is chosen when a cycle starts, and no policy preference is saved for the next one",
         )
-        .hint("pass it to `git standards start --policy <policy>`"));
+        .hint("pass it to `git standards start --request \"<request>\" --policy <policy>`"));
     }
     match doc.cycle_mode.value {
         CycleMode::Standard => {}
@@ -1760,9 +1771,12 @@ pub fn next_mode(
                 doc.active_work.id.value, doc.workflow_state.value
             ),
         )
-        .hint(match doc.cycle_mode.value {
-            CycleMode::Expedited => "choose it after `git standards signoff` or `git standards cancel`; an expedited cycle that needs the standard guarantees is promoted (`git standards promote --reason \"<why>\"`)",
-            _ => "choose it after the cycle is signed off (`git standards signoff`) or cancelled (`git standards cancel`)",
+        // `signoff` works only at sign-off readiness: elsewhere it is not named.
+        .hint(match (doc.cycle_mode.value, doc.workflow_state.value == W::AwaitingUserSignoff) {
+            (CycleMode::Expedited, true) => "choose it after `git standards signoff` or `git standards cancel`; an expedited cycle that needs the standard guarantees is promoted (`git standards promote --reason \"<why>\"`)",
+            (CycleMode::Expedited, false) => "choose it after the cycle is signed off at `AWAITING_USER_SIGNOFF` or cancelled (`git standards cancel`); an expedited cycle that needs the standard guarantees is promoted (`git standards promote --reason \"<why>\"`)",
+            (_, true) => "choose it after the cycle is signed off (`git standards signoff`) or cancelled (`git standards cancel`)",
+            (_, false) => "choose it after the cycle is signed off at `AWAITING_USER_SIGNOFF` or cancelled (`git standards cancel`)",
         }));
     }
     if facts.project == ProjectMode::Greenfield
@@ -2058,11 +2072,22 @@ pub fn facts(tree: &dyn Tree, doc: &StateDoc, report: &Report) -> Result<Facts, 
             .hint("MODE.md must hold `ProjectMode`: `GREENFIELD` or `BROWNFIELD`")
         })?,
         _ => {
+            // `check` knows whether the last commit holds a copy,
+            // so its hint names the command that works here (RT-001, RT-002); a
+            // folder or a symbolic link has no command that repairs it.
+            let hint = report
+                .problems
+                .iter()
+                .find(|p| p.file == MODE_PATH && p.rule.starts_with("RT-"))
+                .and_then(|p| p.hint.clone())
+                .unwrap_or_else(|| {
+                    "`git standards check` reports what is wrong with it (RT-002)".to_string()
+                });
             return Err(Refusal::new(
                 "Project Modes",
                 format!("`{MODE_PATH}` is missing or unreadable, so the topology is unknown"),
             )
-            .hint("restore it with `git restore --source=HEAD .standards/MODE.md`"))
+            .hint(hint));
         }
     };
     let role = doc.workflow_state.value.owner();
