@@ -496,16 +496,7 @@ fn the_hook_returns_without_reading_20000_unchanged_files() {
             write(repo.join(format!("d{d}/f{f}.{ext}")), format!("{d} {f}\n"));
         }
     }
-    // Files older than the index are not racy: git trusts their stat data.
-    let o = env
-        .sealed("sh", &repo)
-        .args([
-            "-c",
-            "find . -path ./.git -prune -o -type f -exec touch -d @1600000000 {} +",
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success());
+    env.backdate_files(&repo);
     env.commit_all(&repo, "20000 files");
     // (exit code, files and blobs read, files read from disk)
     let reads = |payload: &str| -> (i32, usize, usize) {
@@ -516,15 +507,12 @@ fn the_hook_returns_without_reading_20000_unchanged_files() {
             .write_stdin(payload)
             .assert();
         let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
-        let count = |label: &str| -> usize {
-            err.lines()
-                .find_map(|l| l.strip_prefix(label))
-                .unwrap_or_else(|| panic!("no count in {err}"))
-                .parse()
-                .unwrap()
-        };
-        let code = a.get_output().status.code().unwrap();
-        (code, count("files read: "), count("read from disk: "))
+        let reads = crate::common::Reads::from_stderr(&err);
+        (
+            a.get_output().status.code().unwrap(),
+            reads.files,
+            reads.disk,
+        )
     };
     let (code, n, _) = reads("{\"stop_hook_active\": false}");
     assert_eq!(code, 0);

@@ -2,8 +2,8 @@
 //! (`standards/content-verdicts`). A run that learnt which blobs hold no
 //! provenance block (or, under `.standards/`, no conflict markers) leaves
 //! their IDs there, and the next run reads none of them; the problems found
-//! stay the same. Proven with the read counter,
-//! with `git` as the witness of what is staged and written.
+//! stay the same. Proven with the read counter, with `git` as the witness
+//! of what is staged.
 
 use std::path::Path;
 
@@ -13,23 +13,18 @@ const CACHE: &str = ".git/standards/content-verdicts";
 
 /// `check` with `args` in `repo`: its problems and how many files and blobs it read.
 fn check(env: &Env, repo: &Path, args: &[&str]) -> (serde_json::Value, usize) {
-    let mut cmd = env.cmd(repo);
-    cmd.arg("check")
-        .args(args)
-        .arg("--json")
-        .env("GIT_STANDARDS_COUNT_READS", "1");
-    let out = cmd.output().expect("binary runs");
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    let reads = stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("files read: "))
-        .unwrap_or_else(|| panic!("no count in {stderr}"))
-        .parse()
-        .unwrap();
-    let v: serde_json::Value =
-        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"));
-    (v["problems"].clone(), reads)
+    let (problems, reads) = env.counted_check(repo, args);
+    (problems, reads.files)
+}
+
+/// The `key` of each problem.
+fn each(problems: &serde_json::Value, key: &str) -> Vec<String> {
+    problems
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[key].as_str().unwrap().to_string())
+        .collect()
 }
 
 /// An installed project with 60 ordinary Markdown files, committed.
@@ -42,16 +37,7 @@ fn project() -> (Env, std::path::PathBuf) {
             format!("# Notes {n}\n\nOrdinary documentation.\n"),
         );
     }
-    // Older than the index, so the working tree's files are clean, not racy.
-    let o = env
-        .sealed("sh", &repo)
-        .args([
-            "-c",
-            "find . -path ./.git -prune -o -type f -exec touch -d @1600000000 {} +",
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{o:?}");
+    env.backdate_files(&repo);
     env.commit_all(&repo, "a project with notes");
     (env, repo)
 }
@@ -106,13 +92,11 @@ fn a_block_added_to_a_file_once_found_plain_is_still_checked() {
     env.git(&repo, &["add", "docs/notes-7.md"]);
     for args in [&["--staged"][..], &[]] {
         let (problems, _) = check(&env, &repo, args);
-        let files: Vec<&str> = problems
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p["file"].as_str().unwrap())
-            .collect();
-        assert!(files.contains(&"docs/notes-7.md"), "{args:?}: {problems}");
+        let files = each(&problems, "file");
+        assert!(
+            files.iter().any(|f| f == "docs/notes-7.md"),
+            "{args:?}: {problems}"
+        );
     }
 }
 
@@ -235,12 +219,7 @@ fn markers_written_into_a_file_known_unmarked_are_found() {
     env.git(&repo, &["add", ".standards/STATE.md"]);
     for args in [&["--staged"][..], &[]] {
         let (problems, _) = check(&env, &repo, args);
-        let rules: Vec<&str> = problems
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p["rule"].as_str().unwrap())
-            .collect();
-        assert!(rules.contains(&"RT-004"), "{args:?}: {problems}");
+        let rules = each(&problems, "rule");
+        assert!(rules.iter().any(|r| r == "RT-004"), "{args:?}: {problems}");
     }
 }

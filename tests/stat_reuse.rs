@@ -10,23 +10,10 @@ use crate::common::{write, Env};
 
 const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
 
-/// `check --json` in `repo`: its problems and how many files it read.
+/// `check --json` in `repo`: its problems and how many files it read from disk.
 fn check(env: &Env, repo: &Path) -> (serde_json::Value, usize) {
-    let mut cmd = env.cmd(repo);
-    cmd.args(["check", "--json"])
-        .env("GIT_STANDARDS_COUNT_READS", "1");
-    let out = cmd.output().expect("binary runs");
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    let reads = stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("read from disk: "))
-        .unwrap_or_else(|| panic!("no count in {stderr}"))
-        .parse()
-        .unwrap();
-    let v: serde_json::Value =
-        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"));
-    (v["problems"].clone(), reads)
+    let (problems, reads) = env.counted_check(repo, &[]);
+    (problems, reads.disk)
 }
 
 fn sh(env: &Env, repo: &Path, script: &str) {
@@ -62,11 +49,7 @@ fn project() -> (Env, std::path::PathBuf) {
             );
         }
     }
-    sh(
-        &env,
-        &repo,
-        "find . -path ./.git -prune -o -type f -exec touch -d @1600000000 {} +",
-    );
+    env.backdate_files(&repo);
     env.commit_all(&repo, "a project with problems");
     (env, repo)
 }

@@ -107,6 +107,63 @@ impl Env {
         cmd.args(args);
         Assert::new(cmd.output().expect("binary runs"))
     }
+
+    /// Dates every file of the working tree `dir` (not `.git`) long before
+    /// any index written now: git then trusts their stat data (they are not
+    /// racily clean), and so does the working-tree snapshot.
+    pub fn backdate_files(&self, dir: &Path) {
+        let o = self
+            .sealed("sh", dir)
+            .args([
+                "-c",
+                "find . -path ./.git -prune -o -type f -exec touch -d @1600000000 {} +",
+            ])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{o:?}");
+    }
+
+    /// `check <args> --json` in `dir` with the read counter on: its problems
+    /// and what it read.
+    pub fn counted_check(&self, dir: &Path, args: &[&str]) -> (serde_json::Value, Reads) {
+        let mut cmd = self.cmd(dir);
+        cmd.arg("check")
+            .args(args)
+            .arg("--json")
+            .env("GIT_STANDARDS_COUNT_READS", "1");
+        let out = cmd.output().expect("binary runs");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let reads = Reads::from_stderr(&String::from_utf8(out.stderr).unwrap());
+        let v: serde_json::Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"));
+        (v["problems"].clone(), reads)
+    }
+}
+
+/// What a debug binary run with `GIT_STANDARDS_COUNT_READS` reported reading.
+#[derive(Debug, Clone, Copy)]
+pub struct Reads {
+    /// Files and blobs.
+    pub files: usize,
+    /// Files read from the working tree.
+    pub disk: usize,
+}
+
+impl Reads {
+    pub fn from_stderr(stderr: &str) -> Reads {
+        let count = |label: &str| -> usize {
+            stderr
+                .lines()
+                .find_map(|l| l.strip_prefix(label))
+                .unwrap_or_else(|| panic!("no `{label}` count in {stderr}"))
+                .parse()
+                .unwrap()
+        };
+        Reads {
+            files: count("files read: "),
+            disk: count("read from disk: "),
+        }
+    }
 }
 
 pub fn read(path: impl AsRef<Path>) -> String {
