@@ -9,6 +9,7 @@ mod dirtree;
 pub mod failpoint;
 pub mod handles;
 pub mod hooks;
+pub mod index;
 pub mod journal;
 pub mod merge_tree;
 pub mod notes;

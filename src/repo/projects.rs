@@ -59,9 +59,7 @@ fn find_projects(
 
 /// Project folders of the index (staged paths below a `.standards/`), sorted.
 pub fn in_index(repo: &gix::Repository) -> Result<Vec<String>, Error> {
-    let index = repo
-        .index_or_empty()
-        .map_err(|e| git_err("cannot read the index", e))?;
+    let index = super::index::shared(repo)?;
     let mut out = BTreeSet::new();
     for e in index.entries() {
         let path = e.path(&index).to_str_lossy();

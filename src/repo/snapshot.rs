@@ -43,7 +43,7 @@ pub(super) fn unmerged_standards(
     repo: &gix::Repository,
     root_in_repo: &str,
 ) -> Result<Vec<String>, Error> {
-    let index = repo.index_or_empty().map_err(index_err)?;
+    let index = super::index::shared(repo)?;
     let prefix = repo_prefix(root_in_repo, ".standards/");
     let mut out = BTreeSet::new();
     for e in index
@@ -65,7 +65,7 @@ pub(super) fn unmerged_stages(
     root_in_repo: &str,
     path: &str,
 ) -> Option<Stages> {
-    let index = repo.index_or_empty().ok()?;
+    let index = super::index::shared(repo).ok()?;
     let full = repo_prefix(root_in_repo, path);
     let blob = |stage| {
         index
@@ -319,7 +319,7 @@ impl ObjectTree {
     /// The staged content. A conflicted path shows its "ours" stage; its
     /// conflict is reported through [`Tree::unmerged`].
     pub(super) fn from_index(repo: &gix::Repository, root_in_repo: &str) -> Result<Self, Error> {
-        let index = repo.index_or_empty().map_err(index_err)?;
+        let index = super::index::entries(repo)?;
         Ok(ObjectTree {
             repo: repo.clone(),
             description: "the index".into(),
@@ -666,7 +666,7 @@ pub fn stat_clean_paths(
     want: &dyn Fn(&str) -> bool,
 ) -> std::collections::HashSet<String> {
     let mut out = std::collections::HashSet::new();
-    let Ok(index) = repo.index_or_empty() else {
+    let Ok(index) = super::index::shared(repo) else {
         return out;
     };
     let stamp = index.timestamp();

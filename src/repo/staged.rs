@@ -54,9 +54,7 @@ pub fn relevant_unchanged(repo: &gix::Repository) -> Result<bool, Error> {
         .tree_id()
         .map_err(|e| git_err("cannot read HEAD's tree", e))?
         .detach();
-    let index = repo
-        .index_or_empty()
-        .map_err(|e| git_err("cannot read the index", e))?;
+    let index = super::index::shared(repo)?;
     let cache = index.tree().filter(|t| t.num_entries.is_some());
     if cache.is_some_and(|t| t.id == head_tree) {
         return Ok(true);
@@ -144,9 +142,7 @@ fn walk(
 /// hook checks (as `git ls-files -- '.standards/PROTOCOL.md'
 /// '*/.standards/PROTOCOL.md'` lists them).
 pub fn staged_projects(repo: &gix::Repository) -> Result<Vec<String>, Error> {
-    let index = repo
-        .index_or_empty()
-        .map_err(|e| git_err("cannot read the index", e))?;
+    let index = super::index::shared(repo)?;
     let mut out = std::collections::BTreeSet::new();
     for e in index.entries() {
         let path = e.path(&index);

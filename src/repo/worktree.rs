@@ -19,7 +19,7 @@ use gix::index::entry::{Flags, Mode};
 use rustix::fs::FileType;
 
 use super::handles::{self, Folders, Listed};
-use super::snapshot::{git_err, index_err, strip_root, unmerged_stages, unmerged_standards};
+use super::snapshot::{git_err, strip_root, unmerged_stages, unmerged_standards};
 use crate::error::Error;
 use crate::protocol::tree::{Node, Stages, Tree};
 
@@ -172,7 +172,7 @@ impl WorktreeTree {
         root: PathBuf,
         root_in_repo: String,
     ) -> Result<Self, Error> {
-        let index = repo.index_or_empty().map_err(index_err)?;
+        let index = super::index::entries(repo)?;
         let reuse = StatReuse {
             enabled: conversion_free_config(repo),
             options: repo.stat_options().unwrap_or_default(),
