@@ -27,6 +27,8 @@ const SCOPE: &[&str] = &[
     "src/commands/id.rs",
     "src/commands/transition.rs",
     "src/protocol/transition.rs",
+    "src/commands/resolve.rs",
+    "src/repo/conflicts.rs",
 ];
 
 /// How a row's command is shown to work.
@@ -509,6 +511,102 @@ const TABLE: &[(&str, &str, Situation)] = &[
         "src/protocol/transition.rs",
         "git standards next-mode standard",
         Custom(greenfield_next_mode),
+    ),
+    (
+        "src/commands/resolve.rs",
+        "git add",
+        Custom(resolve_with_other_conflicts),
+    ),
+    (
+        "src/commands/resolve.rs",
+        "git standards resolve",
+        Custom(resolve_with_other_conflicts),
+    ),
+    (
+        "src/commands/resolve.rs",
+        "git standards status",
+        Custom(resolve_without_a_conflict),
+    ),
+    (
+        "src/commands/resolve.rs",
+        "git add {STATE_PATH}",
+        Custom(resolve_over_a_hand_edit),
+    ),
+    (
+        "src/commands/resolve.rs",
+        "git checkout -m {STATE_PATH}",
+        Custom(resolve_over_a_hand_edit),
+    ),
+    (
+        "src/repo/conflicts.rs",
+        "git add",
+        Custom(conflict_refusal_keeps),
+    ),
+    (
+        "src/repo/conflicts.rs",
+        "git standards resolve --keep ours",
+        Custom(conflict_refusal_keeps),
+    ),
+    (
+        "src/repo/conflicts.rs",
+        "git standards resolve --keep theirs",
+        Custom(conflict_refusal_keeps),
+    ),
+    (
+        "src/repo/conflicts.rs",
+        "git add {repo_path}",
+        Custom(resolve_with_a_locked_index),
+    ),
+    (
+        "src/repo/conflicts.rs",
+        "git commit",
+        Custom(merge_in_progress),
+    ),
+    (
+        "src/repo/conflicts.rs",
+        "git merge --abort",
+        Custom(merge_in_progress),
+    ),
+    (
+        "src/repo/conflicts.rs",
+        "git rebase --continue",
+        Custom(rebase_in_progress),
+    ),
+    (
+        "src/repo/conflicts.rs",
+        "git rebase --abort",
+        Custom(rebase_in_progress),
+    ),
+    (
+        "src/repo/conflicts.rs",
+        "git cherry-pick --continue",
+        Custom(cherry_pick_in_progress),
+    ),
+    (
+        "src/repo/conflicts.rs",
+        "git cherry-pick --abort",
+        Custom(cherry_pick_in_progress),
+    ),
+    (
+        "src/repo/conflicts.rs",
+        "git revert --continue",
+        Custom(revert_in_progress),
+    ),
+    (
+        "src/repo/conflicts.rs",
+        "git revert --abort",
+        Custom(revert_in_progress),
+    ),
+    ("src/repo/conflicts.rs", "git am", Custom(am_in_progress)),
+    (
+        "src/repo/conflicts.rs",
+        "git am --continue",
+        Custom(am_in_progress),
+    ),
+    (
+        "src/repo/conflicts.rs",
+        "git am --abort",
+        Custom(am_in_progress),
     ),
 ];
 
@@ -2259,4 +2357,266 @@ fn frame_without_resume_at() {
     let err = refusal_text(&output(&env, &repo, &["resume"]));
     assert!(err.contains("no valid `ResumeAt`"), "{err}");
     check_reports(&env, &repo, &err, &["RC-003"]);
+}
+
+// ---------------------------------------------------------------------------
+// Merge-conflict resolution (src/commands/resolve.rs, src/repo/conflicts.rs).
+
+/// Runs a hinted git command with an editor that accepts the prepared
+/// message, as the user's would when they save it.
+fn run_ok_with_editor(env: &Env, dir: &Path, command: &str, hint: &str) {
+    let bin = Env::bin();
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = env
+        .sealed("sh", dir)
+        .args(["-c", command])
+        .env("PATH", path)
+        .env("GIT_EDITOR", "true")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("sh runs");
+    assert!(
+        out.status.success(),
+        "the hinted `{command}` failed (hint: {hint}):\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Whether the project still holds a `.standards/` conflict.
+fn has_conflict(env: &Env, repo: &Path) -> bool {
+    let st = problems(env, repo, &[]);
+    st.iter().any(|(r, _, _)| r == "RT-003")
+}
+
+/// STATE.md in conflict, and beside it `.standards/docs/notes.md` too.
+fn conflicted_with_notes() -> (Env, PathBuf) {
+    let p = crate::fixture::Project::brown();
+    p.write(".standards/docs/notes.md", "base\n");
+    p.commit("install");
+    p.env.git(&p.root, &["checkout", "-q", "-b", "other"]);
+    p.start_cycle_for("Their request", "AUDITING", "STANDARD", "FULL_DELIVERABLE");
+    p.write(".standards/docs/notes.md", "theirs\n");
+    p.commit("theirs");
+    p.env.git(&p.root, &["checkout", "-q", "main"]);
+    p.start_cycle_for("Our request", "AUDITING", "STANDARD", "FULL_DELIVERABLE");
+    p.write(".standards/docs/notes.md", "ours\n");
+    p.commit("ours");
+    let out = p.env.git_status(&p.root, &["merge", "-q", "other"]);
+    assert!(!out.status.success(), "the merge conflicts");
+    (p.env, p.root)
+}
+
+/// `resolve` while another `.standards/` file is in conflict: that file is
+/// resolved and `git add`ed, then `resolve` again goes through.
+fn resolve_with_other_conflicts() {
+    let (env, repo) = conflicted_with_notes();
+    let keep = ["resolve", "--keep", "ours", "--yes"];
+    let hint = refusal_hint(&output(&env, &repo, &keep));
+    let add = named(&hint, "git add");
+    assert_eq!(add, "git add", "{hint}");
+    write(repo.join(".standards/docs/notes.md"), "ours and theirs\n");
+    run_ok(&env, &repo, "git add .standards/docs/notes.md", &hint);
+    let again = named(&hint, "git standards resolve");
+    run_ok(&env, &repo, &format!("{again} --keep ours --yes"), &hint);
+    assert!(!has_conflict(&env, &repo));
+    assert_eq!(state_field(&repo, "Request"), "Our request");
+}
+
+/// `resolve` without a STATE.md conflict: `status` shows the workflow.
+fn resolve_without_a_conflict() {
+    let (env, repo) = committed();
+    let hint = refusal_hint(&output(
+        &env,
+        &repo,
+        &["resolve", "--keep", "ours", "--yes"],
+    ));
+    let status = named(&hint, "git standards status");
+    let out = run_ok(&env, &repo, &status, &hint);
+    assert!(!out.stdout.is_empty());
+}
+
+/// STATE.md edited out of its conflict by hand: `git add` takes that
+/// resolution; `git checkout -m` brings the conflict back for `resolve`.
+fn resolve_over_a_hand_edit() {
+    let keep = ["resolve", "--keep", "theirs", "--yes"];
+    let edit = |env: &Env, repo: &Path| {
+        let ours = env.git(repo, &["show", ":2:.standards/STATE.md"]);
+        let text = crate::common::set_field(&ours, "Request", "Our request, merged by hand");
+        write(repo.join(".standards/STATE.md"), text);
+    };
+    let (env, repo) = conflicted();
+    edit(&env, &repo);
+    let hint = refusal_hint(&output(&env, &repo, &keep));
+    run_ok(&env, &repo, &named(&hint, "git add"), &hint);
+    assert!(!has_conflict(&env, &repo));
+    assert_eq!(state_field(&repo, "Request"), "Our request, merged by hand");
+
+    let (env, repo) = conflicted();
+    edit(&env, &repo);
+    let hint = refusal_hint(&output(&env, &repo, &keep));
+    run_ok(&env, &repo, &named(&hint, "git checkout -m"), &hint);
+    env.run(&repo, &keep).success();
+    assert!(!has_conflict(&env, &repo));
+    assert_eq!(state_field(&repo, "Request"), "Their request");
+}
+
+/// A workflow command during a STATE.md conflict: the user's `resolve
+/// --keep` choices named by the refusal and the conflict report end it.
+fn conflict_refusal_keeps() {
+    for keep in ["ours", "theirs"] {
+        let (env, repo) = conflicted();
+        let args = ["cycle", "new", "--request", "x"];
+        let out = output(&env, &repo, &args);
+        let err = refusal_text(&out);
+        let hint = refusal_hint(&out);
+        let command = named(&hint, &format!("git standards resolve --keep {keep}"));
+        assert!(err.contains(&format!("`{command}`")), "{err}");
+        run_ok(&env, &repo, &format!("{command} --yes"), &hint);
+        assert!(!has_conflict(&env, &repo));
+        let out = output(&env, &repo, &args);
+        assert!(
+            !String::from_utf8_lossy(&out.stderr).contains("merge conflicts"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // Resolved by hand and `git add`ed.
+    let (env, repo) = conflicted();
+    let hint = refusal_hint(&output(&env, &repo, &["cycle", "new", "--request", "x"]));
+    assert!(hint.contains("`git add`ing them"), "{hint}");
+    env.git(&repo, &["checkout", "--theirs", ".standards/STATE.md"]);
+    run_ok(&env, &repo, "git add .standards/STATE.md", &hint);
+    assert!(!has_conflict(&env, &repo));
+}
+
+/// `resolve` while git's index is locked: the kept side is written, and
+/// once the lock is gone the hinted `git add` stages it.
+fn resolve_with_a_locked_index() {
+    let (env, repo) = conflicted();
+    let lock = repo.join(".git/index.lock");
+    write(&lock, "");
+    let hint = refusal_hint(&output(
+        &env,
+        &repo,
+        &["resolve", "--keep", "theirs", "--yes"],
+    ));
+    std::fs::remove_file(&lock).unwrap();
+    let add = named(&hint, "git add");
+    assert_eq!(add, "git add .standards/STATE.md", "{hint}");
+    run_ok(&env, &repo, &add, &hint);
+    assert!(!has_conflict(&env, &repo));
+    assert_eq!(state_field(&repo, "Request"), "Their request");
+}
+
+/// An operation of `op` ("merge", "rebase", "cherry-pick", "revert", "am")
+/// stopped on a conflict in `app.py` while its incoming change starts a
+/// cycle: `.standards/` holds no conflict but changes.
+fn operation_in_progress(op: &str) -> (Env, PathBuf) {
+    let (env, repo) = committed();
+    let patch = repo.parent().unwrap().join("theirs.patch");
+    let git = |args: &[&str]| env.git(&repo, args);
+    let ours = |env: &Env| {
+        write(repo.join("app.py"), "print('ours')\n");
+        env.commit_all(&repo, "ours");
+    };
+    if op == "revert" {
+        write(repo.join("app.py"), "print('theirs')\n");
+        env.run(&repo, &["start", "--request", "Add user search"])
+            .success();
+        env.commit_all(&repo, "theirs");
+        ours(&env);
+    } else {
+        git(&["checkout", "-q", "-b", "other"]);
+        write(repo.join("app.py"), "print('theirs')\n");
+        env.run(&repo, &["start", "--request", "Add user search"])
+            .success();
+        env.commit_all(&repo, "theirs");
+        git(&["checkout", "-q", "main"]);
+        ours(&env);
+    }
+    let args: Vec<String> = match op {
+        "merge" => vec!["merge".into(), "other".into()],
+        "rebase" => {
+            git(&["checkout", "-q", "other"]);
+            vec!["rebase".into(), "main".into()]
+        }
+        "cherry-pick" => vec!["cherry-pick".into(), "other".into()],
+        "revert" => vec!["revert".into(), "--no-edit".into(), "HEAD~1".into()],
+        "am" => {
+            let text = git(&["format-patch", "-1", "other", "--stdout"]);
+            std::fs::write(&patch, text).unwrap();
+            vec!["am".into(), "-3".into(), patch.display().to_string()]
+        }
+        _ => unreachable!(),
+    };
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = env.git_status(&repo, &args);
+    assert!(!out.status.success(), "{op} stops on app.py");
+    (env, repo)
+}
+
+/// A workflow command during an operation that changes `.standards/`: the
+/// hint's finishing command and its abort each end the refusal.
+fn operation_finish(op: &str, name: &str, finish: &str, abort: &str) {
+    let args = ["cycle", "new", "--request", "x"];
+    for (i, prefix) in [finish, abort].into_iter().enumerate() {
+        let (env, repo) = operation_in_progress(op);
+        let out = output(&env, &repo, &args);
+        let err = refusal_text(&out);
+        assert!(err.contains(&format!("{name} that changes")), "{err}");
+        let hint = refusal_hint(&out);
+        let command = named(&hint, prefix);
+        assert_eq!(command, prefix, "{hint}");
+        if i == 0 {
+            // The user settles app.py first.
+            env.git(&repo, &["checkout", "--theirs", "app.py"]);
+            env.git(&repo, &["add", "app.py"]);
+        }
+        run_ok_with_editor(&env, &repo, &command, &hint);
+        let out = output(&env, &repo, &args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("is in progress"), "after `{command}`: {err}");
+    }
+}
+
+fn merge_in_progress() {
+    operation_finish("merge", "a merge", "git commit", "git merge --abort");
+}
+
+fn rebase_in_progress() {
+    operation_finish(
+        "rebase",
+        "a rebase",
+        "git rebase --continue",
+        "git rebase --abort",
+    );
+}
+
+fn cherry_pick_in_progress() {
+    operation_finish(
+        "cherry-pick",
+        "a cherry-pick",
+        "git cherry-pick --continue",
+        "git cherry-pick --abort",
+    );
+}
+
+fn revert_in_progress() {
+    operation_finish(
+        "revert",
+        "a revert",
+        "git revert --continue",
+        "git revert --abort",
+    );
+}
+
+/// `git am` names the operation in progress; its `--continue` and
+/// `--abort` end it.
+fn am_in_progress() {
+    operation_finish("am", "`git am`", "git am --continue", "git am --abort");
 }
