@@ -29,6 +29,8 @@ const SCOPE: &[&str] = &[
     "src/protocol/transition.rs",
     "src/commands/resolve.rs",
     "src/repo/conflicts.rs",
+    "src/protocol/merge_guard.rs",
+    "src/commands/merge_guard.rs",
 ];
 
 /// How a row's command is shown to work.
@@ -607,6 +609,16 @@ const TABLE: &[(&str, &str, Situation)] = &[
         "src/repo/conflicts.rs",
         "git am --abort",
         Custom(am_in_progress),
+    ),
+    (
+        "src/protocol/merge_guard.rs",
+        "git standards{dash_c} signoff",
+        Custom(merge_of_an_active_cycle),
+    ),
+    (
+        "src/protocol/merge_guard.rs",
+        "git standards{dash_c} cancel",
+        Custom(merge_of_an_active_cycle),
     ),
 ];
 
@@ -2619,4 +2631,37 @@ fn revert_in_progress() {
 /// `--abort` end it.
 fn am_in_progress() {
     operation_finish("am", "`git am`", "git am --continue", "git am --abort");
+}
+
+// ---------------------------------------------------------------------------
+// The merge guard (src/protocol/merge_guard.rs).
+
+/// `feature` holds the f-ir cycle awaiting the user's sign-off: the guard
+/// refuses its merge into `main`; after the user's `signoff` or `cancel`
+/// and the hinted reset on `feature`, the merge may go ahead.
+fn merge_of_an_active_cycle() {
+    for action in ["git standards signoff", "git standards cancel"] {
+        let (env, repo) = committed();
+        env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check/bases/f-ir");
+        crate::transitions::copy_dir(&from, &repo);
+        env.commit_all(&repo, "f-ir");
+        env.git(&repo, &["checkout", "-q", "main"]);
+        let guard = ["merge-guard", "feature", "--into", "main"];
+        let hint = refusal_hint(&output(&env, &repo, &guard));
+        let command = named(&hint, action);
+        assert_eq!(command, action, "{hint}");
+        env.git(&repo, &["checkout", "-q", "feature"]);
+        run_ok(&env, &repo, &command, &hint);
+        env.commit_all(&repo, action);
+        env.git(&repo, &["checkout", "-q", "main"]);
+        let hint = refusal_hint(&output(&env, &repo, &guard));
+        assert!(!hint.contains(action), "{hint}");
+        let reset = named(&hint, "git standards reset");
+        assert_eq!(reset, "git standards reset --commit", "{hint}");
+        env.git(&repo, &["checkout", "-q", "feature"]);
+        run_ok(&env, &repo, &format!("{reset} --yes"), &hint);
+        env.git(&repo, &["checkout", "-q", "main"]);
+        env.run(&repo, &guard).success();
+    }
 }
