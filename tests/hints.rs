@@ -31,6 +31,7 @@ const SCOPE: &[&str] = &[
     "src/repo/conflicts.rs",
     "src/protocol/merge_guard.rs",
     "src/commands/merge_guard.rs",
+    "src/commands/reset.rs",
 ];
 
 /// How a row's command is shown to work.
@@ -619,6 +620,31 @@ const TABLE: &[(&str, &str, Situation)] = &[
         "src/protocol/merge_guard.rs",
         "git standards{dash_c} cancel",
         Custom(merge_of_an_active_cycle),
+    ),
+    (
+        "src/commands/reset.rs",
+        "git standards reset --dry-run",
+        Custom(reset_without_confirmation),
+    ),
+    (
+        "src/commands/reset.rs",
+        "git restore --staged <path>",
+        Custom(reset_commit_with_other_changes),
+    ),
+    (
+        "src/commands/reset.rs",
+        "git standards archive show {}",
+        Custom(reset_archive),
+    ),
+    (
+        "src/commands/reset.rs",
+        "git standards install",
+        Custom(reset_again),
+    ),
+    (
+        "src/commands/reset.rs",
+        "git standards {command}",
+        Custom(reset_again),
     ),
 ];
 
@@ -2664,4 +2690,104 @@ fn merge_of_an_active_cycle() {
         env.git(&repo, &["checkout", "-q", "main"]);
         env.run(&repo, &guard).success();
     }
+}
+
+// ---------------------------------------------------------------------------
+// `reset` (src/commands/reset.rs).
+
+/// A committed brownfield project with a cycle started: something to reset.
+fn with_a_cycle() -> (Env, PathBuf) {
+    let (env, repo) = started("STANDARD");
+    env.commit_all(&repo, "the cycle");
+    (env, repo)
+}
+
+/// `reset` outside a terminal: the hinted preview changes nothing, the
+/// hinted confirmed command resets.
+fn reset_without_confirmation() {
+    let (env, repo) = with_a_cycle();
+    let before = files_of(&repo.join(".standards"));
+    let hint = refusal_hint(&output(&env, &repo, &["reset"]));
+    let preview = named(&hint, "git standards reset --dry-run");
+    assert_eq!(preview, "git standards reset --dry-run", "{hint}");
+    run_ok(&env, &repo, &preview, &hint);
+    assert_eq!(files_of(&repo.join(".standards")), before);
+    let run = commands_in(&hint).pop().unwrap();
+    assert_eq!(run, "git standards reset --mode brownfield --yes", "{hint}");
+    run_ok(&env, &repo, &run, &hint);
+    assert_eq!(state_field(&repo, "Id"), "UNSET");
+}
+
+/// `reset --commit` with another file staged: unstaged, the reset commits.
+fn reset_commit_with_other_changes() {
+    let (env, repo) = with_a_cycle();
+    write(repo.join("app.py"), "print('staged')\n");
+    env.git(&repo, &["add", "app.py"]);
+    let args = ["reset", "--commit", "--yes"];
+    let hint = refusal_hint(&output(&env, &repo, &args));
+    let restore = named(&hint, "git restore --staged").replace("<path>", "app.py");
+    run_ok(&env, &repo, &restore, &hint);
+    env.run(&repo, &args).success();
+    let message = env.git(&repo, &["log", "-1", "--format=%B"]);
+    assert!(message.contains("Standards-Reset:"), "{message}");
+    assert_eq!(env.git(&repo, &["diff", "--cached", "--name-only"]), "");
+}
+
+/// A reset archives the previous `.standards/`: the named `archive show`
+/// reads it back.
+fn reset_archive() {
+    let (env, repo) = with_a_cycle();
+    let a = env.run(&repo, &["reset", "--yes"]).success();
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("Archived"))
+        .unwrap_or_else(|| panic!("{err}"));
+    let show = named(line, "git standards archive show");
+    let out = run_ok(&env, &repo, &show, line);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("STATE.md"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// The refusals that end in "then run `git standards reset` again": an
+/// older runtime (upgraded by the hinted `install`), a Node.js installer
+/// transaction left behind (deleted), conflicts under `.standards/`
+/// (resolved). The runtimes of another major version or a newer one name
+/// another git-standards binary, which a test cannot run.
+fn reset_again() {
+    // An older runtime.
+    let (env, repo) = with_a_cycle();
+    let version = repo.join(".standards/VERSION.json");
+    let text = std::fs::read_to_string(&version).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let current = v["version"].as_str().unwrap().to_string();
+    let (major, _) = current.split_once('.').unwrap();
+    write(&version, text.replace(&current, &format!("{major}.0.0")));
+    assert_ne!(current, format!("{major}.0.0"), "the binary is newer");
+    let hint = refusal_hint(&output(&env, &repo, &["reset", "--yes"]));
+    run_ok(&env, &repo, &named(&hint, "git standards install"), &hint);
+    let again = named(&hint, "git standards reset");
+    assert_eq!(again, "git standards reset", "{hint}");
+    run_ok(&env, &repo, &format!("{again} --yes"), &hint);
+    assert_eq!(state_field(&repo, "Id"), "UNSET");
+    // A Node.js installer's transaction.
+    let (env, repo) = with_a_cycle();
+    let left = repo.join(".standards-reset-1234");
+    std::fs::create_dir(&left).unwrap();
+    write(left.join("operations.json"), "[]\n");
+    let hint = refusal_hint(&output(&env, &repo, &["reset", "--yes"]));
+    std::fs::remove_dir_all(&left).unwrap();
+    let again = named(&hint, "git standards reset");
+    run_ok(&env, &repo, &format!("{again} --yes"), &hint);
+    assert_eq!(state_field(&repo, "Id"), "UNSET");
+    // Conflicts, seen by the preview.
+    let (env, repo) = conflicted();
+    let hint = refusal_hint(&output(&env, &repo, &["reset", "--dry-run"]));
+    env.git(&repo, &["checkout", "--ours", ".standards/STATE.md"]);
+    env.git(&repo, &["add", ".standards/STATE.md"]);
+    let again = named(&hint, "git standards reset");
+    run_ok(&env, &repo, &format!("{again} --dry-run"), &hint);
 }
