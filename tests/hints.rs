@@ -32,6 +32,7 @@ const SCOPE: &[&str] = &[
     "src/protocol/merge_guard.rs",
     "src/commands/merge_guard.rs",
     "src/commands/reset.rs",
+    "src/commands/uninstall.rs",
 ];
 
 /// How a row's command is shown to work.
@@ -645,6 +646,31 @@ const TABLE: &[(&str, &str, Situation)] = &[
         "src/commands/reset.rs",
         "git standards {command}",
         Custom(reset_again),
+    ),
+    (
+        "src/commands/uninstall.rs",
+        "git standards uninstall --dry-run",
+        Custom(uninstall_without_confirmation),
+    ),
+    (
+        "src/commands/uninstall.rs",
+        "git standards uninstall --yes",
+        Custom(uninstall_without_confirmation),
+    ),
+    (
+        "src/commands/uninstall.rs",
+        "git standards archive show {}",
+        Custom(uninstall_without_confirmation),
+    ),
+    (
+        "src/commands/uninstall.rs",
+        "git restore --source=HEAD {INSTALLATION_PATH}",
+        Custom(uninstall_incomplete_runtime),
+    ),
+    (
+        "src/commands/uninstall.rs",
+        "git restore --source=HEAD .standards",
+        Custom(uninstall_incomplete_runtime),
     ),
 ];
 
@@ -2790,4 +2816,62 @@ fn reset_again() {
     env.git(&repo, &["add", ".standards/STATE.md"]);
     let again = named(&hint, "git standards reset");
     run_ok(&env, &repo, &format!("{again} --dry-run"), &hint);
+}
+
+// ---------------------------------------------------------------------------
+// `uninstall` (src/commands/uninstall.rs).
+
+/// Whether anything of the installation is left in the working tree.
+fn uninstalled(repo: &Path) -> bool {
+    !repo.join(".standards").exists()
+}
+
+/// `uninstall` outside a terminal: the preview changes nothing, the
+/// confirmed command uninstalls and its archive line reads back.
+fn uninstall_without_confirmation() {
+    let (env, repo) = with_a_cycle();
+    let before = files_of(&repo);
+    let hint = refusal_hint(&output(&env, &repo, &["uninstall"]));
+    let preview = named(&hint, "git standards uninstall --dry-run");
+    run_ok(&env, &repo, &preview, &hint);
+    assert_eq!(files_of(&repo), before);
+    let run = named(&hint, "git standards uninstall --yes");
+    assert_eq!(run, "git standards uninstall --yes", "{hint}");
+    let out = run_ok(&env, &repo, &run, &hint);
+    assert!(uninstalled(&repo));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("Archived"))
+        .unwrap_or_else(|| panic!("{err}"));
+    let show = named(line, "git standards archive show");
+    let out = run_ok(&env, &repo, &show, line);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("STATE.md"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// `uninstall` with INSTALLATION.json deleted, and with `.standards/` gone
+/// while the integration stays: restored from history, uninstall runs.
+fn uninstall_incomplete_runtime() {
+    let (env, repo) = committed();
+    remove(&repo, ".standards/INSTALLATION.json");
+    let hint = refusal_hint(&output(&env, &repo, &["uninstall", "--yes"]));
+    run_ok(&env, &repo, &named(&hint, "git restore"), &hint);
+    env.run(&repo, &["uninstall", "--yes"]).success();
+    assert!(uninstalled(&repo));
+
+    let (env, repo) = installed();
+    env.run(&repo, &["install", "--client", "claude"]).success();
+    env.commit_all(&repo, "install for Claude");
+    std::fs::remove_dir_all(repo.join(".standards")).unwrap();
+    let hint = refusal_hint(&output(&env, &repo, &["uninstall", "--yes"]));
+    let restore = named(&hint, "git restore");
+    assert_eq!(restore, "git restore --source=HEAD .standards", "{hint}");
+    run_ok(&env, &repo, &restore, &hint);
+    env.run(&repo, &["uninstall", "--yes"]).success();
+    assert!(uninstalled(&repo));
+    assert!(!repo.join(".claude/skills").exists());
 }
