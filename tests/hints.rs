@@ -33,6 +33,7 @@ const SCOPE: &[&str] = &[
     "src/commands/merge_guard.rs",
     "src/commands/reset.rs",
     "src/commands/uninstall.rs",
+    "src/commands/hook.rs",
 ];
 
 /// How a row's command is shown to work.
@@ -671,6 +672,26 @@ const TABLE: &[(&str, &str, Situation)] = &[
         "src/commands/uninstall.rs",
         "git restore --source=HEAD .standards",
         Custom(uninstall_incomplete_runtime),
+    ),
+    (
+        "src/commands/hook.rs",
+        "git add",
+        Custom(stop_during_a_conflict),
+    ),
+    (
+        "src/commands/hook.rs",
+        "git standards resolve",
+        Custom(stop_during_a_conflict),
+    ),
+    (
+        "src/commands/hook.rs",
+        "git standards resolve --keep ours",
+        Custom(stop_during_a_conflict),
+    ),
+    (
+        "src/commands/hook.rs",
+        "git standards resolve --keep theirs",
+        Custom(stop_during_a_conflict),
     ),
 ];
 
@@ -2874,4 +2895,59 @@ fn uninstall_incomplete_runtime() {
     env.run(&repo, &["uninstall", "--yes"]).success();
     assert!(uninstalled(&repo));
     assert!(!repo.join(".claude/skills").exists());
+}
+
+// ---------------------------------------------------------------------------
+// The stop hook (src/commands/hook.rs).
+
+/// What the stop hook for Claude says (stdout and stderr) in session `id`.
+fn stop_hook(env: &Env, repo: &Path, id: &str) -> String {
+    let mut cmd = env.cmd(repo);
+    cmd.args(["hook", "stop", "--client", "claude"]);
+    let out = assert_cmd::Command::from_std(cmd)
+        .write_stdin(format!("{{\"session_id\":\"{id}\"}}"))
+        .output()
+        .unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The stop hook during a STATE.md conflict names the user's decisions and
+/// the commands the agent must leave to the user: each ends the conflict
+/// (`git add` after the user's hand resolution), and the hook stops asking.
+fn stop_during_a_conflict() {
+    let guidance = "the user decides with `git standards resolve --keep";
+    for (i, prefix) in [
+        "git standards resolve --keep ours",
+        "git standards resolve --keep theirs",
+        "git standards resolve",
+        "git add",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (env, repo) = conflicted();
+        let said = stop_hook(&env, &repo, &format!("before-{i}"));
+        assert!(said.contains(guidance), "{said}");
+        // The exact command, not a longer one it begins.
+        assert!(
+            commands_in(&said).iter().any(|c| c == prefix),
+            "{prefix}: {said}"
+        );
+        let command = match prefix {
+            "git add" => {
+                env.git(&repo, &["checkout", "--theirs", ".standards/STATE.md"]);
+                format!("{prefix} .standards/STATE.md")
+            }
+            "git standards resolve" => format!("{prefix} --keep theirs --yes"),
+            _ => format!("{prefix} --yes"),
+        };
+        run_ok(&env, &repo, &command, &said);
+        assert!(!has_conflict(&env, &repo));
+        let said = stop_hook(&env, &repo, &format!("after-{i}"));
+        assert!(!said.contains(guidance), "after `{command}`: {said}");
+    }
 }
