@@ -34,6 +34,7 @@ const SCOPE: &[&str] = &[
     "src/commands/reset.rs",
     "src/commands/uninstall.rs",
     "src/commands/hook.rs",
+    "src/commands/verify/mod.rs",
 ];
 
 /// How a row's command is shown to work.
@@ -692,6 +693,36 @@ const TABLE: &[(&str, &str, Situation)] = &[
         "src/commands/hook.rs",
         "git standards resolve --keep theirs",
         Custom(stop_during_a_conflict),
+    ),
+    (
+        "src/commands/verify/mod.rs",
+        "git fetch --unshallow",
+        Custom(verify_shallow),
+    ),
+    (
+        "src/commands/verify/mod.rs",
+        "git fetch --deepen=<n>",
+        Custom(verify_shallow),
+    ),
+    (
+        "src/commands/verify/mod.rs",
+        "git fetch origin {main}:refs/remotes/origin/{main}",
+        Custom(verify_without_main),
+    ),
+    (
+        "src/commands/verify/mod.rs",
+        "git standards verify <base>..HEAD",
+        Custom(verify_without_main),
+    ),
+    (
+        "src/commands/verify/mod.rs",
+        "git fetch origin {branch}:refs/remotes/origin/{branch}",
+        Custom(verify_into_an_unknown_branch),
+    ),
+    (
+        "src/commands/verify/mod.rs",
+        "git standards resolve --keep ours|theirs",
+        Custom(verify_state_changed_on_both_sides),
     ),
 ];
 
@@ -2949,5 +2980,136 @@ fn stop_during_a_conflict() {
         assert!(!has_conflict(&env, &repo));
         let said = stop_hook(&env, &repo, &format!("after-{i}"));
         assert!(!said.contains(guidance), "after `{command}`: {said}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// `verify` (src/commands/verify/).
+
+/// A committed brownfield project whose `feature` branch holds two commits
+/// past the install while `main` moved on; returns it and the install
+/// commit, where `feature` starts.
+fn feature_branch() -> (Env, PathBuf, String) {
+    let (env, repo) = committed();
+    let base = env.git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
+    env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+    for n in ["one", "two"] {
+        write(repo.join("app.py"), format!("print('{n}')\n"));
+        env.commit_all(&repo, n);
+    }
+    env.git(&repo, &["checkout", "-q", "main"]);
+    write(repo.join("notes.txt"), "main moves on\n");
+    env.commit_all(&repo, "main moves on");
+    (env, repo, base)
+}
+
+/// A clone of `repo`'s `feature` with `how` (extra `git clone` flags).
+fn clone_feature(env: &Env, repo: &Path, name: &str, how: &[&str]) -> PathBuf {
+    let parent = repo.parent().unwrap();
+    let url = format!("file://{}", repo.display());
+    let mut args = vec!["clone", "-q", "--branch", "feature"];
+    args.extend_from_slice(how);
+    args.extend([url.as_str(), name]);
+    env.git(parent, &args);
+    parent.join(name)
+}
+
+/// `verify` in a shallow clone: each hinted fetch deepens it enough.
+fn verify_shallow() {
+    let (env, repo, _) = feature_branch();
+    for (name, prefix) in [
+        ("unshallowed", "git fetch --unshallow"),
+        ("deepened", "git fetch --deepen=<n>"),
+    ] {
+        let clone = clone_feature(&env, &repo, name, &["--depth", "1", "--no-single-branch"]);
+        let hint = refusal_hint(&output(&env, &clone, &["verify"]));
+        let fetch = named(&hint, prefix).replace("<n>", "5");
+        run_ok(&env, &clone, &fetch, &hint);
+        env.run(&clone, &["verify"]).success();
+    }
+}
+
+/// `verify` in a clone of `feature` alone: the hinted fetch of the main
+/// branch and the hinted explicit range each let it run.
+fn verify_without_main() {
+    let (env, repo, base) = feature_branch();
+    let clone = clone_feature(&env, &repo, "fetched", &["--single-branch"]);
+    let hint = refusal_hint(&output(&env, &clone, &["verify"]));
+    run_ok(
+        &env,
+        &clone,
+        &named(&hint, "git fetch origin main:refs/remotes/origin/main"),
+        &hint,
+    );
+    env.run(&clone, &["verify"]).success();
+
+    let clone = clone_feature(&env, &repo, "ranged", &["--single-branch"]);
+    let hint = refusal_hint(&output(&env, &clone, &["verify"]));
+    let range = named(&hint, "git standards verify").replace("<base>", &base);
+    let out = run_ok(&env, &clone, &range, &hint);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("2 commits checked"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// `verify --into` a branch the clone lacks: the hinted fetch brings it.
+fn verify_into_an_unknown_branch() {
+    let (env, repo, base) = feature_branch();
+    let clone = clone_feature(&env, &repo, "into", &["--single-branch"]);
+    let args = ["verify", &format!("{base}..HEAD"), "--into", "main"];
+    let hint = refusal_hint(&output(&env, &clone, &args));
+    run_ok(
+        &env,
+        &clone,
+        &named(&hint, "git fetch origin main:refs/remotes/origin/main"),
+        &hint,
+    );
+    env.run(&clone, &args).success();
+}
+
+/// `verify --into main` of a branch that changed STATE.md as `main` did:
+/// during the merge, the named `resolve --keep` with either side ends the
+/// STATE.md conflict.
+fn verify_state_changed_on_both_sides() {
+    for keep in ["ours", "theirs"] {
+        let p = crate::fixture::Project::brown();
+        p.commit("install");
+        p.env.git(&p.root, &["checkout", "-q", "-b", "other"]);
+        p.start_cycle_for("Their request", "AUDITING", "STANDARD", "FULL_DELIVERABLE");
+        p.commit("theirs");
+        p.env.git(&p.root, &["checkout", "-q", "main"]);
+        p.start_cycle_for("Our request", "AUDITING", "STANDARD", "FULL_DELIVERABLE");
+        p.commit("ours");
+        let (env, repo) = (p.env, p.root);
+        let out = output(
+            &env,
+            &repo,
+            &[
+                "verify",
+                "main..other",
+                "--into",
+                "main",
+                "--format",
+                "json",
+            ],
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let text = v["into"]["stateConflict"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{v}"))
+            .to_string();
+        let resolve = named(&text, "git standards resolve --keep").replace("ours|theirs", keep);
+        let _ = env.git_status(&repo, &["merge", "-q", "other"]);
+        assert!(has_conflict(&env, &repo), "the merge conflicts on STATE.md");
+        run_ok(&env, &repo, &format!("{resolve} --yes"), &text);
+        assert!(!has_conflict(&env, &repo));
+        let request = if keep == "ours" {
+            "Our request"
+        } else {
+            "Their request"
+        };
+        assert_eq!(state_field(&repo, "Request"), request);
     }
 }

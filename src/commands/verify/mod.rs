@@ -189,7 +189,7 @@ fn resolve_range(
         let Some(main_tip) = main_tip(project, main)? else {
             return Err(Error::refused(
                 format!("the main branch `{main}` exists neither as a local branch nor as `origin/{main}`, so the range has no start"),
-                Some(format!("give the range explicitly (`git standards verify {main}..HEAD`), fetch the main branch (`git fetch origin {main}`), or name the main branch in `.standards/config.toml` (`main-branch`)")),
+                Some(format!("fetch the main branch (`git fetch origin {main}:refs/remotes/origin/{main}`), give the range explicitly from the commit the branch started at (`git standards verify <base>..HEAD`), or name the main branch in `.standards/config.toml` (`main-branch`)")),
             ));
         };
         if is_shallow(project) {
@@ -619,7 +619,9 @@ fn evaluate_into(
     let target = main_tip(project, &branch)?.ok_or_else(|| {
         Error::refused(
             format!("the branch `{branch}` exists neither locally nor as `origin/{branch}`"),
-            Some(format!("fetch it first (`git fetch origin {branch}`)")),
+            Some(format!(
+                "fetch it first (`git fetch origin {branch}:refs/remotes/origin/{branch}`)"
+            )),
         )
     })?;
     let merged = merge_tree::merge(&project.repo, target, tip)?;
