@@ -34,7 +34,7 @@ const SCOPE: &[&str] = &[
     "src/commands/reset.rs",
     "src/commands/uninstall.rs",
     "src/commands/hook.rs",
-    "src/commands/verify/mod.rs",
+    "src/commands/verify",
 ];
 
 /// How a row's command is shown to work.
@@ -723,6 +723,11 @@ const TABLE: &[(&str, &str, Situation)] = &[
         "src/commands/verify/mod.rs",
         "git standards resolve --keep ours|theirs",
         Custom(verify_state_changed_on_both_sides),
+    ),
+    (
+        "src/commands/verify/format.rs",
+        "git standards verify",
+        Custom(verify_summary_over_its_limit),
     ),
 ];
 
@@ -3111,5 +3116,63 @@ fn verify_state_changed_on_both_sides() {
             "Their request"
         };
         assert_eq!(state_field(&repo, "Request"), request);
+    }
+}
+
+/// A GitHub step summary past 1 MiB (two commits with 600 KB subjects): it
+/// omits the second row, and the `verify` it names, run locally, reports
+/// every commit.
+fn verify_summary_over_its_limit() {
+    let (env, repo) = committed();
+    let base = env.git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
+    let message = repo.parent().unwrap().join("message.txt");
+    let mut ids = Vec::new();
+    for n in ["one", "two"] {
+        write(repo.join("app.py"), format!("print('{n}')\n"));
+        std::fs::write(&message, format!("{n} {}\n", "x".repeat(600 * 1024))).unwrap();
+        env.git(&repo, &["add", "-A"]);
+        env.git(&repo, &["commit", "-q", "-F", message.to_str().unwrap()]);
+        ids.push(
+            env.git(&repo, &["rev-parse", "--short", "HEAD"])
+                .trim()
+                .to_string(),
+        );
+    }
+    let summary = repo.parent().unwrap().join("summary.md");
+    let range = format!("{base}..HEAD");
+    let out = env
+        .cmd(&repo)
+        .args(["verify", &range])
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&summary).unwrap();
+    assert!(text.contains(&format!("| `{}` |", ids[0])), "the first row");
+    assert!(
+        !text.contains(&format!("| `{}` |", ids[1])),
+        "the second row is omitted"
+    );
+    let line = text
+        .lines()
+        .find(|l| l.contains("more rows omitted"))
+        .unwrap_or_else(|| panic!("no omission line"));
+    let verify = named(line, "git standards verify");
+    assert_eq!(verify, "git standards verify", "{line}");
+    let out = run_ok(
+        &env,
+        &repo,
+        &format!("{verify} {range} --format text"),
+        line,
+    );
+    let report = String::from_utf8_lossy(&out.stdout);
+    for id in &ids {
+        assert!(report.contains(id.as_str()), "{id} in {report:.200}");
     }
 }
