@@ -2749,29 +2749,48 @@ fn am_in_progress() {
 /// refuses its merge into `main`; after the user's `signoff` or `cancel`
 /// and the hinted reset on `feature`, the merge may go ahead.
 fn merge_of_an_active_cycle() {
-    for action in ["git standards signoff", "git standards cancel"] {
-        let (env, repo) = committed();
-        env.git(&repo, &["checkout", "-q", "-b", "feature"]);
-        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check/bases/f-ir");
-        crate::transitions::copy_dir(&from, &repo);
-        env.commit_all(&repo, "f-ir");
-        env.git(&repo, &["checkout", "-q", "main"]);
-        let guard = ["merge-guard", "feature", "--into", "main"];
-        let hint = refusal_hint(&output(&env, &repo, &guard));
-        let command = named(&hint, action);
-        assert_eq!(command, action, "{hint}");
-        env.git(&repo, &["checkout", "-q", "feature"]);
-        run_ok(&env, &repo, &command, &hint);
-        env.commit_all(&repo, action);
-        env.git(&repo, &["checkout", "-q", "main"]);
-        let hint = refusal_hint(&output(&env, &repo, &guard));
-        assert!(!hint.contains(action), "{hint}");
-        let reset = named(&hint, "git standards reset");
-        assert_eq!(reset, "git standards reset --commit", "{hint}");
-        env.git(&repo, &["checkout", "-q", "feature"]);
-        run_ok(&env, &repo, &format!("{reset} --yes"), &hint);
-        env.git(&repo, &["checkout", "-q", "main"]);
-        env.run(&repo, &guard).success();
+    // At the top of the repository, and in a project folder (`-C app`).
+    for dir in ["", "app"] {
+        let dash_c = if dir.is_empty() {
+            String::new()
+        } else {
+            format!(" -C {dir}")
+        };
+        for action in ["signoff", "cancel"] {
+            let action = format!("git standards{dash_c} {action}");
+            let (env, repo) = Env::repo();
+            let project = repo.join(dir);
+            // An existing `.standards/` folder makes `app/` the project.
+            std::fs::create_dir_all(project.join(".standards")).unwrap();
+            write(project.join("app.py"), "print('hi')\n");
+            env.run(&project, &["install"]).success();
+            env.commit_all(&repo, "install");
+            env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+            let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check/bases/f-ir");
+            crate::transitions::copy_dir(&from, &project);
+            env.commit_all(&repo, "f-ir");
+            env.git(&repo, &["checkout", "-q", "main"]);
+            let guard = ["merge-guard", "feature", "--into", "main"];
+            let hint = refusal_hint(&output(&env, &repo, &guard));
+            let command = named(&hint, &action);
+            assert_eq!(command, action, "{hint}");
+            env.git(&repo, &["checkout", "-q", "feature"]);
+            run_ok(&env, &repo, &command, &hint);
+            env.commit_all(&repo, &action);
+            env.git(&repo, &["checkout", "-q", "main"]);
+            let hint = refusal_hint(&output(&env, &repo, &guard));
+            assert!(!hint.contains(&action), "{hint}");
+            let reset = named(&hint, &format!("git standards{dash_c} reset"));
+            assert_eq!(
+                reset,
+                format!("git standards{dash_c} reset --commit"),
+                "{hint}"
+            );
+            env.git(&repo, &["checkout", "-q", "feature"]);
+            run_ok(&env, &repo, &format!("{reset} --yes"), &hint);
+            env.git(&repo, &["checkout", "-q", "main"]);
+            env.run(&repo, &guard).success();
+        }
     }
 }
 
@@ -2866,6 +2885,16 @@ fn reset_again() {
     let again = named(&hint, "git standards reset");
     run_ok(&env, &repo, &format!("{again} --yes"), &hint);
     assert_eq!(state_field(&repo, "Id"), "UNSET");
+    // The same transaction stops `uninstall`, which shares the check.
+    let (env, repo) = with_a_cycle();
+    let left = repo.join(".standards-uninstall-1234");
+    std::fs::create_dir(&left).unwrap();
+    let hint = refusal_hint(&output(&env, &repo, &["uninstall", "--yes"]));
+    std::fs::remove_dir_all(&left).unwrap();
+    let again = named(&hint, "git standards uninstall");
+    assert_eq!(again, "git standards uninstall", "{hint}");
+    run_ok(&env, &repo, &format!("{again} --yes"), &hint);
+    assert!(uninstalled(&repo));
     // Conflicts, seen by the preview.
     let (env, repo) = conflicted();
     let hint = refusal_hint(&output(&env, &repo, &["reset", "--dry-run"]));
