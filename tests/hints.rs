@@ -2945,7 +2945,12 @@ fn uninstall_incomplete_runtime() {
     let (env, repo) = committed();
     remove(&repo, ".standards/INSTALLATION.json");
     let hint = refusal_hint(&output(&env, &repo, &["uninstall", "--yes"]));
-    run_ok(&env, &repo, &named(&hint, "git restore"), &hint);
+    let restore = named(&hint, "git restore");
+    assert_eq!(
+        restore, "git restore --source=HEAD .standards/INSTALLATION.json",
+        "{hint}"
+    );
+    run_ok(&env, &repo, &restore, &hint);
     env.run(&repo, &["uninstall", "--yes"]).success();
     assert!(uninstalled(&repo));
 
