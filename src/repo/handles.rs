@@ -326,32 +326,32 @@ impl Folders {
     /// over the target relative to the same folder handle. Folders it had to
     /// create are removed again if the write fails.
     pub fn atomic_write(&self, rel: &str, bytes: &[u8], replace: bool) -> Result<(), Error> {
-        super::write::validate_relative(rel)?;
-        let (dir, name) = split(rel);
-        let (parent, created) = self.create_folders(dir).map_err(|b| b.refusal(rel))?;
-        if !created.is_empty() {
-            super::failpoint::hit("write:folders-created");
-        }
         let how = if replace {
             Durability::Replace
         } else {
             Durability::Create
         };
-        let result = self.write_in(&parent, rel, name, bytes, how);
-        if result.is_err() {
-            self.remove_created(&created);
-        }
-        result
+        self.write_as(rel, bytes, how)
     }
 
     /// Replaces `rel` with `bytes` like [`Folders::atomic_write`], but without
     /// syncing to disk first: for caches, which a crash may lose or leave
     /// torn, and whose readers must check what they read.
     pub fn write_cache(&self, rel: &str, bytes: &[u8]) -> Result<(), Error> {
+        self.write_as(rel, bytes, Durability::Cache)
+    }
+
+    /// Creates the missing folders of `rel`, then writes it the way `how`
+    /// says; folders it created are removed again if the write fails. Only
+    /// the durable writes are crash points.
+    fn write_as(&self, rel: &str, bytes: &[u8], how: Durability) -> Result<(), Error> {
         super::write::validate_relative(rel)?;
         let (dir, name) = split(rel);
         let (parent, created) = self.create_folders(dir).map_err(|b| b.refusal(rel))?;
-        let result = self.write_in(&parent, rel, name, bytes, Durability::Cache);
+        if !created.is_empty() && how != Durability::Cache {
+            super::failpoint::hit("write:folders-created");
+        }
+        let result = self.write_in(&parent, rel, name, bytes, how);
         if result.is_err() {
             self.remove_created(&created);
         }
