@@ -67,17 +67,18 @@ pub fn shared(repo: &gix::Repository) -> Result<gix::worktree::Index, Error> {
 /// no snapshot reader uses: they are dropped when nobody else holds the
 /// index at the moment (the hook's fast exit has let go of it by then).
 pub fn entries(repo: &gix::Repository) -> Result<gix::worktree::Index, Error> {
+    // Loaded (or found current) into the cache, and held only there.
     let index = shared(repo)?;
     drop(index);
-    CACHE.with_borrow_mut(|cache| {
-        if let Some(cached) = cache.as_mut() {
-            if let Some(file) = Rc::get_mut(&mut cached.index) {
-                file.remove_tree();
-                file.remove_resolve_undo();
-            }
+    let pruned = CACHE.with_borrow_mut(|cache| {
+        let cached = cache.as_mut()?;
+        if let Some(file) = Rc::get_mut(&mut cached.index) {
+            file.remove_tree();
+            file.remove_resolve_undo();
         }
+        Some(cached.index.clone())
     });
-    shared(repo)
+    pruned.map_or_else(|| shared(repo), Ok)
 }
 
 #[cfg(test)]
