@@ -2840,13 +2840,19 @@ fn reset_commit_with_other_changes() {
 fn reset_archive() {
     let (env, repo) = with_a_cycle();
     let a = env.run(&repo, &["reset", "--yes"]).success();
-    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    archive_line_reads_back(&env, &repo, &a.get_output().stderr);
+}
+
+/// The `Archived …` line of a command's `stderr` names an `archive show`
+/// that lists the archived STATE.md.
+fn archive_line_reads_back(env: &Env, repo: &Path, stderr: &[u8]) {
+    let err = String::from_utf8_lossy(stderr).into_owned();
     let line = err
         .lines()
         .find(|l| l.starts_with("Archived"))
         .unwrap_or_else(|| panic!("{err}"));
     let show = named(line, "git standards archive show");
-    let out = run_ok(&env, &repo, &show, line);
+    let out = run_ok(env, repo, &show, line);
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("STATE.md"),
         "{}",
@@ -2925,18 +2931,7 @@ fn uninstall_without_confirmation() {
     assert_eq!(run, "git standards uninstall --yes", "{hint}");
     let out = run_ok(&env, &repo, &run, &hint);
     assert!(uninstalled(&repo));
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    let line = err
-        .lines()
-        .find(|l| l.starts_with("Archived"))
-        .unwrap_or_else(|| panic!("{err}"));
-    let show = named(line, "git standards archive show");
-    let out = run_ok(&env, &repo, &show, line);
-    assert!(
-        String::from_utf8_lossy(&out.stdout).contains("STATE.md"),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    archive_line_reads_back(&env, &repo, &out.stderr);
 }
 
 /// `uninstall` with INSTALLATION.json deleted, and with `.standards/` gone

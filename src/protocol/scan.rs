@@ -190,8 +190,8 @@ mod tests {
         assert_eq!(s.unreadable[0].0, "bad.md");
     }
 
-    /// A [`MemTree`] whose content IDs are the contents themselves, and that
-    /// counts the reads of file content.
+    /// A [`MemTree`] whose content IDs are hashes of the contents (see
+    /// [`id`]), and that counts the reads of file content.
     struct Ided {
         tree: MemTree,
         reads: std::cell::Cell<usize>,
