@@ -61,9 +61,7 @@ fn sc_id_004_dev_numbers_belong_to_a_development_record() {
     let review = p.init(&["REVIEW", "--kind", "IMPLEMENTATION"]);
     let err = p.refused(&["id", "next", "DEV", &review]);
     assert!(
-        err.contains(
-            "`DEV` identifiers belong to a DEVELOPMENT record, but this is a REVIEW record"
-        ),
+        err.contains("`DEV` identifiers belong to DEVELOPMENT records, but this record is REVIEW"),
         "{err}"
     );
     assert!(err.contains(&review), "{err}");

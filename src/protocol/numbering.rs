@@ -10,13 +10,13 @@ use super::vocab::{ArtifactType, IdPrefix};
 pub enum OwnerError {
     #[error("its provenance block is malformed: {0}")]
     Malformed(String),
-    #[error("`{prefix}` identifiers belong to a {expected} record, but this is a {actual} record")]
+    #[error("`{prefix}` identifiers belong to {expected} records, but this record is {actual}")]
     WrongType {
         prefix: IdPrefix,
         expected: ArtifactType,
         actual: ArtifactType,
     },
-    #[error("it is not a STANDARDS record (it has no provenance block); `{prefix}` identifiers belong to a {expected} record")]
+    #[error("it is not a STANDARDS record (it has no provenance block); `{prefix}` identifiers belong to {expected} records")]
     Unmarked {
         prefix: IdPrefix,
         expected: ArtifactType,
@@ -114,7 +114,7 @@ mod tests {
         );
         assert_eq!(
             err.to_string(),
-            "`DEV` identifiers belong to a DEVELOPMENT record, but this is a REVIEW record"
+            "`DEV` identifiers belong to DEVELOPMENT records, but this record is REVIEW"
         );
         assert!(check_owner(IdPrefix::Doc, &marked(ArtifactType::Verification, None)).is_err());
     }
