@@ -96,3 +96,30 @@ fn main_page_lists_subcommands_exit_codes_and_status_json() {
             && status.contains("\\-\\-json")
     );
 }
+
+#[test]
+fn top_level_help_lists_the_commands_before_the_reference() {
+    let out = std::process::Command::new(crate::common::Env::bin())
+        .arg("--help")
+        .env("COLUMNS", "100")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    let line_of = |needle: &str| {
+        help.lines()
+            .position(|l| l.starts_with(needle))
+            .unwrap_or_else(|| panic!("`{needle}` is missing from --help:\n{help}"))
+    };
+    let commands = line_of("Commands:");
+    assert!(
+        commands < 20,
+        "the command list starts at line {commands}:\n{help}"
+    );
+    for section in ["EXIT STATUS", "STATUS JSON", "TRANSITION JSON", "EXAMPLES"] {
+        assert!(
+            line_of(section) > commands,
+            "{section} comes before the commands"
+        );
+    }
+}

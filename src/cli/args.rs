@@ -11,94 +11,97 @@ use crate::protocol::vocab::{
     ArtifactType, CompletionPolicy, CycleMode, FailureType, IdPrefix, ReviewKind, WorkflowState,
 };
 
+/// The top-level reference, printed after the list of subcommands, so that
+/// `--help` shows the commands first.
+const TOP_LEVEL_REFERENCE: &str = r#"EXIT STATUS
+
+0: success.
+
+1: problems found, or the operation was refused; nothing was changed.
+
+2: usage error (unknown subcommand or option, bad value).
+
+3: internal error; please report it.
+
+`git standards hook stop` is the exception, because agent clients read its status: 0 lets the agent stop, 2 sends it back with the problems, and 1 reports the hook's own usage or internal errors.
+
+STATUS JSON
+
+`git standards status --json` prints one JSON object; on success it has all the keys below. Vocabulary values keep the protocol's spelling, `UNSET` and `NONE` included; free-text and path fields are null where STATE.md says `NONE` or `UNSET`.
+
+ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3); when STATE.md or MODE.md is in a merge conflict it also has "conflict", the same object as in `git standards check --json`, naming both sides' cycle, request and workflow state; run at the top of a repository whose projects live only in subfolders, it has "projects": [{"folder": "<folder, relative to the repository's top>", "command": "git standards -C <folder> ..."}] (`git standards check --json` too).
+
+source: the snapshot read: "the working tree", "the index", or "commit <short id> (`<rev>`)".
+
+commit: the full commit ID with --ref, else null.
+
+projectMode: GREENFIELD or BROWNFIELD from MODE.md; null when MODE.md is missing or invalid (the reason is in problems).
+
+workflowState, owner: the workflow state and the role that acts in it (Scoper, Architect, Auditor, Developer, Tester, Reviewer, Documenter, Synchronizer, or user).
+
+cycleMode, completionPolicy: the cycle's mode and completion policy.
+
+pendingCycle: {mode, request, blockedOn}: the next-cycle preference and the blocked next-cycle request with its question.
+
+activeWork: {id, request, scope, architecture, development, blockedOn, promotionReason, auditTarget, pendingVerificationCadence}, or null when no cycle is active.
+
+lastCycle: {id, request, outcome} of the cycle that a terminal state (outcome SIGNED_OFF or CANCELLED) ended, else null.
+
+handoff: {kind, from, failureType, reason}: the last handoff, as written.
+
+recovery: the recovery frames, newest (the active one) first: [{frame, from, owner, ownerRole, failureType, reason, resumeAt, rerunThrough}]; a field missing from the file is null.
+
+obligations: the outstanding obligations: [{obligation, owner, ownerRole, failureType, reason}].
+
+baselineReconciliation: the cancelled cycles awaiting baseline reconciliation: [{sourceCycle, request}].
+
+problems: what is wrong but did not stop the report, as "file:line: message" strings.
+
+next: {owner, state, invocation, userOptions, blockedBy}: the role that owns the current state ("user" when the user decides), its invocation {skill, heading, codex, claudeCode} for Codex (`$skill ...`) and Claude Code (`/skill ...`) or null, the user's options [{action, command}] at AWAITING_USER_SIGNOFF or without a cycle, and what blocks the work (a user question, an open recovery frame, outstanding obligations, merge conflicts) as sentences.
+
+TRANSITION JSON
+
+The transition commands (start, handoff, fail, rework, resume, promote, policy, cadence, signoff, cancel, block, unblock, next-mode) take --json: stdout then carries one JSON object instead of the next step (the summary sentence stays on stderr).
+
+ok: true; command: the subcommand; move: what was recorded (start, start-blocked, handoff, checkpoint, fail, rework, resume, promote, policy, cadence, signoff, cancel, block, unblock, next-mode); changed: false when the move legitimately changed nothing (a repeated policy); cycle: the cycle's ID, or null before the first cycle.
+
+before, after: the workflow state before and after the move.
+
+fields: each STATE.md field the move changed, as {field, before, after}, in a fixed order (the head fields, Active Work, Handoff, Recovery, Outstanding Obligations): the protocol's name ("WorkflowState", "PendingCycleMode", "Active Work.Request", "Handoff.Reason", "Recovery.Active", "Recovery.Frame 1", "Outstanding Obligations.Obligation 1", "Active Work.BaselineReconciliation"); a value is the field's text, true/false for an `Active` flag, an entry's fields as an object (null when the entry did not exist before or no longer exists), "NONE" or [{SourceCycle, Request}] for the baseline list.
+
+event: the ID of the audit event the move recorded (`git standards log --json` shows it), null when nothing was recorded (no change, or the append failed after the write, which a warning reports).
+
+summary: the sentence also printed on stderr.
+
+next: the next step when the text output prints one (the next role's invocation, the user's options), as `next` in STATUS JSON; else null.
+
+A refusal prints {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and exits 1 (2 for a usage error, 3 for an internal error); nothing was written.
+
+EXAMPLES
+
+`git standards demo`: try the workflow in a throwaway repository.
+
+`git standards install`: install the runtime into this repository's `.standards/`.
+
+`git standards status`: the workflow state, its owner and the cycle.
+
+`git standards check --staged`: check what the next commit will hold, as the pre-commit hook does.
+
+`git standards check --ref main --json`: check a branch tip without a checkout, for CI."#;
+
 /// Git-native runtime of the S.T.A.N.D.A.R.D.S. agent workflow.
 ///
 /// Reads each branch's `.standards/` folder as the workflow state: from the working tree, the index, HEAD or any ref, without a checkout. Git runs it as `git standards <subcommand>`; `git standards --help` opens the manual page git-standards(1), which holds this text.
 ///
 /// Paths printed for a person are relative to the current folder, as git prints them (`../.standards/STATE.md` from `src/`); `--json` output keeps them relative to the project's top (the folder holding `.standards/`), the audit trail and the reset preview's diffs keep the repository's paths, as `git log` and `git diff` do, and `archive show` lists the archive's own paths, which `archive show` and `archive restore` take back.
-///
-/// EXIT STATUS
-///
-/// 0: success.
-///
-/// 1: problems found, or the operation was refused; nothing was changed.
-///
-/// 2: usage error (unknown subcommand or option, bad value).
-///
-/// 3: internal error; please report it.
-///
-/// `git standards hook stop` is the exception, because agent clients read its status: 0 lets the agent stop, 2 sends it back with the problems, and 1 reports the hook's own usage or internal errors.
-///
-/// STATUS JSON
-///
-/// `git standards status --json` prints one JSON object; on success it has all the keys below. Vocabulary values keep the protocol's spelling, `UNSET` and `NONE` included; free-text and path fields are null where STATE.md says `NONE` or `UNSET`.
-///
-/// ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3); when STATE.md or MODE.md is in a merge conflict it also has "conflict", the same object as in `git standards check --json`, naming both sides' cycle, request and workflow state; run at the top of a repository whose projects live only in subfolders, it has "projects": [{"folder": "<folder, relative to the repository's top>", "command": "git standards -C <folder> ..."}] (`git standards check --json` too).
-///
-/// source: the snapshot read: "the working tree", "the index", or "commit <short id> (`<rev>`)".
-///
-/// commit: the full commit ID with --ref, else null.
-///
-/// projectMode: GREENFIELD or BROWNFIELD from MODE.md; null when MODE.md is missing or invalid (the reason is in problems).
-///
-/// workflowState, owner: the workflow state and the role that acts in it (Scoper, Architect, Auditor, Developer, Tester, Reviewer, Documenter, Synchronizer, or user).
-///
-/// cycleMode, completionPolicy: the cycle's mode and completion policy.
-///
-/// pendingCycle: {mode, request, blockedOn}: the next-cycle preference and the blocked next-cycle request with its question.
-///
-/// activeWork: {id, request, scope, architecture, development, blockedOn, promotionReason, auditTarget, pendingVerificationCadence}, or null when no cycle is active.
-///
-/// lastCycle: {id, request, outcome} of the cycle that a terminal state (outcome SIGNED_OFF or CANCELLED) ended, else null.
-///
-/// handoff: {kind, from, failureType, reason}: the last handoff, as written.
-///
-/// recovery: the recovery frames, newest (the active one) first: [{frame, from, owner, ownerRole, failureType, reason, resumeAt, rerunThrough}]; a field missing from the file is null.
-///
-/// obligations: the outstanding obligations: [{obligation, owner, ownerRole, failureType, reason}].
-///
-/// baselineReconciliation: the cancelled cycles awaiting baseline reconciliation: [{sourceCycle, request}].
-///
-/// problems: what is wrong but did not stop the report, as "file:line: message" strings.
-///
-/// next: {owner, state, invocation, userOptions, blockedBy}: the role that owns the current state ("user" when the user decides), its invocation {skill, heading, codex, claudeCode} for Codex (`$skill ...`) and Claude Code (`/skill ...`) or null, the user's options [{action, command}] at AWAITING_USER_SIGNOFF or without a cycle, and what blocks the work (a user question, an open recovery frame, outstanding obligations, merge conflicts) as sentences.
-///
-/// TRANSITION JSON
-///
-/// The transition commands (start, handoff, fail, rework, resume, promote, policy, cadence, signoff, cancel, block, unblock, next-mode) take --json: stdout then carries one JSON object instead of the next step (the summary sentence stays on stderr).
-///
-/// ok: true; command: the subcommand; move: what was recorded (start, start-blocked, handoff, checkpoint, fail, rework, resume, promote, policy, cadence, signoff, cancel, block, unblock, next-mode); changed: false when the move legitimately changed nothing (a repeated policy); cycle: the cycle's ID, or null before the first cycle.
-///
-/// before, after: the workflow state before and after the move.
-///
-/// fields: each STATE.md field the move changed, as {field, before, after}, in a fixed order (the head fields, Active Work, Handoff, Recovery, Outstanding Obligations): the protocol's name ("WorkflowState", "PendingCycleMode", "Active Work.Request", "Handoff.Reason", "Recovery.Active", "Recovery.Frame 1", "Outstanding Obligations.Obligation 1", "Active Work.BaselineReconciliation"); a value is the field's text, true/false for an `Active` flag, an entry's fields as an object (null when the entry did not exist before or no longer exists), "NONE" or [{SourceCycle, Request}] for the baseline list.
-///
-/// event: the ID of the audit event the move recorded (`git standards log --json` shows it), null when nothing was recorded (no change, or the append failed after the write, which a warning reports).
-///
-/// summary: the sentence also printed on stderr.
-///
-/// next: the next step when the text output prints one (the next role's invocation, the user's options), as `next` in STATUS JSON; else null.
-///
-/// A refusal prints {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and exits 1 (2 for a usage error, 3 for an internal error); nothing was written.
-///
-/// EXAMPLES
-///
-/// `git standards demo`: try the workflow in a throwaway repository.
-///
-/// `git standards install`: install the runtime into this repository's `.standards/`.
-///
-/// `git standards status`: the workflow state, its owner and the cycle.
-///
-/// `git standards check --staged`: check what the next commit will hold, as the pre-commit hook does.
-///
-/// `git standards check --ref main --json`: check a branch tip without a checkout, for CI.
 #[derive(Debug, Parser)]
 #[command(
     name = "git-standards",
     bin_name = "git standards",
     version,
     propagate_version = true,
-    verbatim_doc_comment
+    verbatim_doc_comment,
+    after_long_help = TOP_LEVEL_REFERENCE
 )]
 pub struct Cli {
     /// Run as if started in <path>.

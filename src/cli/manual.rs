@@ -35,7 +35,31 @@ fn walk(cmd: &Command, pages: &mut BTreeMap<String, String>) {
 /// The structural pass described in the module comment.
 fn polish(cmd: &Command, roff: &str) -> String {
     let mut out: Vec<String> = Vec::new();
+    // clap_mangen puts `after_long_help` under `.SH EXTRA`, as plain lines
+    // separated by blank ones: its headings become sections of their own.
+    let mut in_extra = false;
+    let mut after_heading = false;
     for line in roff.lines() {
+        if line == ".SH EXTRA" {
+            in_extra = true;
+            out.push(line.to_string());
+            continue;
+        }
+        if line.starts_with(".SH ") {
+            in_extra = false;
+        }
+        if in_extra
+            && is_heading(line)
+            && out.last().is_some_and(|l| l.is_empty() || l == ".SH EXTRA")
+        {
+            out.pop();
+            out.push(format!(".SH {line}"));
+            after_heading = true;
+            continue;
+        }
+        if std::mem::take(&mut after_heading) && line.is_empty() {
+            continue;
+        }
         if is_heading(line) && out.last().is_some_and(|l| l == ".PP") {
             out.pop();
             out.push(format!(".SH {line}"));
