@@ -319,11 +319,11 @@ pub enum Command {
     ///
     /// FORMATS
     ///
-    /// text: the lines above. github (the default when GITHUB_ACTIONS=true): the text, then `::error` workflow commands, at most 10, most important first (the merge, then the commits oldest first), a `::notice` counting the rest, and the full table appended to $GITHUB_STEP_SUMMARY (at most 1 MiB). gitlab: a Code Quality report (a JSON array of {description, check_name, fingerprint, severity, location: {path, lines: {begin}}}); the fingerprint hashes rule, path and cycle ID, never a line number.
+    /// text: the lines above. github (the default when GITHUB_ACTIONS=true): the text, then `::error` workflow commands, at most 10, most important first (the merge, then the commits oldest first), a `::notice` counting the rest, and the full table appended to $GITHUB_STEP_SUMMARY (at most 1 MiB). gitlab: a Code Quality report (a JSON array of {description, check_name, fingerprint, severity, location: {path, lines: {begin}}}); the fingerprint hashes rule, path and cycle ID, never a line number. sarif: a SARIF 2.1.0 log for GitHub code scanning (`github/codeql-action/upload-sarif`): one run whose results carry `ruleId` (the rule IDs above; `merge-guard`, `state-merge`, `merge-conflict` for the merge), level `error`, the message, and the file and line. Annotations, Code Quality issues and SARIF results point at the line the problem is on (line 1 when the rule names none).
     ///
     /// JSON
     ///
-    /// {ok, mainBranch, projects (the project folders checked, "" for the top: the project -C names, else every project of the tip), base (commit ID or null), tip, commits: [{id, subject, ok, skipped (reason or null), reusedFrom (commit ID or null), cycle (ID or null), problems: [{rule, file, message, hint}]}], into: null or {branch, target, ok, guarded, guard: [{project, message, hint}], stateConflict (text or null), conflicts: [path], problems: [...]}, summary: {commits, failed, reused}}. Refusals print {ok: false, error, hint}.
+    /// {ok, mainBranch, projects (the project folders checked, "" for the top: the project -C names, else every project of the tip), base (commit ID or null), tip, commits: [{id, subject, ok, skipped (reason or null), reusedFrom (commit ID or null), cycle (ID or null), problems: [{rule, file, line (or null), message, hint}]}], into: null or {branch, target, ok, guarded, guard: [{project, message, hint}], stateConflict (text or null), conflicts: [path], problems: [...]}, summary: {commits, failed, reused}}. Refusals print {ok: false, error, hint}.
     #[command(verbatim_doc_comment)]
     Verify(VerifyArgs),
     /// Install, remove or show the git hooks and the STATE.md merge driver.
@@ -503,6 +503,7 @@ pub enum VerifyFormat {
     Json,
     Github,
     Gitlab,
+    Sarif,
 }
 
 #[derive(Debug, clap::Args)]
@@ -1376,6 +1377,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 Some(VerifyFormat::Json) => Format::Json,
                 Some(VerifyFormat::Github) => Format::Github,
                 Some(VerifyFormat::Gitlab) => Format::Gitlab,
+                Some(VerifyFormat::Sarif) => Format::Sarif,
                 None if std::env::var("GITHUB_ACTIONS").as_deref() == Ok("true") => Format::Github,
                 None => Format::Text,
             };

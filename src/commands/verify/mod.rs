@@ -24,6 +24,7 @@ pub enum Format {
     Json,
     Github,
     Gitlab,
+    Sarif,
 }
 
 #[derive(Debug, Clone)]
@@ -709,6 +710,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             }
         }
         Format::Gitlab => format::gitlab(out, &outcome)?,
+        Format::Sarif => format::sarif(out, &outcome)?,
     }
     if outcome.ok() {
         Ok(())
