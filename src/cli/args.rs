@@ -598,6 +598,45 @@ pub enum HookCommand {
     ///
     /// Exit status: 0 when every check passed (or nothing relevant is staged), 1 when one found problems or could not run; a failed check leaves a `check-failed` event in the audit trail.
     PreCommit(HookPreCommitArgs),
+    /// The server's pre-receive hook: refuse pushes that bring cycle state into the main branch, or commits that fail `verify`.
+    ///
+    /// Reads git's `<old-id> <new-id> <ref>` lines on standard input, in the receiving (usually bare) repository. For each pushed branch: when it is the main branch or a protected branch, the merge guard (see `git standards merge-guard`) judges the new tip against the branch's current tip; and `git standards verify` checks the new commits (from the old tip, from the merge-base with the main branch for a new branch, from where old and new meet after a force push). Deletions and tags are accepted unchecked.
+    ///
+    /// The policy is the receiving repository's, never the pushed commits': git config `standards.mainBranch` and `standards.protectedBranches`, else the `.standards/config.toml` committed on its HEAD branch before the push, else the HEAD branch, else `init.defaultBranch`, else `main`.
+    ///
+    /// Messages start with `git-standards: ` (the pusher sees them after `remote: `). `git standards hooks install` in a bare repository installs this hook. With --json, also a JSON object on stdout: {ok, mainBranch, protectedBranches, refs: [{ref, old, new, ok, skipped, guarded, guard: [{project, message, hint}], verify (verify's JSON, or null)}]}.
+    ///
+    /// Exit status: 0 the push may land; 1 a ref is refused (git then refuses the whole push), or the input cannot be read.
+    #[command(verbatim_doc_comment)]
+    PreReceive(HookServerArgs),
+    /// The server's update hook (`<ref> <old-id> <new-id>`): the pre-receive checks for one ref.
+    ///
+    /// For servers that run per-ref hooks; the same checks and messages as `git standards hook pre-receive`, for the one ref named by the arguments.
+    #[command(verbatim_doc_comment)]
+    Update(HookUpdateArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HookServerArgs {
+    /// Also print the verdicts as a JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HookUpdateArgs {
+    /// The ref being updated (`refs/heads/<branch>`).
+    #[arg(value_name = "ref")]
+    pub refname: String,
+    /// Its current object ID (all zeros: it is created).
+    #[arg(value_name = "old-id")]
+    pub old: String,
+    /// Its new object ID (all zeros: it is deleted).
+    #[arg(value_name = "new-id")]
+    pub new: String,
+    /// Also print the verdict as a JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -870,6 +909,8 @@ impl Command {
             Command::Cancel(a) => a.json,
             Command::Block(a) => a.json,
             Command::NextMode(a) => a.json,
+            Command::Hook(HookCommand::PreReceive(a)) => a.json,
+            Command::Hook(HookCommand::Update(a)) => a.json,
             _ => false,
         }
     }
@@ -1484,6 +1525,33 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             }
         }
         Command::Hook(HookCommand::PreCommit(a)) => pre_commit(ctx, a.hook),
+        Command::Hook(HookCommand::PreReceive(a)) => {
+            use std::io::Read;
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| Error::io("<stdin>", e))?;
+            let updates = commands::server_hook::parse_updates(&text)?;
+            commands::server_hook::run(
+                ctx,
+                &commands::server_hook::Request {
+                    hook: commands::server_hook::Hook::PreReceive,
+                    updates,
+                    json: a.json,
+                },
+            )
+        }
+        Command::Hook(HookCommand::Update(a)) => {
+            let update = commands::server_hook::update(&a.refname, &a.old, &a.new)?;
+            commands::server_hook::run(
+                ctx,
+                &commands::server_hook::Request {
+                    hook: commands::server_hook::Hook::Update,
+                    updates: vec![update],
+                    json: a.json,
+                },
+            )
+        }
         Command::Resolve(a) => {
             use std::io::IsTerminal;
             let request = commands::resolve::Request {

@@ -17,6 +17,7 @@ pub mod notes_config;
 pub mod notes_sync;
 pub mod projects;
 pub mod reads;
+pub mod receive;
 pub mod scan_cache;
 mod snapshot;
 pub mod staged;
