@@ -40,6 +40,7 @@ mod protocol_commands;
 mod readme;
 mod recover;
 mod registration;
+mod repository_formats;
 mod reset;
 mod scaling;
 mod scan_cache;
