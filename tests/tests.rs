@@ -2,6 +2,7 @@
 
 mod common;
 
+mod action;
 mod artifact;
 mod asset_commands;
 mod audit;
