@@ -158,9 +158,21 @@ fn a_commit_that_fails_verify_is_refused_on_any_branch() {
         text.contains("break the state: .standards/STATE.md"),
         "{text}"
     );
+    // The hinted command runs as written in the pusher's clone and shows
+    // the same problem.
+    let hinted = text
+        .split("hint: see every problem with `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .unwrap_or_else(|| panic!("{text}"));
+    let words: Vec<&str> = hinted.split_whitespace().skip(1).collect();
+    assert_eq!(&words[..2], ["standards", "verify"], "{hinted}");
+    let out = git(&env, &repo, &words);
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out));
     assert!(
-        text.contains("hint: see every problem with `git standards verify "),
-        "{text}"
+        said(&out).contains("break the state: 1 problem"),
+        "{}",
+        said(&out)
     );
 }
 

@@ -247,6 +247,15 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     }
 }
 
+/// Where the main branch came from, as the server knows it: HEAD here is
+/// the receiving repository's, which clones see as the remote's.
+fn source(branches: &Branches) -> &'static str {
+    match branches.source {
+        crate::protocol::config::MainBranchSource::RemoteHead => "this repository's HEAD branch",
+        other => other.describe(),
+    }
+}
+
 fn err_line(ctx: &mut Context, text: &str) -> Result<()> {
     for line in text.lines() {
         writeln!(ctx.err, "{PREFIX}{line}").map_err(|e| Error::io("<stderr>", e))?;
@@ -330,7 +339,7 @@ fn report(
             &format!(
                 "this repository's server hook enforces the STANDARDS merge guard (main branch `{}`, {}); `git push --no-verify` skips only your own hooks",
                 branches.main,
-                branches.source.describe()
+                source(branches)
             ),
         )?;
     }
@@ -470,7 +479,7 @@ pub fn status(ctx: &mut Context, project: &Project) -> Result<()> {
     lines.push(format!(
         "main branch: {} ({})",
         branches.main,
-        branches.source.describe()
+        source(&branches)
     ));
     for line in lines {
         writeln!(ctx.out, "{line}").map_err(Error::stdout)?;
