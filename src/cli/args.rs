@@ -1527,11 +1527,12 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         Command::Hook(HookCommand::PreCommit(a)) => pre_commit(ctx, a.hook),
         Command::Hook(HookCommand::PreReceive(a)) => {
             use std::io::Read;
-            let mut text = String::new();
+            let mut bytes = Vec::new();
             std::io::stdin()
-                .read_to_string(&mut text)
+                .read_to_end(&mut bytes)
                 .map_err(|e| Error::io("<stdin>", e))?;
-            let updates = commands::server_hook::parse_updates(&text)?;
+            // Ref names are bytes to git; one that is not UTF-8 is shown lossily.
+            let updates = commands::server_hook::parse_updates(&String::from_utf8_lossy(&bytes))?;
             commands::server_hook::run(
                 ctx,
                 &commands::server_hook::Request {
