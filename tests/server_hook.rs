@@ -244,3 +244,37 @@ fn hooks_status_and_uninstall_work_in_the_bare_repository() {
     let out = push(&env, &repo, &["feature:main"]);
     assert!(out.status.success(), "{}", said(&out));
 }
+
+/// A server that runs only per-ref hooks: git's own `update` hook calling
+/// `git standards hook update "$@"` refuses the same push.
+#[test]
+fn the_update_hook_refuses_an_unreset_branch_under_git() {
+    let (env, repo, bare) = origin();
+    env.run(&bare, &["hooks", "uninstall"]).success();
+    write(
+        bare.join("hooks/update"),
+        "#!/bin/sh\nexec git-standards hook update \"$@\"\n",
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            bare.join("hooks/update"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+    }
+    let before = tip(&env, &bare, "main");
+    unreset_feature(&env, &repo);
+    let out = push(&env, &repo, &["feature:main", "feature"]);
+    let text = said(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("feature -> main (hook declined)"), "{text}");
+    assert!(text.contains("may not merge into `main`"), "{text}");
+    assert_eq!(tip(&env, &bare, "main"), before);
+    // The other ref of the same push is judged on its own and lands.
+    assert!(
+        text.contains("* [new branch]      feature -> feature"),
+        "{text}"
+    );
+}
