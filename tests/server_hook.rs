@@ -278,3 +278,32 @@ fn the_update_hook_refuses_an_unreset_branch_under_git() {
         "{text}"
     );
 }
+
+/// A merge made locally without hooks (`git merge --no-ff --no-verify`) and
+/// pushed: the merge commit brings the cycle state, and the server refuses it.
+#[test]
+fn a_local_merge_of_an_unreset_branch_pushed_to_main_is_refused() {
+    let (env, repo, bare) = origin();
+    let before = tip(&env, &bare, "main");
+    unreset_feature(&env, &repo);
+    env.git(&repo, &["checkout", "-q", "main"]);
+    write(repo.join("README.txt"), "main moves on\n");
+    env.commit_all(&repo, "main moves on");
+    env.git(
+        &repo,
+        &[
+            "merge",
+            "-q",
+            "--no-ff",
+            "--no-verify",
+            "-m",
+            "merge feature",
+            "feature",
+        ],
+    );
+    let out = push(&env, &repo, &["main"]);
+    let text = said(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("may not merge into `main`"), "{text}");
+    assert_eq!(tip(&env, &bare, "main"), before);
+}
