@@ -10,7 +10,7 @@ use crate::merge_guard::signed_off;
 
 /// A client clone `repo` (brownfield install on `main`) pushing to a bare
 /// `origin.git` whose pre-receive hook `hooks install` wrote.
-fn origin() -> (Env, PathBuf, PathBuf) {
+pub(crate) fn origin() -> (Env, PathBuf, PathBuf) {
     let (env, repo) = Env::repo();
     write(repo.join("app.py"), "print(\"hi\")\n");
     env.run(&repo, &["install"]).success();
@@ -44,7 +44,7 @@ fn tip(env: &Env, dir: &Path, rev: &str) -> String {
     env.git(dir, &["rev-parse", rev]).trim().to_string()
 }
 
-fn push(env: &Env, repo: &Path, args: &[&str]) -> std::process::Output {
+pub(crate) fn push(env: &Env, repo: &Path, args: &[&str]) -> std::process::Output {
     let mut all = vec!["push", "--no-verify", "origin"];
     all.extend_from_slice(args);
     git(env, repo, &all)
