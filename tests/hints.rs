@@ -35,6 +35,7 @@ const SCOPE: &[&str] = &[
     "src/commands/uninstall.rs",
     "src/commands/hook.rs",
     "src/commands/verify",
+    "src/commands/server_hook.rs",
 ];
 
 /// How a row's command is shown to work.
@@ -728,6 +729,18 @@ const TABLE: &[(&str, &str, Situation)] = &[
         "src/commands/verify/format.rs",
         "git standards verify",
         Custom(verify_summary_over_its_limit),
+    ),
+    ("src/commands/server_hook.rs", "git push --no-verify", Prose),
+    ("src/commands/server_hook.rs", "git standards verify", Prose),
+    (
+        "src/commands/server_hook.rs",
+        "git standards verify {range}",
+        Custom(server_refusal_verify),
+    ),
+    (
+        "src/commands/server_hook.rs",
+        "git standards hooks install",
+        Custom(server_hook_outdated),
     ),
 ];
 
@@ -3204,4 +3217,63 @@ fn verify_summary_over_its_limit() {
     for id in &ids {
         assert!(report.contains(id.as_str()), "{id} in {report:.200}");
     }
+}
+
+/// The server refuses a pushed commit that fails `verify`; the hinted
+/// `git standards verify <range>` runs as written in the pusher's clone and
+/// shows the problem the server saw.
+fn server_refusal_verify() {
+    let (env, repo, _bare) = crate::server_hook::origin();
+    env.git(&repo, &["checkout", "-q", "-b", "broken"]);
+    let state = crate::common::read(repo.join(".standards/STATE.md"));
+    write(
+        repo.join(".standards/STATE.md"),
+        crate::common::set_field(&state, "WorkflowState", "NOT_A_STATE"),
+    );
+    env.commit_all(&repo, "break the state");
+    let out = crate::server_hook::push(&env, &repo, &["broken"]);
+    let text = crate::hooks::said(&out);
+    assert!(!out.status.success(), "{text}");
+    let hint = text
+        .lines()
+        .find_map(|l| l.split("hint: ").nth(1))
+        .unwrap_or_else(|| panic!("{text}"));
+    let commands = commands_in(hint);
+    assert_eq!(commands.len(), 1, "{hint}");
+    assert!(commands[0].starts_with("git standards verify "), "{hint}");
+    let out = run_hinted(&env, &repo, &commands[0]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("break the state: "),
+        "{out:?}"
+    );
+}
+
+/// `hooks status` in a bare repository names `git standards hooks install`
+/// for a pre-receive hook of another version; run there, it updates it.
+fn server_hook_outdated() {
+    let (env, _repo, bare) = crate::server_hook::origin();
+    let path = bare.join("hooks/pre-receive");
+    let current = crate::common::read(&path);
+    // Our marker over another body: the shim of another version.
+    let (head, rest) = current.split_at(current.find('\n').unwrap() + 1);
+    let (_, body) = rest.split_at(rest.find('\n').unwrap() + 1);
+    let body = format!("{body}# another version\n");
+    use sha2::Digest;
+    let sum: String = sha2::Sha256::digest(body.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    write(
+        &path,
+        format!("{head}# git-standards-hook: pre-receive sha256={sum}\n{body}"),
+    );
+    let status = crate::common::stdout(&env.run(&bare, &["hooks", "status"]).success());
+    let hint = status
+        .lines()
+        .find(|l| l.starts_with("pre-receive: installed by another version"))
+        .unwrap_or_else(|| panic!("{status}"));
+    run_all(&env, &bare, hint);
+    let status = crate::common::stdout(&env.run(&bare, &["hooks", "status"]).success());
+    assert!(status.contains("pre-receive: installed\n"), "{status}");
 }

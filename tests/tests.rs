@@ -2,6 +2,7 @@
 
 mod common;
 
+mod action;
 mod artifact;
 mod asset_commands;
 mod audit;
@@ -40,10 +41,12 @@ mod protocol_commands;
 mod readme;
 mod recover;
 mod registration;
+mod repository_formats;
 mod reset;
 mod scaling;
 mod scan_cache;
 mod scenario_coverage;
+mod server_hook;
 mod skill_ownership;
 mod snapshots;
 mod stat_reuse;

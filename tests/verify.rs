@@ -94,7 +94,7 @@ fn github_format_prints_an_error_annotation_for_that_commit_and_a_step_summary()
     assert_eq!(errors.len(), 1, "{text}");
     assert!(
         errors[0].starts_with(&format!(
-            "::error file=.standards/STATE.md,title=GT-001 at {} reopen search::",
+            "::error file=.standards/STATE.md,line=3,title=GT-001 at {} reopen search::",
             ids[2]
         )),
         "{text}"
@@ -326,4 +326,46 @@ fn into_a_branch_known_only_as_origin_main_in_a_ci_clone() {
     // origin/main holds STANDARDS, so reset is the only way out offered.
     assert!(out.contains("git standards reset --commit"), "{out}");
     assert!(!out.contains("uninstall"), "{out}");
+}
+
+/// GT-001 names `WorkflowState` on line 3 of the reopened STATE.md: GitHub
+/// annotations, GitLab Code Quality and SARIF point at line 3, not line 1.
+#[test]
+fn reports_carry_the_problem_s_real_line() {
+    let (env, repo, ids) = reopening_branch();
+    let line_of_state = fixture("tree")
+        .lines()
+        .position(|l| l.starts_with("`WorkflowState`"))
+        .unwrap()
+        + 1;
+    assert_eq!(line_of_state, 3);
+
+    let a = env.run(&repo, &["verify", "--format", "github"]).code(1);
+    let text = stdout(&a);
+    assert!(
+        text.contains(&format!(
+            "::error file=.standards/STATE.md,line=3,title=GT-001 at {} reopen search::",
+            ids[2]
+        )),
+        "{text}"
+    );
+
+    let a = env.run(&repo, &["verify", "--format", "gitlab"]).code(1);
+    let issues: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(issues[0]["location"]["lines"]["begin"], 3, "{issues}");
+
+    let a = env.run(&repo, &["verify", "--format", "json"]).code(1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(v["commits"][2]["problems"][0]["line"], 3, "{v}");
+
+    let a = env.run(&repo, &["verify", "--format", "sarif"]).code(1);
+    let log: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{log}");
+    assert_eq!(results[0]["ruleId"], "GT-001");
+    let at = &results[0]["locations"][0]["physicalLocation"];
+    assert_eq!(at["artifactLocation"]["uri"], ".standards/STATE.md");
+    assert_eq!(at["region"]["startLine"], 3);
+    assert_eq!(log["runs"][0]["tool"]["driver"]["rules"][0]["id"], "GT-001");
 }

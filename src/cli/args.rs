@@ -322,11 +322,11 @@ pub enum Command {
     ///
     /// FORMATS
     ///
-    /// text: the lines above. github (the default when GITHUB_ACTIONS=true): the text, then `::error` workflow commands, at most 10, most important first (the merge, then the commits oldest first), a `::notice` counting the rest, and the full table appended to $GITHUB_STEP_SUMMARY (at most 1 MiB). gitlab: a Code Quality report (a JSON array of {description, check_name, fingerprint, severity, location: {path, lines: {begin}}}); the fingerprint hashes rule, path and cycle ID, never a line number.
+    /// text: the lines above. github (the default when GITHUB_ACTIONS=true): the text, then `::error` workflow commands, at most 10, most important first (the merge, then the commits oldest first), a `::notice` counting the rest, and the full table appended to $GITHUB_STEP_SUMMARY (at most 1 MiB). gitlab: a Code Quality report (a JSON array of {description, check_name, fingerprint, severity, location: {path, lines: {begin}}}); the fingerprint hashes rule, path and cycle ID, never a line number. sarif: a SARIF 2.1.0 log for GitHub code scanning (`github/codeql-action/upload-sarif`): one run whose results carry `ruleId` (the rule IDs above; `merge-guard`, `state-merge`, `merge-conflict` for the merge), level `error`, the message, and the file and line. Annotations, Code Quality issues and SARIF results point at the line the problem is on (line 1 when the rule names none).
     ///
     /// JSON
     ///
-    /// {ok, mainBranch, projects (the project folders checked, "" for the top: the project -C names, else every project of the tip), base (commit ID or null), tip, commits: [{id, subject, ok, skipped (reason or null), reusedFrom (commit ID or null), cycle (ID or null), problems: [{rule, file, message, hint}]}], into: null or {branch, target, ok, guarded, guard: [{project, message, hint}], stateConflict (text or null), conflicts: [path], problems: [...]}, summary: {commits, failed, reused}}. Refusals print {ok: false, error, hint}.
+    /// {ok, mainBranch, projects (the project folders checked, "" for the top: the project -C names, else every project of the tip), base (commit ID or null), tip, commits: [{id, subject, ok, skipped (reason or null), reusedFrom (commit ID or null), cycle (ID or null), problems: [{rule, file, line (or null), message, hint}]}], into: null or {branch, target, ok, guarded, guard: [{project, message, hint}], stateConflict (text or null), conflicts: [path], problems: [...]}, summary: {commits, failed, reused}}. Refusals print {ok: false, error, hint}.
     #[command(verbatim_doc_comment)]
     Verify(VerifyArgs),
     /// Install, remove or show the git hooks and the STATE.md merge driver.
@@ -506,6 +506,7 @@ pub enum VerifyFormat {
     Json,
     Github,
     Gitlab,
+    Sarif,
 }
 
 #[derive(Debug, clap::Args)]
@@ -600,6 +601,45 @@ pub enum HookCommand {
     ///
     /// Exit status: 0 when every check passed (or nothing relevant is staged), 1 when one found problems or could not run; a failed check leaves a `check-failed` event in the audit trail.
     PreCommit(HookPreCommitArgs),
+    /// The server's pre-receive hook: refuse pushes that bring cycle state into the main branch, or commits that fail `verify`.
+    ///
+    /// Reads git's `<old-id> <new-id> <ref>` lines on standard input, in the receiving (usually bare) repository. For each pushed branch: when it is the main branch or a protected branch, the merge guard (see `git standards merge-guard`) judges the new tip against the branch's current tip; and `git standards verify` checks the new commits (from the old tip, from the merge-base with the main branch for a new branch, from where old and new meet after a force push). Deletions and tags are accepted unchecked.
+    ///
+    /// The policy is the receiving repository's, never the pushed commits': git config `standards.mainBranch` and `standards.protectedBranches`, else the `.standards/config.toml` committed on its HEAD branch before the push, else the HEAD branch, else `init.defaultBranch`, else `main`.
+    ///
+    /// Messages start with `git-standards: ` (the pusher sees them after `remote: `). `git standards hooks install` in a bare repository installs this hook. With --json, also a JSON object on stdout: {ok, mainBranch, protectedBranches, refs: [{ref, old, new, ok, skipped, guarded, guard: [{project, message, hint}], verify (verify's JSON, or null)}]}.
+    ///
+    /// Exit status: 0 the push may land; 1 a ref is refused (git then refuses the whole push), or the input cannot be read.
+    #[command(verbatim_doc_comment)]
+    PreReceive(HookServerArgs),
+    /// The server's update hook (`<ref> <old-id> <new-id>`): the pre-receive checks for one ref.
+    ///
+    /// For servers that run per-ref hooks; the same checks and messages as `git standards hook pre-receive`, for the one ref named by the arguments.
+    #[command(verbatim_doc_comment)]
+    Update(HookUpdateArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HookServerArgs {
+    /// Also print the verdicts as a JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HookUpdateArgs {
+    /// The ref being updated (`refs/heads/<branch>`).
+    #[arg(value_name = "ref")]
+    pub refname: String,
+    /// Its current object ID (all zeros: it is created).
+    #[arg(value_name = "old-id")]
+    pub old: String,
+    /// Its new object ID (all zeros: it is deleted).
+    #[arg(value_name = "new-id")]
+    pub new: String,
+    /// Also print the verdict as a JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -872,6 +912,8 @@ impl Command {
             Command::Cancel(a) => a.json,
             Command::Block(a) => a.json,
             Command::NextMode(a) => a.json,
+            Command::Hook(HookCommand::PreReceive(a)) => a.json,
+            Command::Hook(HookCommand::Update(a)) => a.json,
             _ => false,
         }
     }
@@ -1379,6 +1421,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 Some(VerifyFormat::Json) => Format::Json,
                 Some(VerifyFormat::Github) => Format::Github,
                 Some(VerifyFormat::Gitlab) => Format::Gitlab,
+                Some(VerifyFormat::Sarif) => Format::Sarif,
                 None if std::env::var("GITHUB_ACTIONS").as_deref() == Ok("true") => Format::Github,
                 None => Format::Text,
             };
@@ -1485,6 +1528,34 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             }
         }
         Command::Hook(HookCommand::PreCommit(a)) => pre_commit(ctx, a.hook),
+        Command::Hook(HookCommand::PreReceive(a)) => {
+            use std::io::Read;
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut bytes)
+                .map_err(|e| Error::io("<stdin>", e))?;
+            // Ref names are bytes to git; one that is not UTF-8 is shown lossily.
+            let updates = commands::server_hook::parse_updates(&String::from_utf8_lossy(&bytes))?;
+            commands::server_hook::run(
+                ctx,
+                &commands::server_hook::Request {
+                    hook: commands::server_hook::Hook::PreReceive,
+                    updates,
+                    json: a.json,
+                },
+            )
+        }
+        Command::Hook(HookCommand::Update(a)) => {
+            let update = commands::server_hook::update(&a.refname, &a.old, &a.new)?;
+            commands::server_hook::run(
+                ctx,
+                &commands::server_hook::Request {
+                    hook: commands::server_hook::Hook::Update,
+                    updates: vec![update],
+                    json: a.json,
+                },
+            )
+        }
         Command::Resolve(a) => {
             use std::io::IsTerminal;
             let request = commands::resolve::Request {

@@ -401,7 +401,7 @@ pub fn print_summary(
     .map_err(out_err)
 }
 
-/// JSON: `{ "ok", "conflict", "problems": [{rule, file, message, source, hint}], "notes", "checked": {...} }`.
+/// JSON: `{ "ok", "conflict", "problems": [{rule, file, line (when the rule names one), message, source, hint}], "notes", "checked": {...} }`.
 pub fn print_json(
     out: &mut dyn Write,
     report: &Report,

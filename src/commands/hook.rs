@@ -492,6 +492,7 @@ mod tests {
         Problem {
             rule: "PV-001",
             file: file.into(),
+            line: None,
             message: message.into(),
             hint: None,
             source: crate::protocol::check::RuleSource::Reference,

@@ -139,6 +139,15 @@ fn has_line(text: &str) -> bool {
 
 pub fn run(ctx: &mut Context, action: &Action) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
+    if project.workdir.is_none() {
+        // A bare repository (a server): the server hooks instead (issue 22).
+        use crate::commands::server_hook;
+        return match action {
+            Action::Install(_) => server_hook::install(ctx, &project),
+            Action::Uninstall => server_hook::uninstall(ctx, &project),
+            Action::Status => server_hook::status(ctx, &project),
+        };
+    }
     if !matches!(action, Action::Status) {
         crate::repo::journal::refuse_if_pending(&project)?;
     }

@@ -24,6 +24,7 @@ pub mod recover;
 pub mod reset;
 pub mod resolve;
 pub mod runtime;
+pub mod server_hook;
 pub mod status;
 pub mod transition;
 pub mod uninstall;

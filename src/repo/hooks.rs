@@ -66,9 +66,22 @@ done
 exit $status
 "#;
 
+/// The server hooks (`hooks install` in a bare repository): git's
+/// `<old> <new> <ref>` lines (or the update hook's arguments) go to
+/// `git standards hook pre-receive|update`, which refuses what the client
+/// skipped (D23 and `verify` on the pushed range).
+const SERVER_HOOK: &str = r#"# git-standards @NAME@: refuse pushes that bring cycle state into the main
+# branch or a protected branch, or commits that fail `verify`.
+command -v git-standards >/dev/null 2>&1 || {
+    echo "git-standards: not on the server's PATH; install it or run \`git standards hooks uninstall\` in this repository" >&2
+    exit 1
+}
+exec git-standards hook @NAME@ "$@"
+"#;
+
 /// Whether the hook reads its standard input (so a chained hook must get a copy).
 fn reads_stdin(name: &str) -> bool {
-    matches!(name, "pre-push" | "reference-transaction")
+    matches!(name, "pre-push" | "reference-transaction" | "pre-receive")
 }
 
 fn without_shebang(script: &str) -> &str {
@@ -82,6 +95,7 @@ fn body(name: &str) -> String {
         "pre-merge-commit" => PRE_MERGE_COMMIT.replace("@PRE_COMMIT@", without_shebang(PRE_COMMIT)),
         "pre-push" => PRE_PUSH.to_string(),
         "reference-transaction" => without_shebang(REFERENCE_TRANSACTION).to_string(),
+        "pre-receive" | "update" => SERVER_HOOK.replace("@NAME@", name),
         _ => String::new(),
     }
 }

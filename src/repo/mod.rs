@@ -17,6 +17,7 @@ pub mod notes_config;
 pub mod notes_sync;
 pub mod projects;
 pub mod reads;
+pub mod receive;
 pub mod scan_cache;
 mod snapshot;
 pub mod staged;
@@ -69,6 +70,53 @@ fn discovered_at(start: &Path) -> Option<gix::Repository> {
     })
 }
 
+/// The repository formats gix (and so git-standards) cannot read, said as
+/// such instead of "not inside a git repository" or "the repository is
+/// damaged" (issue 22): SHA-256 object IDs and the reftable ref storage.
+/// `value` reads the repository's configuration.
+fn unsupported(place: &Path, value: &dyn Fn(&str) -> Option<String>) -> Option<Error> {
+    let place = place.display();
+    let lower = |key: &str| value(key).map(|v| v.to_ascii_lowercase());
+    if let Some(format) = lower("extensions.objectFormat").filter(|f| f != "sha1") {
+        return Some(Error::refused(
+            format!(
+                "the repository at `{place}` uses {format} object IDs (`extensions.objectFormat = {format}`): git-standards works only in SHA-1 repositories so far, so nothing was read or changed"
+            ),
+            None,
+        ));
+    }
+    if let Some(storage) = lower("extensions.refStorage").filter(|f| f != "files") {
+        return Some(Error::refused(
+            format!(
+                "the repository at `{place}` stores its refs as {storage} (`extensions.refStorage = {storage}`): git-standards reads only the files ref storage so far, so nothing was read or changed"
+            ),
+            Some("work in a clone that stores its refs as files: `git clone --ref-format=files <this repository> <new folder>` (or convert this one with `git refs migrate --ref-format=files`, which git 2.48 or later can do when the repository has reflogs)".into()),
+        ));
+    }
+    None
+}
+
+/// When discovery failed: whether a git folder is there whose configuration
+/// asks for a format gix cannot open (it fails on SHA-256 before any
+/// configuration can be asked).
+fn unsupported_format(start: &Path) -> Option<Error> {
+    let git_dir = match std::env::var_os("GIT_DIR").filter(|v| !v.is_empty()) {
+        Some(dir) => start.join(dir),
+        None => {
+            let (path, _) = gix::discover::upwards(start).ok()?;
+            path.into_repository_and_work_tree_directories().0
+        }
+    };
+    let common = std::fs::read_to_string(git_dir.join("commondir"))
+        .ok()
+        .map(|c| git_dir.join(c.trim()))
+        .unwrap_or_else(|| git_dir.clone());
+    let file =
+        gix::config::File::from_path_no_includes(common.join("config"), gix::config::Source::Local)
+            .ok()?;
+    unsupported(&common, &|key| file.string(key).map(|v| v.to_string()))
+}
+
 /// A discovered repository and the STANDARDS project root inside it (D1).
 pub struct Project {
     pub repo: gix::Repository,
@@ -100,12 +148,22 @@ impl Project {
         let mut repo = match discovered_at(&start) {
             Some(repo) => repo,
             None => gix::discover_with_environment_overrides(&start).map_err(|e| {
-                Error::NotARepository {
+                unsupported_format(&start).unwrap_or_else(|| Error::NotARepository {
                     path: start.clone(),
                     reason: e.to_string(),
-                }
+                })
             })?,
         };
+        // gix opens a reftable repository but cannot read one of its refs.
+        let refused = {
+            let config = repo.config_snapshot();
+            unsupported(repo.git_dir(), &|key| {
+                config.string(key).map(|v| v.to_string())
+            })
+        };
+        if let Some(e) = refused {
+            return Err(e);
+        }
         // No cache of decoded objects: every command reads a blob once (the
         // scan keeps verdicts by blob ID), so a cache would only raise the
         // peak memory (by about 2 MiB on the medium bench, at no speed cost).

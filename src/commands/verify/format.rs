@@ -1,5 +1,6 @@
 //! `verify`'s output: text, JSON (schema in `git standards verify --help`),
-//! GitHub workflow commands and step summary, GitLab Code Quality.
+//! GitHub workflow commands and step summary, GitLab Code Quality, SARIF
+//! 2.1.0 (GitHub code scanning).
 
 use std::io::Write;
 
@@ -21,6 +22,11 @@ fn w(e: std::io::Error) -> Error {
 /// Problems already carry repository-relative paths.
 fn project_path(_outcome: &Outcome, file: &str) -> String {
     file.to_string()
+}
+
+/// The line a report points at: the problem's own, else the file's first.
+fn line_of(p: &Problem) -> usize {
+    p.line.unwrap_or(1)
 }
 
 fn verdict_line(c: &CommitVerdict) -> String {
@@ -131,6 +137,7 @@ fn problem_json(outcome: &Outcome, p: &Problem) -> serde_json::Value {
     serde_json::json!({
         "rule": p.rule,
         "file": project_path(outcome, &p.file),
+        "line": p.line,
         "message": p.message,
         "hint": p.hint,
     })
@@ -201,8 +208,8 @@ pub fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// One annotation: (file, title, message).
-type Annotation = (Option<String>, String, String);
+/// One annotation: (file, line, title, message).
+type Annotation = (Option<String>, Option<usize>, String, String);
 
 /// Every error, most important first: the merge (guard, STATE.md, conflicts,
 /// problems), then the commits oldest first (the first failing commit is
@@ -218,6 +225,7 @@ fn annotations(outcome: &Outcome) -> Vec<Annotation> {
             };
             out.push((
                 Some(file),
+                None,
                 format!("merge guard: not mergeable into {}", into.branch),
                 format!("{message}\nhint: {hint}"),
             ));
@@ -225,6 +233,7 @@ fn annotations(outcome: &Outcome) -> Vec<Annotation> {
         for (path, s) in &into.state_conflicts {
             out.push((
                 Some(path.clone()),
+                None,
                 format!("STATE.md conflict merging into {}", into.branch),
                 s.clone(),
             ));
@@ -232,6 +241,7 @@ fn annotations(outcome: &Outcome) -> Vec<Annotation> {
         for path in &into.conflicts {
             out.push((
                 Some(path.clone()),
+                None,
                 format!("merge conflict with {}", into.branch),
                 format!("git cannot merge `{path}` into `{}`", into.branch),
             ));
@@ -239,6 +249,7 @@ fn annotations(outcome: &Outcome) -> Vec<Annotation> {
         for p in &into.problems {
             out.push((
                 Some(project_path(outcome, &p.file)),
+                p.line,
                 format!("{} in the merge into {}", p.rule, into.branch),
                 p.message.clone(),
             ));
@@ -251,6 +262,7 @@ fn annotations(outcome: &Outcome) -> Vec<Annotation> {
         for p in c.problems.iter() {
             out.push((
                 Some(project_path(outcome, &p.file)),
+                p.line,
                 format!("{} at {} {}", p.rule, c.short(), c.subject),
                 match &p.hint {
                     Some(h) => format!("{}\nhint: {h}", p.message),
@@ -266,10 +278,13 @@ fn annotations(outcome: &Outcome) -> Vec<Annotation> {
 /// `::notice` for the rest.
 pub fn github(out: &mut dyn Write, outcome: &Outcome) -> Result<()> {
     let all = annotations(outcome);
-    for (file, title, message) in all.iter().take(GITHUB_ANNOTATION_LIMIT) {
+    for (file, line, title, message) in all.iter().take(GITHUB_ANNOTATION_LIMIT) {
         let file = file
             .as_ref()
-            .map(|f| format!("file={},", escape_property(f)))
+            .map(|f| {
+                let line = line.map(|n| format!("line={n},")).unwrap_or_default();
+                format!("file={},{line}", escape_property(f))
+            })
             .unwrap_or_default();
         writeln!(
             out,
@@ -384,19 +399,23 @@ pub fn fingerprint(rule: &str, path: &str, cycle: Option<&str>) -> String {
 pub fn gitlab_value(outcome: &Outcome) -> serde_json::Value {
     let mut issues = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    let mut push =
-        |rule: &str, path: String, cycle: Option<&str>, description: String, severity: &str| {
-            let fp = fingerprint(rule, &path, cycle);
-            if seen.insert(fp.clone()) {
-                issues.push(serde_json::json!({
-                    "description": description,
-                    "check_name": rule,
-                    "fingerprint": fp,
-                    "severity": severity,
-                    "location": {"path": path, "lines": {"begin": 1}},
-                }));
-            }
-        };
+    let mut push = |rule: &str,
+                    path: String,
+                    line: usize,
+                    cycle: Option<&str>,
+                    description: String,
+                    severity: &str| {
+        let fp = fingerprint(rule, &path, cycle);
+        if seen.insert(fp.clone()) {
+            issues.push(serde_json::json!({
+                "description": description,
+                "check_name": rule,
+                "fingerprint": fp,
+                "severity": severity,
+                "location": {"path": path, "lines": {"begin": line}},
+            }));
+        }
+    };
     if let Some(into) = &outcome.into {
         let cycle = outcome.commits.last().and_then(|c| c.cycle.as_deref());
         for (dir, message, hint) in &into.refusals {
@@ -408,18 +427,20 @@ pub fn gitlab_value(outcome: &Outcome) -> serde_json::Value {
             push(
                 "merge-guard",
                 path,
+                1,
                 cycle,
                 format!("{message} ({hint})"),
                 "blocker",
             );
         }
         for (path, s) in &into.state_conflicts {
-            push("state-merge", path.clone(), cycle, s.clone(), "blocker");
+            push("state-merge", path.clone(), 1, cycle, s.clone(), "blocker");
         }
         for path in &into.conflicts {
             push(
                 "merge-conflict",
                 path.clone(),
+                1,
                 cycle,
                 format!("git cannot merge `{path}` into `{}`", into.branch),
                 "blocker",
@@ -429,6 +450,7 @@ pub fn gitlab_value(outcome: &Outcome) -> serde_json::Value {
             push(
                 p.rule,
                 project_path(outcome, &p.file),
+                line_of(p),
                 cycle,
                 p.message.clone(),
                 "major",
@@ -440,6 +462,7 @@ pub fn gitlab_value(outcome: &Outcome) -> serde_json::Value {
             push(
                 p.rule,
                 project_path(outcome, &p.file),
+                line_of(p),
                 c.cycle.as_deref(),
                 format!("{} (commit {} {})", p.message, c.short(), c.subject),
                 "major",
@@ -455,6 +478,157 @@ pub fn gitlab(out: &mut dyn Write, outcome: &Outcome) -> Result<()> {
     writeln!(out, "{text}").map_err(w)
 }
 
+/// The SARIF 2.1.0 schema `--format sarif` follows.
+pub const SARIF_SCHEMA: &str =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+/// Where the tool is described: the package's repository or homepage, when
+/// Cargo.toml names one (`informationUri` is left out otherwise).
+fn information_uri() -> Option<&'static str> {
+    [env!("CARGO_PKG_REPOSITORY"), env!("CARGO_PKG_HOMEPAGE")]
+        .into_iter()
+        .find(|u| !u.is_empty())
+}
+
+/// What the merge findings that are no catalogue rule mean.
+const MERGE_RULES: [(&str, &str); 3] = [
+    (
+        "merge-guard",
+        "A branch merges into the main branch (or a protected branch) only with a fresh installation (D23)",
+    ),
+    (
+        "state-merge",
+        "Both sides changed STATE.md since their merge-base: the user chooses one (D24)",
+    ),
+    ("merge-conflict", "git cannot merge the file"),
+];
+
+/// The SARIF 2.1.0 log for GitHub code scanning: one run of `git standards`,
+/// `ruleId` our rule IDs (and `merge-guard`, `state-merge`,
+/// `merge-conflict` for the merge), each result at its file and real line.
+/// A commit's problems are reported once: a verdict reused from an earlier
+/// commit, and the same rule, file, line and message in a later commit, are
+/// not repeated.
+pub fn sarif_value(outcome: &Outcome) -> serde_json::Value {
+    // (rule, file, line, message)
+    let mut found: Vec<(String, String, usize, String)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut push = |rule: &str, file: String, line: usize, message: String| {
+        if seen.insert((rule.to_string(), file.clone(), line, message.clone())) {
+            found.push((rule.to_string(), file, line, message));
+        }
+    };
+    if let Some(into) = &outcome.into {
+        for (dir, message, hint) in &into.refusals {
+            let file = if dir.is_empty() {
+                ".standards/STATE.md".to_string()
+            } else {
+                format!("{dir}/.standards/STATE.md")
+            };
+            push("merge-guard", file, 1, format!("{message}\nhint: {hint}"));
+        }
+        for (path, s) in &into.state_conflicts {
+            push("state-merge", path.clone(), 1, s.clone());
+        }
+        for path in &into.conflicts {
+            push(
+                "merge-conflict",
+                path.clone(),
+                1,
+                format!("git cannot merge `{path}` into `{}`", into.branch),
+            );
+        }
+        for p in &into.problems {
+            push(
+                p.rule,
+                project_path(outcome, &p.file),
+                line_of(p),
+                format!("{} (in the merge into `{}`)", p.message, into.branch),
+            );
+        }
+    }
+    for c in &outcome.commits {
+        if c.reused_from.is_some() {
+            continue;
+        }
+        for p in c.problems.iter() {
+            let message = match &p.hint {
+                Some(h) => format!("{}\nhint: {h}", p.message),
+                None => p.message.clone(),
+            };
+            push(
+                p.rule,
+                project_path(outcome, &p.file),
+                line_of(p),
+                format!("{message}\n(commit {} {})", c.short(), c.subject),
+            );
+        }
+    }
+    let registry = crate::protocol::check::registry();
+    let mut rule_ids: Vec<&str> = found.iter().map(|(r, ..)| r.as_str()).collect();
+    rule_ids.sort_unstable();
+    rule_ids.dedup();
+    let rules: Vec<serde_json::Value> = rule_ids
+        .iter()
+        .map(|id| {
+            let title = registry
+                .iter()
+                .find(|r| r.id == *id)
+                .map(|r| r.title)
+                .or_else(|| MERGE_RULES.iter().find(|(r, _)| r == id).map(|(_, t)| *t))
+                .unwrap_or(id);
+            serde_json::json!({
+                "id": id,
+                "name": id,
+                "shortDescription": {"text": title},
+                "defaultConfiguration": {"level": "error"},
+            })
+        })
+        .collect();
+    let results: Vec<serde_json::Value> = found
+        .iter()
+        .map(|(rule, file, line, message)| {
+            serde_json::json!({
+                "ruleId": rule,
+                "ruleIndex": rule_ids.iter().position(|r| r == rule),
+                "level": "error",
+                "message": {"text": message},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": file, "uriBaseId": "%SRCROOT%"},
+                        "region": {"startLine": line},
+                    },
+                }],
+                "partialFingerprints": {
+                    "standardsFingerprint/v1": fingerprint(rule, file, None),
+                },
+            })
+        })
+        .collect();
+    let mut driver = serde_json::json!({
+        "name": "git-standards",
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": rules,
+    });
+    if let Some(uri) = information_uri() {
+        driver["informationUri"] = uri.into();
+    }
+    serde_json::json!({
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": driver},
+            "results": results,
+        }],
+    })
+}
+
+pub fn sarif(out: &mut dyn Write, outcome: &Outcome) -> Result<()> {
+    let text = serde_json::to_string_pretty(&sarif_value(outcome))
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    writeln!(out, "{text}").map_err(w)
+}
+
 #[cfg(test)]
 mod tests {
     use std::rc::Rc;
@@ -466,6 +640,7 @@ mod tests {
         Problem {
             rule,
             file: ".standards/STATE.md".into(),
+            line: None,
             message: message.into(),
             hint: None,
             source: crate::protocol::check::RuleSource::of(rule),
@@ -577,5 +752,64 @@ mod tests {
         ] {
             assert!(c.get(key).is_some(), "{key}");
         }
+    }
+
+    /// GitHub's documented SARIF requirements for code scanning: `version`
+    /// 2.1.0, `runs`, `tool.driver.name`, each rule's `id`, and for each
+    /// result `ruleId`, `message.text` and a location with
+    /// `artifactLocation.uri` and `region.startLine`.
+    #[test]
+    fn sarif_has_github_s_required_fields_and_the_real_line() {
+        let mut o = outcome(&[0, 1]);
+        let mut p = problem("GT-001", "line 3: reopened");
+        p.line = crate::protocol::check::line_in(&p.message);
+        o.commits[1].problems = Rc::new(vec![p]);
+        let v = sarif_value(&o);
+        assert_eq!(v["version"], "2.1.0");
+        assert_eq!(v["$schema"], SARIF_SCHEMA);
+        let run = &v["runs"][0];
+        let driver = &run["tool"]["driver"];
+        assert_eq!(driver["name"], "git-standards");
+        assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
+        assert_eq!(driver["rules"][0]["id"], "GT-001");
+        assert!(driver["rules"][0]["shortDescription"]["text"]
+            .as_str()
+            .is_some_and(|t| !t.is_empty() && t != "GT-001"));
+        let results = run["results"].as_array().unwrap();
+        assert_eq!(results.len(), 1);
+        let r = &results[0];
+        assert_eq!(r["ruleId"], "GT-001");
+        assert_eq!(r["ruleIndex"], 0);
+        assert_eq!(r["level"], "error");
+        assert!(r["message"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 3: reopened"));
+        let at = &r["locations"][0]["physicalLocation"];
+        assert_eq!(at["artifactLocation"]["uri"], ".standards/STATE.md");
+        assert_eq!(at["region"]["startLine"], 3);
+        // A clean run is a valid log with no results.
+        let clean = sarif_value(&outcome(&[0]));
+        assert_eq!(clean["runs"][0]["results"], serde_json::json!([]));
+        assert_eq!(
+            clean["runs"][0]["tool"]["driver"]["rules"],
+            serde_json::json!([])
+        );
+    }
+
+    #[test]
+    fn annotations_and_code_quality_carry_the_line() {
+        let mut o = outcome(&[0, 1]);
+        let mut p = problem("GT-001", "line 3: reopened");
+        p.line = Some(3);
+        o.commits[1].problems = Rc::new(vec![p]);
+        let mut out = Vec::new();
+        github(&mut out, &o).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with("::error file=.standards/STATE.md,line=3,title=GT-001 at "),
+            "{text}"
+        );
+        assert_eq!(gitlab_value(&o)[0]["location"]["lines"]["begin"], 3);
     }
 }

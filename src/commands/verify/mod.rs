@@ -24,6 +24,7 @@ pub enum Format {
     Json,
     Github,
     Gitlab,
+    Sarif,
 }
 
 #[derive(Debug, Clone)]
@@ -410,6 +411,28 @@ pub fn evaluate(
 ) -> Result<Outcome> {
     let branches = crate::repo::config::branches(project)?;
     let (base, tip) = resolve_range(project, request.range.as_deref(), &branches.main)?;
+    evaluate_span(
+        project,
+        branches.main,
+        base,
+        tip,
+        request.into.as_deref(),
+        progress,
+    )
+}
+
+/// Checks the first-parent chain from `tip` down to (not including) `base`
+/// (the whole history without one) and, with `into`, the merge; for callers
+/// that know the range as commits (the server hooks, where the main branch
+/// is the receiving repository's).
+pub fn evaluate_span(
+    project: &Project,
+    main_branch: String,
+    base: Option<gix::ObjectId>,
+    tip: gix::ObjectId,
+    into: Option<&str>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Outcome> {
     let mut chain = first_parent_chain(project, base, tip)?;
     if chain.is_empty() {
         // The tip is the start (on the main branch itself): check the tip alone.
@@ -417,7 +440,8 @@ pub fn evaluate(
     }
     let repo = &project.repo;
     // D1's project when it holds `.standards/`, else every project of the tip.
-    let dirs = if project.root.join(".standards").is_dir() || project.workdir.is_none() {
+    // (A bare repository has no D1 project: every project of the tip.)
+    let dirs = if project.workdir.is_some() && project.root.join(".standards").is_dir() {
         vec![project.root_in_repo.clone()]
     } else {
         let found = projects::in_commit(repo, tip)?;
@@ -524,12 +548,12 @@ pub fn evaluate(
     }
     progress(total, total);
     crate::repo::scan_cache::store(project, &verdicts);
-    let into = match &request.into {
+    let into = match into {
         Some(branch) => Some(evaluate_into(project, branch, tip, &dirs)?),
         None => None,
     };
     Ok(Outcome {
-        main_branch: branches.main,
+        main_branch,
         base,
         tip,
         projects: dirs,
@@ -709,6 +733,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             }
         }
         Format::Gitlab => format::gitlab(out, &outcome)?,
+        Format::Sarif => format::sarif(out, &outcome)?,
     }
     if outcome.ok() {
         Ok(())

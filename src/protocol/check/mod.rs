@@ -39,6 +39,10 @@ pub struct Problem {
     pub rule: &'static str,
     /// Project-relative path the problem is attached to.
     pub file: String,
+    /// The 1-based line of `file` the problem is on, when the rule knows it
+    /// (the `line N` its message names: see [`line_in`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
     /// What is wrong, for the agent or person who must act.
     pub message: String,
     /// Which role or command fixes it.
@@ -47,6 +51,30 @@ pub struct Problem {
     /// Whether the rule is one of the reference checker's or one of the
     /// protocol's further rules (the PR family).
     pub source: RuleSource,
+}
+
+/// The line a problem's message names: a leading `line N:` (the form the
+/// rule families use for the file the problem is attached to), else the
+/// first `(line N)`. Rules state the line in their message; this keeps it
+/// as data, so reports (GitHub annotations, GitLab Code Quality, SARIF)
+/// point at the real line instead of line 1.
+pub fn line_in(message: &str) -> Option<usize> {
+    let number = |rest: &str, end: char| -> Option<usize> {
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let after = rest[digits.len()..].chars().next();
+        (!digits.is_empty() && after == Some(end))
+            .then(|| digits.parse().ok())
+            .flatten()
+            .filter(|n| *n > 0)
+    };
+    if let Some(rest) = message.strip_prefix("line ") {
+        if let Some(n) = number(rest, ':') {
+            return Some(n);
+        }
+    }
+    message
+        .match_indices("(line ")
+        .find_map(|(at, m)| number(&message[at + m.len()..], ')'))
 }
 
 /// Where a rule comes from: the reference checker's catalogue, or the
@@ -205,6 +233,7 @@ impl Sink {
         if at == next {
             self.problems.push(Problem {
                 rule,
+                line: line_in(&message),
                 file,
                 message,
                 hint,
@@ -364,5 +393,19 @@ mod tests {
         let r = sink.finish();
         assert_eq!(r.problems.len(), 2);
         assert_eq!(r.problems[0].file, "a");
+    }
+
+    #[test]
+    fn the_line_a_message_names_is_kept() {
+        assert_eq!(line_in("line 3: cycle `c` is `SIGNED_OFF`"), Some(3));
+        assert_eq!(line_in("a `## Gate` section (line 12); more"), Some(12));
+        assert_eq!(line_in("`### Frame 2` (line 40) and (line 41)"), Some(40));
+        assert_eq!(line_in("no line here"), None);
+        assert_eq!(line_in("line 0: nothing"), None);
+        assert_eq!(line_in("line 3x: not a number"), None);
+        assert_eq!(line_in("the pipeline 4: no"), None);
+        let mut sink = Sink::default();
+        sink.push("GT-001", ".standards/STATE.md", "line 3: reopened");
+        assert_eq!(sink.finish().problems[0].line, Some(3));
     }
 }
