@@ -18,6 +18,7 @@ mod conflicts;
 mod crash;
 mod cycle;
 mod demo;
+mod doors;
 mod fixture;
 mod hints;
 mod hook;

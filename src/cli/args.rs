@@ -516,6 +516,9 @@ pub struct MergeGuardArgs {
     /// Print nothing when the merge may go ahead.
     #[arg(long, short)]
     pub quiet: bool,
+    /// For the reference-transaction hook: `--into`'s branch moves from this commit to <branch>; plain commits pass, other arriving history is judged.
+    #[arg(long, value_name = "commit", hide = true)]
+    pub from: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -1227,6 +1230,17 @@ fn pre_commit(ctx: &mut Context, hook: String) -> Result<()> {
         hook: Some(hook),
     };
     let mut failed = false;
+    if request.hook.as_deref() == Some("pre-commit") {
+        // A merge, squash merge or cherry-pick concluded with `git commit`
+        // (issue 22): the merge guard judges what it brings.
+        if let Err(e) = commands::merge_guard::pre_commit_guard(ctx, &project) {
+            if e.is_broken_pipe() {
+                return Err(e);
+            }
+            failed = true;
+            super::report_error(&e, ctx.err);
+        }
+    }
     for found in commands::hook::pre_commit_projects(&project)? {
         let result = found.and_then(|p| {
             let mut sub = Context {
@@ -1432,6 +1446,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 incoming: a.branch,
                 into: a.into,
                 quiet: a.quiet,
+                from: a.from,
             },
         ),
         Command::Manpages(a) => commands::manpages::run(
