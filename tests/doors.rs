@@ -491,3 +491,23 @@ fn a_line_merged_state_is_refused_without_the_driver() {
     ok(&git(&env, &clone, &["add", ".standards/STATE.md"]));
     ok(&git(&env, &clone, &["commit", "-q", "--no-edit"]));
 }
+
+/// Item 5 in CI: `verify` refuses a committed line merge of STATE.md
+/// (MG-001), whichever clone made it.
+#[test]
+fn verify_refuses_a_committed_line_merge_of_state() {
+    let (env, clone) = fresh_clone();
+    two_state_edits(&env, &clone);
+    ok(&git(
+        &env,
+        &clone,
+        &["merge", "-q", "--no-verify", "--no-edit", "side"],
+    ));
+    let a = env.run(&clone, &["verify", "--format", "text"]).code(1);
+    let text = crate::common::stdout(&a);
+    assert!(text.contains("MG-001"), "{text}");
+    assert!(text.contains("and `side` ("), "{text}");
+    // The commits before the merge pass.
+    env.run(&clone, &["verify", "--format", "text", "main..topic~1"])
+        .success();
+}

@@ -427,6 +427,8 @@ fn status(ctx: &mut Context, project: &Project) -> Result<()> {
     for name in hooks::HOOKS {
         let current = read_bytes(&dir.join(name))?;
         let state = match hooks::classify(name, current.as_deref()) {
+            // Issue 22: the only local door for fast-forwards and pulls.
+            HookFile::Absent if name == "reference-transaction" => "not installed: fast-forwards, pulls and cherry-picks onto the main branch go unguarded (run `git standards hooks install`)".to_string(),
             HookFile::Absent => "not installed".to_string(),
             HookFile::Current => "installed".to_string(),
             HookFile::Outdated => {

@@ -398,7 +398,7 @@ fn ref_update(
 ) -> Result<()> {
     let Some(new_rev) = &request.incoming else {
         return Err(Error::usage(
-            "`--from <commit>` needs the commit the branch moves to: `git standards merge-guard <new> --into <branch> --from <old>`",
+            "`--from <commit>` needs the commit the branch moves to, as the branch argument (merge-guard <new> --into <branch> --from <old>)",
         ));
     };
     let repo = &project.repo;
@@ -412,6 +412,20 @@ fn ref_update(
         .ok()
         .filter(|a| !a.trim().is_empty());
     let op = operation_in_progress(project);
+    let plain = action.is_none() && op.is_none();
+    if old.is_none() && plain {
+        // The first commit of a branch made by `git commit` (an unborn
+        // main): nothing arrives from another line of work.
+        let root = repo
+            .find_commit(new)
+            .map_err(|e| git_err("cannot read the commit", e))?
+            .parent_ids()
+            .next()
+            .is_none();
+        if root {
+            return Ok(());
+        }
+    }
     if let Some(old) = old {
         // Moving back along the branch's own history brings nothing.
         if new == old || repo.merge_base(new, old).ok().flatten().map(|b| b.detach()) == Some(new) {
@@ -421,7 +435,7 @@ fn ref_update(
         // is in progress (git verified: 2.47 sets GIT_REFLOG_ACTION for
         // merge, pull and rebase, never for `git commit`). The pre-commit
         // hook judged it.
-        if action.is_none() && op.is_none() {
+        if plain {
             let parents = |id: gix::ObjectId| -> Result<Vec<gix::ObjectId>> {
                 Ok(repo
                     .find_commit(id)
