@@ -511,3 +511,28 @@ fn verify_refuses_a_committed_line_merge_of_state() {
     env.run(&clone, &["verify", "--format", "text", "main..topic~1"])
         .success();
 }
+
+/// `hooks install` puts the reference-transaction guard in by default;
+/// `hooks status` says what its absence leaves open.
+#[test]
+fn hooks_status_says_what_a_missing_reference_transaction_hook_leaves_open() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install"]).success();
+    env.run(&repo, &["hooks", "install", "--pre-commit"])
+        .success();
+    let a = env.run(&repo, &["hooks", "status"]).success();
+    assert!(
+        crate::common::stdout(&a).contains(
+            "reference-transaction: not installed: fast-forwards, pulls and cherry-picks onto the main branch go unguarded (run `git standards hooks install`)"
+        ),
+        "{}",
+        crate::common::stdout(&a)
+    );
+    env.run(&repo, &["hooks", "install"]).success();
+    let a = env.run(&repo, &["hooks", "status"]).success();
+    assert!(
+        crate::common::stdout(&a).contains("reference-transaction: installed"),
+        "{}",
+        crate::common::stdout(&a)
+    );
+}

@@ -431,11 +431,11 @@ fn ref_update(
         if new == old || repo.merge_base(new, old).ok().flatten().map(|b| b.detach()) == Some(new) {
             return Ok(());
         }
-        // A plain commit or an amend: git names no action and no operation
-        // is in progress (git verified: 2.47 sets GIT_REFLOG_ACTION for
-        // merge, pull and rebase, never for `git commit`). The pre-commit
-        // hook judged it.
-        if plain {
+        // A plain commit or an amend of the checked-out branch: git names
+        // no action and no operation is in progress (git verified: 2.47 sets
+        // GIT_REFLOG_ACTION for merge, pull and rebase, never for `git
+        // commit`). The pre-commit hook judged it.
+        if plain && current_branch(project)?.as_deref() == Some(target) {
             let parents = |id: gix::ObjectId| -> Result<Vec<gix::ObjectId>> {
                 Ok(repo
                     .find_commit(id)
