@@ -536,3 +536,43 @@ fn hooks_status_says_what_a_missing_reference_transaction_hook_leaves_open() {
         crate::common::stdout(&a)
     );
 }
+
+/// What stays open: a collaborator runs a cycle directly on `origin`'s main;
+/// pulling main (merging or rebasing local work) brings nothing that main
+/// itself does not hold, so it passes.
+#[test]
+fn pulling_main_that_holds_a_cycle_run_on_main_stays_allowed() {
+    let (env, origin) = installed();
+    let clone = env.dir.path().join("clone");
+    env.git(
+        env.dir.path(),
+        &["clone", "-q", origin.to_str().unwrap(), "clone"],
+    );
+    env.run(&clone, &["hooks", "install"]).success();
+    let state = read(origin.join(".standards/STATE.md"));
+    write(origin.join(".standards/STATE.md"), signed_off(&state));
+    ok(&git(
+        &env,
+        &origin,
+        &["commit", "-q", "-am", "cycle on main"],
+    ));
+    write(clone.join("notes.txt"), "mine\n");
+    ok(&git(&env, &clone, &["add", "notes.txt"]));
+    ok(&git(&env, &clone, &["commit", "-q", "-m", "local"]));
+    let saved = tip(&env, &clone, "main");
+    ok(&git(
+        &env,
+        &clone,
+        &["pull", "-q", "--no-rebase", "--no-edit"],
+    ));
+    assert_eq!(
+        read(clone.join(".standards/STATE.md")),
+        read(origin.join(".standards/STATE.md"))
+    );
+    ok(&git(&env, &clone, &["reset", "-q", "--hard", &saved]));
+    ok(&git(&env, &clone, &["pull", "-q", "--rebase"]));
+    assert_eq!(
+        env.git(&clone, &["log", "-1", "--format=%s"]).trim(),
+        "local"
+    );
+}
