@@ -626,6 +626,26 @@ const TABLE: &[(&str, &str, Situation)] = &[
         Custom(merge_of_an_active_cycle),
     ),
     (
+        "src/commands/merge_guard.rs",
+        "git merge --abort",
+        Custom(line_merged_state),
+    ),
+    (
+        "src/commands/merge_guard.rs",
+        "git standards hooks install",
+        Custom(line_merged_state),
+    ),
+    (
+        "src/commands/merge_guard.rs",
+        "git standards resolve --keep ours",
+        Custom(line_merged_state),
+    ),
+    (
+        "src/commands/merge_guard.rs",
+        "git standards resolve --keep theirs",
+        Custom(line_merged_state),
+    ),
+    (
         "src/commands/reset.rs",
         "git standards reset --dry-run",
         Custom(reset_without_confirmation),
@@ -2804,6 +2824,73 @@ fn merge_of_an_active_cycle() {
             env.git(&repo, &["checkout", "-q", "main"]);
             env.run(&repo, &guard).success();
         }
+    }
+}
+
+/// MG-001 (issue 22): in a clone without the STATE.md merge driver, git
+/// line-merges two branches' STATE.md; `check --staged` names the way out:
+/// abort, register the driver, merge again, and keep one whole side.
+fn line_merged_state() {
+    for keep in ["ours", "theirs"] {
+        let (env, repo) = installed();
+        env.commit_all(&repo, "install");
+        let state = std::fs::read_to_string(repo.join(".standards/STATE.md")).unwrap();
+        env.git(&repo, &["checkout", "-q", "-b", "side"]);
+        write(
+            repo.join(".standards/STATE.md"),
+            state.replacen('\n', "\n<!-- side -->\n", 1),
+        );
+        env.commit_all(&repo, "side");
+        env.git(&repo, &["checkout", "-q", "main"]);
+        write(
+            repo.join(".standards/STATE.md"),
+            format!("{state}<!-- main -->\n"),
+        );
+        env.commit_all(&repo, "main");
+        write(
+            repo.join(".gitattributes"),
+            ".standards/STATE.md merge=standards\n",
+        );
+        env.commit_all(&repo, "attributes, without the driver");
+        env.git(&repo, &["merge", "-q", "--no-commit", "side"]);
+        let found = problems(&env, &repo, &["--staged"]);
+        let (_, _, hint) = found
+            .iter()
+            .find(|(rule, _, _)| rule == "MG-001")
+            .unwrap_or_else(|| panic!("{found:?}"))
+            .clone();
+        let commands = commands_in(&hint);
+        assert_eq!(
+            commands,
+            [
+                "git merge --abort",
+                "git standards hooks install",
+                "git standards resolve --keep ours",
+                "git standards resolve --keep theirs"
+            ],
+            "{hint}"
+        );
+        run_ok(&env, &repo, &commands[0], &hint);
+        run_ok(&env, &repo, &commands[1], &hint);
+        // Merge again: now STATE.md conflicts, and `resolve` keeps one side.
+        let merge = env.git_status(&repo, &["merge", "-q", "side"]);
+        assert!(!merge.status.success(), "the driver makes it a conflict");
+        let resolve = named(&hint, &format!("git standards resolve --keep {keep}"));
+        run_ok(&env, &repo, &format!("{resolve} --yes"), &hint);
+        let kept = env.git(
+            &repo,
+            &[
+                "show",
+                &format!(
+                    "{}:.standards/STATE.md",
+                    if keep == "ours" { "main" } else { "side" }
+                ),
+            ],
+        );
+        assert_eq!(
+            std::fs::read_to_string(repo.join(".standards/STATE.md")).unwrap(),
+            kept
+        );
     }
 }
 

@@ -19,6 +19,7 @@ mod conflicts;
 mod crash;
 mod cycle;
 mod demo;
+mod doors;
 mod fixture;
 mod hints;
 mod hook;

@@ -462,7 +462,7 @@ pub struct RecoverArgs {
 pub enum HooksCommand {
     /// Install the git hooks and the STATE.md merge driver.
     ///
-    /// Without options: pre-commit (`check --staged` for every project), pre-merge-commit (the merge guard, then the same check) and the merge driver (a `.standards/STATE.md merge=standards` line in each project's `.gitattributes`, plus `merge.standards.driver = git standards merge-driver %O %A %B %P` in the repository's config). Name options to choose; --pre-push runs `verify` and the merge guard on what is pushed, --reference-transaction refuses to move the main branch (or a protected one) to a commit that fails the merge guard, fast-forwards included.
+    /// Without options: pre-commit (`check --staged` for every project, and the merge guard while a merge, squash merge or cherry-pick is in progress), pre-merge-commit (the merge guard, then the same check), reference-transaction (refuses to move the main branch, or a protected one, to arriving history that fails the merge guard: fast-forwards, pulls, rebases, cherry-picks; plain commits pass) and the merge driver (a `.standards/STATE.md merge=standards` line in each project's `.gitattributes`, plus `merge.standards.driver = git standards merge-driver %O %A %B %P` in the repository's config). Name options to choose; --pre-push runs `verify` and the merge guard on what is pushed.
     ///
     /// Hooks go where git runs them: `core.hooksPath`, else the common git directory's `hooks/` (shared by linked worktrees). Each is a shim marked with its fingerprint. A hook you already have is kept as `<hook>.local` and runs first; its exit status stops the hook as before. When pre-commit, lefthook or husky manages the hooks, nothing is written: the snippet for that manager is printed instead. Running it again changes nothing.
     #[command(verbatim_doc_comment)]
@@ -520,6 +520,9 @@ pub struct MergeGuardArgs {
     /// Print nothing when the merge may go ahead.
     #[arg(long, short)]
     pub quiet: bool,
+    /// For the reference-transaction hook: `--into`'s branch moves from this commit to <branch>; plain commits pass, other arriving history is judged.
+    #[arg(long, value_name = "commit", hide = true)]
+    pub from: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -1272,6 +1275,17 @@ fn pre_commit(ctx: &mut Context, hook: String) -> Result<()> {
         hook: Some(hook),
     };
     let mut failed = false;
+    if request.hook.as_deref() == Some("pre-commit") {
+        // A merge, squash merge or cherry-pick concluded with `git commit`
+        // (issue 22): the merge guard judges what it brings.
+        if let Err(e) = commands::merge_guard::pre_commit_guard(ctx, &project) {
+            if e.is_broken_pipe() {
+                return Err(e);
+            }
+            failed = true;
+            super::report_error(&e, ctx.err);
+        }
+    }
     for found in commands::hook::pre_commit_projects(&project)? {
         let result = found.and_then(|p| {
             let mut sub = Context {
@@ -1478,6 +1492,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 incoming: a.branch,
                 into: a.into,
                 quiet: a.quiet,
+                from: a.from,
             },
         ),
         Command::Manpages(a) => commands::manpages::run(

@@ -112,6 +112,12 @@ pub fn evaluate_with(
     let (mut report, described, against) = evaluate_snapshot(project, source, &run, allow_shallow)?;
     scan_cache::store(project, &verdicts);
     restore_hints(project, source, &mut report)?;
+    if *source == Source::Staged {
+        // Issue 22, item 5: a line-merged STATE.md, whatever merged it.
+        report
+            .problems
+            .extend(crate::commands::merge_guard::staged_line_merge(project)?);
+    }
     Ok((report, described, against))
 }
 

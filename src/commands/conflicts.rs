@@ -14,7 +14,8 @@ use crate::repo::Project;
 pub fn refuse_during_conflict(ctx: &mut Context, project: &Project, command: &str) -> Result<()> {
     let state = conflicts::detect(project)?;
     let Some(refusal) = conflicts::refusal(&state) else {
-        return Ok(());
+        // Every writer passes here: the clone gets its merge driver (issue 22).
+        return crate::commands::hooks::register_driver_if_named(ctx, project);
     };
     let paths: Vec<String> = state.conflicts.iter().map(|c| c.path.clone()).collect();
     let cycles: Vec<String> = state

@@ -26,10 +26,12 @@ pub struct Selection {
 }
 
 impl Selection {
-    /// pre-commit, pre-merge-commit and the merge driver.
+    /// pre-commit, pre-merge-commit, reference-transaction (the only local
+    /// hook that sees fast-forwards, pulls and cherry-picks: issue 22) and
+    /// the merge driver.
     pub fn default_set() -> Selection {
         Selection {
-            hooks: vec!["pre-commit", "pre-merge-commit"],
+            hooks: vec!["pre-commit", "pre-merge-commit", "reference-transaction"],
             merge_driver: true,
         }
     }
@@ -84,6 +86,38 @@ fn write_record(project: &Project, record: &Record) -> Result<()> {
         "hooks.json",
         &bytes,
         crate::repo::write::Existing::Replace,
+    )
+}
+
+/// Issue 22, item 5: a clone's local git config is never cloned, so a fresh
+/// clone has the `.gitattributes` line (`merge=standards`) without
+/// `merge.standards.driver`, and git line-merges STATE.md. Every writing
+/// command (through the conflict guard they all call), `install` and `hooks
+/// install` register the driver when `.gitattributes` names it and no driver
+/// is configured, with a note; a driver the user configured is kept.
+pub fn register_driver_if_named(ctx: &mut Context, project: &Project) -> Result<()> {
+    let Some(top) = project.workdir.as_deref() else {
+        return Ok(());
+    };
+    let names_it = |path: &Path| {
+        std::fs::read_to_string(path).is_ok_and(|text| {
+            text.lines()
+                .any(|l| !l.trim_start().starts_with('#') && l.contains("merge=standards"))
+        })
+    };
+    if !names_it(&top.join(".gitattributes")) && !names_it(&project.root.join(".gitattributes")) {
+        return Ok(());
+    }
+    if hooks::driver_configured(&project.repo)?.is_some() {
+        return Ok(());
+    }
+    hooks::configure_driver(&project.repo)?;
+    say(
+        ctx,
+        format!(
+            "Registered the STATE.md merge driver in this clone (git config merge.standards.driver = `{}`), as .gitattributes asks: a clone does not copy it, and without it git line-merges two branches' STATE.md (D24).",
+            hooks::DRIVER
+        ),
     )
 }
 
@@ -402,6 +436,8 @@ fn status(ctx: &mut Context, project: &Project) -> Result<()> {
     for name in hooks::HOOKS {
         let current = read_bytes(&dir.join(name))?;
         let state = match hooks::classify(name, current.as_deref()) {
+            // Issue 22: the only local door for fast-forwards and pulls.
+            HookFile::Absent if name == "reference-transaction" => "not installed: fast-forwards, pulls and cherry-picks onto the main branch go unguarded (run `git standards hooks install`)".to_string(),
             HookFile::Absent => "not installed".to_string(),
             HookFile::Current => "installed".to_string(),
             HookFile::Outdated => {

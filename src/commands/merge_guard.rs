@@ -23,6 +23,49 @@ pub struct Request {
     pub into: Option<String>,
     /// Say nothing when the merge is allowed (hooks).
     pub quiet: bool,
+    /// The reference-transaction hook's mode: `--into`'s branch moves from
+    /// this commit (all zeros: it is created) to `incoming`. Plain commits
+    /// (and amends, and rewinds) pass; any other move, the history arriving
+    /// from another line of work, is judged (issue 22).
+    pub from: Option<String>,
+}
+
+/// A git operation in progress that brings another line of work onto the
+/// current branch, as its state file in the git directory shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    Merge,
+    Squash,
+    CherryPick,
+}
+
+impl Operation {
+    const ALL: [Operation; 3] = [Operation::Merge, Operation::Squash, Operation::CherryPick];
+
+    fn file(self) -> &'static str {
+        match self {
+            Operation::Merge => "MERGE_HEAD",
+            Operation::Squash => "SQUASH_MSG",
+            Operation::CherryPick => "CHERRY_PICK_HEAD",
+        }
+    }
+
+    /// The command that ends it and puts the branch back as it was.
+    pub fn way_out(self) -> &'static str {
+        match self {
+            Operation::Merge => "git merge --abort",
+            Operation::Squash => "git reset --merge",
+            Operation::CherryPick => "git cherry-pick --abort",
+        }
+    }
+}
+
+/// The operation in progress, if any.
+pub fn operation_in_progress(project: &Project) -> Option<Operation> {
+    let dir = project.repo.git_dir();
+    Operation::ALL
+        .into_iter()
+        .find(|op| dir.join(op.file()).is_file())
 }
 
 /// What is merged in.
@@ -30,15 +73,16 @@ pub struct Request {
 pub enum Incoming {
     /// A commit, with the name the user gave it.
     Commit { name: String, id: gix::ObjectId },
-    /// The staged merge result (the pre-merge-commit hook without a name).
-    Index,
+    /// The staged result (the pre-merge-commit hook without a name, a squash
+    /// merge or a cherry-pick), with the name of what it came from.
+    Index { name: String },
 }
 
 impl Incoming {
     pub fn name(&self) -> &str {
         match self {
             Incoming::Commit { name, .. } => name,
-            Incoming::Index => "the staged merge result",
+            Incoming::Index { name } => name,
         }
     }
 }
@@ -123,12 +167,60 @@ fn incoming_in_progress(project: &Project) -> Result<Vec<Incoming>> {
             }
         }
     }
-    Ok(vec![Incoming::Index])
+    Ok(vec![Incoming::Index {
+        name: "the staged merge result".into(),
+    }])
 }
 
 /// Judges merging `incoming` into `target` for every project on either side.
 pub fn evaluate(project: &Project, incoming: &Incoming, target: &str) -> Result<Report> {
-    let branches = crate::repo::config::branches(project)?;
+    evaluate_at(project, incoming, target, None, false)
+}
+
+fn tip_of(project: &Project, name: &str) -> Result<Option<gix::ObjectId>> {
+    match project
+        .repo
+        .try_find_reference(name)
+        .map_err(|e| git_err("cannot read the branch", e))?
+    {
+        Some(mut r) => Ok(Some(
+            r.peel_to_id()
+                .map_err(|e| git_err("cannot read the branch", e))?
+                .detach(),
+        )),
+        None => Ok(None),
+    }
+}
+
+/// [`evaluate`] with the target's tip given (the reference-transaction hook
+/// knows the value the branch moves from), and `hooked` when a git command
+/// is on its way to change the branch. The policy (main and protected
+/// branches) comes from the target side (issue 22, item 4): config.toml as
+/// committed on the target branch whenever an operation is in progress, a
+/// hook runs or the target is not the branch checked out; only a check of
+/// the current branch, with nothing in progress, reads the working tree's
+/// file (what the user is editing).
+fn evaluate_at(
+    project: &Project,
+    incoming: &Incoming,
+    target: &str,
+    tip: Option<gix::ObjectId>,
+    hooked: bool,
+) -> Result<Report> {
+    let repo = &project.repo;
+    let upstream = tip_of(project, &format!("refs/remotes/origin/{target}"))?;
+    // The local branch, else the remote-tracking one (CI checkouts).
+    let target_tip = match tip {
+        Some(tip) => Some(tip),
+        None => tip_of(project, &format!("refs/heads/{target}"))?.or(upstream),
+    };
+    let committed = hooked
+        || operation_in_progress(project).is_some()
+        || current_branch(project)?.as_deref() != Some(target);
+    let branches = match target_tip {
+        Some(tip) if committed => crate::repo::config::branches_at(project, tip)?,
+        _ => crate::repo::config::branches(project)?,
+    };
     let guarded = branches.is_guarded(target);
     let mut report = Report {
         incoming: incoming.name().to_string(),
@@ -140,28 +232,10 @@ pub fn evaluate(project: &Project, incoming: &Incoming, target: &str) -> Result<
     if !guarded {
         return Ok(report);
     }
-    let repo = &project.repo;
-    // The local branch, else the remote-tracking one (CI checkouts).
-    let mut target_tip = None;
-    for name in [
-        format!("refs/heads/{target}"),
-        format!("refs/remotes/origin/{target}"),
-    ] {
-        if let Some(mut r) = repo
-            .try_find_reference(name.as_str())
-            .map_err(|e| git_err("cannot read the branch", e))?
-        {
-            let id = r
-                .peel_to_id()
-                .map_err(|e| git_err("cannot read the branch", e))?;
-            target_tip = Some(id.detach());
-            break;
-        }
-    }
     let mut dirs: BTreeSet<String> = BTreeSet::new();
     match incoming {
         Incoming::Commit { id, .. } => dirs.extend(projects::in_commit(repo, *id)?),
-        Incoming::Index => dirs.extend(projects::in_index(repo)?),
+        Incoming::Index { .. } => dirs.extend(projects::in_index(repo)?),
     }
     if let Some(tip) = target_tip {
         dirs.extend(projects::in_commit(repo, tip)?);
@@ -171,13 +245,13 @@ pub fn evaluate(project: &Project, incoming: &Incoming, target: &str) -> Result<
             Incoming::Commit { id, .. } => {
                 fresh::judge(&projects::at_rev(repo, &id.to_string(), &dir)?)
             }
-            Incoming::Index => fresh::judge(&projects::at_index(repo, &dir)?),
+            Incoming::Index { .. } => fresh::judge(&projects::at_index(repo, &dir)?),
         };
         let target_fresh = match target_tip {
             Some(tip) => fresh::judge(&projects::at_rev(repo, &tip.to_string(), &dir)?),
             None => Freshness::Absent,
         };
-        let verdict = merge_guard::judge(
+        let mut verdict = merge_guard::judge(
             Side {
                 name: incoming.name(),
                 freshness: &incoming_fresh,
@@ -188,6 +262,30 @@ pub fn evaluate(project: &Project, incoming: &Incoming, target: &str) -> Result<
             },
             &dir,
         );
+        // What arrives is judged: a history whose `.standards/` is the one
+        // the target (or its upstream) already holds brings no cycle, so a
+        // cycle run on the main branch itself does not stop other work.
+        if !verdict.is_accepted() {
+            let arriving = match incoming {
+                Incoming::Commit { id, .. } => {
+                    Some(projects::standards_entries_at(repo, *id, &dir)?)
+                }
+                Incoming::Index { .. } => projects::standards_entries_in_index(repo, &dir)?,
+            };
+            if let Some(arriving) = arriving {
+                for held in [target_tip, upstream].into_iter().flatten() {
+                    if projects::standards_entries_at(repo, held, &dir)? == arriving {
+                        verdict = Verdict::Accepted {
+                            why: format!(
+                                "`{}` brings no change to `{target}`'s .standards/",
+                                incoming.name()
+                            ),
+                        };
+                        break;
+                    }
+                }
+            }
+        }
         report.projects.push((dir, verdict));
     }
     Ok(report)
@@ -196,6 +294,12 @@ pub fn evaluate(project: &Project, incoming: &Incoming, target: &str) -> Result<
 /// The refusal as the library's error: every project's message, and the hint
 /// of the first.
 pub fn refusal_error(report: &Report) -> Option<Error> {
+    refusal_error_after(report, None)
+}
+
+/// [`refusal_error`] whose hint starts with `way_out`, the command that ends
+/// the operation in progress (`git merge --abort`).
+fn refusal_error_after(report: &Report, way_out: Option<&str>) -> Option<Error> {
     let refusals: Vec<_> = report.refusals().collect();
     let (_, first) = refusals.first()?;
     let message = refusals
@@ -215,7 +319,170 @@ pub fn refusal_error(report: &Report) -> Option<Error> {
             .collect::<Vec<_>>()
             .join("\n      ")
     };
+    let hint = match way_out {
+        Some(cmd) => format!("run `{cmd}` first; then {hint}"),
+        None => hint,
+    };
     Some(Error::refused(message, Some(hint)))
+}
+
+/// The local branch whose tip is `id`, else its short ID: the name a
+/// refusal gives a commit that arrives without one.
+fn name_of(project: &Project, id: gix::ObjectId) -> String {
+    let branch = project.repo.references().ok().and_then(|refs| {
+        let mut found = None;
+        for mut r in refs.local_branches().ok()?.flatten() {
+            if r.peel_to_id().ok().map(|i| i.detach()) == Some(id) {
+                found = Some(r.name().shorten().to_string());
+                break;
+            }
+        }
+        found
+    });
+    branch.unwrap_or_else(|| id.to_string()[..12].to_string())
+}
+
+/// `git standards hook pre-commit`'s part (issue 22, items 1 and 2): while a
+/// merge, a squash merge or a cherry-pick is in progress on the main branch
+/// (or a protected one), what it brings is judged before `git commit` lands
+/// it: the branches in `MERGE_HEAD`, else the staged result, which passes
+/// when its `.standards/` is the one the branch already holds.
+pub fn pre_commit_guard(ctx: &mut Context, project: &Project) -> Result<()> {
+    let Some(op) = operation_in_progress(project) else {
+        return Ok(());
+    };
+    let Some(target) = current_branch(project)? else {
+        return Ok(());
+    };
+    let git_dir = project.repo.git_dir();
+    let incoming = match op {
+        Operation::Merge => incoming_in_progress(project)?,
+        Operation::Squash | Operation::CherryPick => {
+            let text = std::fs::read_to_string(git_dir.join(op.file())).unwrap_or_default();
+            // SQUASH_MSG lists the squashed commits (`commit <id>`), newest
+            // first; CHERRY_PICK_HEAD holds the picked commit.
+            let first = text
+                .lines()
+                .map(|l| l.trim().strip_prefix("commit ").unwrap_or(l.trim()))
+                .find_map(|w| gix::ObjectId::from_hex(w.as_bytes()).ok());
+            let name = match (op, first) {
+                (Operation::Squash, Some(id)) => {
+                    format!("the squash merge of `{}`", name_of(project, id))
+                }
+                (_, Some(id)) => format!("the cherry-pick of `{}`", name_of(project, id)),
+                (Operation::Squash, None) => "the squash merge".into(),
+                _ => "the cherry-pick".into(),
+            };
+            vec![Incoming::Index { name }]
+        }
+    };
+    guard(
+        ctx,
+        project,
+        &target,
+        &incoming,
+        None,
+        true,
+        Some(op.way_out()),
+        true,
+    )
+}
+
+/// The reference-transaction hook's judgement of one branch update.
+fn ref_update(
+    ctx: &mut Context,
+    project: &Project,
+    target: &str,
+    request: &Request,
+    from: &str,
+) -> Result<()> {
+    let Some(new_rev) = &request.incoming else {
+        return Err(Error::usage(
+            "`--from <commit>` needs the commit the branch moves to, as the branch argument (merge-guard <new> --into <branch> --from <old>)",
+        ));
+    };
+    let repo = &project.repo;
+    let new = resolve_commit(project, new_rev)?;
+    let old = if !from.is_empty() && from.bytes().all(|b| b == b'0') {
+        None
+    } else {
+        Some(resolve_commit(project, from)?)
+    };
+    let action = std::env::var("GIT_REFLOG_ACTION")
+        .ok()
+        .filter(|a| !a.trim().is_empty());
+    let op = operation_in_progress(project);
+    let plain = action.is_none() && op.is_none();
+    if old.is_none() && plain {
+        // The first commit of a branch made by `git commit` (an unborn
+        // main): nothing arrives from another line of work.
+        let root = repo
+            .find_commit(new)
+            .map_err(|e| git_err("cannot read the commit", e))?
+            .parent_ids()
+            .next()
+            .is_none();
+        if root {
+            return Ok(());
+        }
+    }
+    if let Some(old) = old {
+        // Moving back along the branch's own history brings nothing.
+        if new == old || repo.merge_base(new, old).ok().flatten().map(|b| b.detach()) == Some(new) {
+            return Ok(());
+        }
+        // A plain commit or an amend of the checked-out branch: git names
+        // no action and no operation is in progress (git verified: 2.47 sets
+        // GIT_REFLOG_ACTION for merge, pull and rebase, never for `git
+        // commit`). The pre-commit hook judged it.
+        if plain && current_branch(project)?.as_deref() == Some(target) {
+            let parents = |id: gix::ObjectId| -> Result<Vec<gix::ObjectId>> {
+                Ok(repo
+                    .find_commit(id)
+                    .map_err(|e| git_err("cannot read the commit", e))?
+                    .parent_ids()
+                    .map(|p| p.detach())
+                    .collect())
+            };
+            let of_new = parents(new)?;
+            if of_new == [old] || of_new == parents(old)? {
+                return Ok(());
+            }
+        }
+    }
+    // The name the user gave: a word of the action that names `new`.
+    let named = action.as_deref().and_then(|a| {
+        a.split_whitespace()
+            .skip(1)
+            .filter(|w| !w.starts_with('-') && *w != ".")
+            .find(|w| resolve_commit(project, w).ok() == Some(new))
+            .map(str::to_string)
+    });
+    let name = named.unwrap_or_else(|| name_of(project, new));
+    let git_dir = repo.git_dir();
+    let way_out = if git_dir.join("rebase-merge").is_dir() || git_dir.join("rebase-apply").is_dir()
+    {
+        Some("git rebase --abort")
+    } else if let Some(op) = op {
+        Some(op.way_out())
+    } else if current_branch(project)?.as_deref() == Some(target) && action.is_some() {
+        // A refused fast-forward leaves the working tree and index at the
+        // new commit while the branch stays: this puts them back.
+        Some("git reset --merge")
+    } else {
+        None
+    };
+    let incoming = [Incoming::Commit { name, id: new }];
+    guard(
+        ctx,
+        project,
+        target,
+        &incoming,
+        old,
+        true,
+        way_out,
+        request.quiet,
+    )
 }
 
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
@@ -228,17 +495,59 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             )
         })?,
     };
-    let incoming = match &request.incoming {
-        Some(rev) => vec![Incoming::Commit {
-            name: rev.clone(),
-            id: resolve_commit(&project, rev)?,
-        }],
-        None => incoming_in_progress(&project)?,
+    if let Some(from) = &request.from {
+        return ref_update(ctx, &project, &target, request, from);
+    }
+    let (incoming, way_out) = match &request.incoming {
+        Some(rev) => (
+            vec![Incoming::Commit {
+                name: rev.clone(),
+                id: resolve_commit(&project, rev)?,
+            }],
+            None,
+        ),
+        None => {
+            // The pre-merge-commit hook: git keeps the refused merge in
+            // progress (and says "use 'git commit'"), so the way out comes first.
+            let merging = operation_in_progress(&project) == Some(Operation::Merge)
+                || std::env::var("GIT_REFLOG_ACTION").is_ok_and(|a| a.starts_with("merge"));
+            (
+                incoming_in_progress(&project)?,
+                merging.then_some(Operation::Merge.way_out()),
+            )
+        }
     };
+    let hooked = request.incoming.is_none();
+    guard(
+        ctx,
+        &project,
+        &target,
+        &incoming,
+        None,
+        hooked,
+        way_out,
+        request.quiet,
+    )
+}
+
+/// Judges each incoming commit, records each refusal in the audit trail, and
+/// says why a merge may go ahead unless `quiet`.
+#[allow(clippy::too_many_arguments)]
+fn guard(
+    ctx: &mut Context,
+    project: &Project,
+    target: &str,
+    incoming: &[Incoming],
+    tip: Option<gix::ObjectId>,
+    hooked: bool,
+    way_out: Option<&str>,
+    quiet: bool,
+) -> Result<()> {
+    let target = target.to_string();
     let mut first_error = None;
-    for inc in &incoming {
-        let report = evaluate(&project, inc, &target)?;
-        if let Some(e) = refusal_error(&report) {
+    for inc in incoming {
+        let report = evaluate_at(project, inc, &target, tip, hooked)?;
+        if let Some(e) = refusal_error_after(&report, way_out) {
             for (dir, refusal) in report.refusals() {
                 let mut event = Event::new(EventKind::MergeRefused)
                     .detail("reason", refusal.message.clone())
@@ -249,12 +558,12 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
                 if let Some(c) = &refusal.cycle {
                     event = event.cycle(c.id.clone());
                 }
-                crate::commands::audit::append_after(ctx, &project, event);
+                crate::commands::audit::append_after(ctx, project, event);
             }
             first_error.get_or_insert(e);
             continue;
         }
-        if request.quiet {
+        if quiet {
             continue;
         }
         let say = |ctx: &mut Context, text: String| {
@@ -296,4 +605,135 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// STATE.md's object among a project's `.standards/` entries.
+fn state_blob(entries: &[projects::StandardsEntry]) -> Option<gix::ObjectId> {
+    entries
+        .iter()
+        .find(|(path, _, _)| path == "STATE.md")
+        .map(|(_, _, id)| *id)
+}
+
+fn state_at(project: &Project, commit: gix::ObjectId, dir: &str) -> Result<Option<gix::ObjectId>> {
+    Ok(state_blob(&projects::standards_entries_at(
+        &project.repo,
+        commit,
+        dir,
+    )?))
+}
+
+/// "cycle <id> (<state>)" of one version of STATE.md.
+fn state_label(project: &Project, id: Option<gix::ObjectId>) -> String {
+    match id {
+        Some(id) => project
+            .repo
+            .find_object(id)
+            .map(|o| crate::protocol::state_merge::SideSummary::read(&o.data).label())
+            .unwrap_or_else(|_| "unreadable".into()),
+        None => "no STATE.md".into(),
+    }
+}
+
+/// MG-001 (issue 22, item 5) for merging `theirs` into `ours` with STATE.md
+/// `result`: independent of the merge driver, a result that neither parent
+/// holds after both changed the file is refused.
+fn line_merge(
+    project: &Project,
+    dir: &str,
+    ours: (&str, gix::ObjectId),
+    theirs: (&str, gix::ObjectId),
+    result: Option<gix::ObjectId>,
+    hint: String,
+) -> Result<Option<crate::protocol::check::Problem>> {
+    let base = project
+        .repo
+        .merge_base(ours.1, theirs.1)
+        .ok()
+        .flatten()
+        .map(|b| b.detach());
+    let base = match base {
+        Some(b) => state_at(project, b, dir)?,
+        None => None,
+    };
+    let (ours_state, theirs_state) = (
+        state_at(project, ours.1, dir)?,
+        state_at(project, theirs.1, dir)?,
+    );
+    if !merge_guard::is_line_merge(base, ours_state, theirs_state, result) {
+        return Ok(None);
+    }
+    Ok(Some(crate::protocol::check::Problem {
+        rule: merge_guard::LINE_MERGE_RULE,
+        file: ".standards/STATE.md".into(),
+        line: None,
+        message: merge_guard::line_merge_message(
+            ours.0,
+            &state_label(project, ours_state),
+            theirs.0,
+            &state_label(project, theirs_state),
+        ),
+        hint: Some(hint),
+        source: crate::protocol::check::RuleSource::Protocol,
+    }))
+}
+
+/// MG-001 on the staged result of a merge in progress (`check --staged`, so
+/// the pre-commit hook): `None` without a merge, or while STATE.md is still
+/// in conflict (the conflict report covers that).
+pub fn staged_line_merge(project: &Project) -> Result<Option<crate::protocol::check::Problem>> {
+    let repo = &project.repo;
+    let Ok(text) = std::fs::read_to_string(repo.git_dir().join("MERGE_HEAD")) else {
+        return Ok(None);
+    };
+    let Some(theirs) = text
+        .lines()
+        .find_map(|l| gix::ObjectId::from_hex(l.trim().as_bytes()).ok())
+    else {
+        return Ok(None);
+    };
+    let Ok(ours) = repo.head_id() else {
+        return Ok(None);
+    };
+    let Some(staged) = projects::standards_entries_in_index(repo, &project.root_in_repo)? else {
+        return Ok(None);
+    };
+    let ours_name = current_branch(project)?.unwrap_or_else(|| "HEAD".into());
+    let theirs_name = name_of(project, theirs);
+    line_merge(
+        project,
+        &project.root_in_repo,
+        (&ours_name, ours.detach()),
+        (&theirs_name, theirs),
+        state_blob(&staged),
+        "git merged the two versions line by line because this clone has no STATE.md merge driver: run `git merge --abort`, then `git standards hooks install` (it registers the driver), then merge again; STATE.md then conflicts and `git standards resolve --keep ours` or `git standards resolve --keep theirs` keeps one whole side".into(),
+    )
+}
+
+/// MG-001 on a committed merge (`verify`) for the project at `dir`: its
+/// first parent is "ours", its second "theirs".
+pub fn commit_line_merge(
+    project: &Project,
+    commit: gix::ObjectId,
+    dir: &str,
+) -> Result<Option<crate::protocol::check::Problem>> {
+    let parents: Vec<gix::ObjectId> = project
+        .repo
+        .find_commit(commit)
+        .map_err(|e| git_err("cannot read the commit", e))?
+        .parent_ids()
+        .map(|p| p.detach())
+        .collect();
+    let [ours, theirs, ..] = parents.as_slice() else {
+        return Ok(None);
+    };
+    let result = state_at(project, commit, dir)?;
+    line_merge(
+        project,
+        dir,
+        (&name_of(project, *ours), *ours),
+        (&name_of(project, *theirs), *theirs),
+        result,
+        "the merge commit holds a state neither branch had: redo the merge with the STATE.md merge driver registered (`git standards hooks install`) and keep one whole side with `git standards resolve --keep ours` or `git standards resolve --keep theirs`".into(),
+    )
 }

@@ -624,6 +624,10 @@ pub fn preview(project: &Project) -> Result<Plan> {
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     journal::refuse_if_pending(&project)?;
+    if !request.dry_run {
+        // Like every other writer: never mid-conflict (issue 22, item 7).
+        crate::commands::conflicts::refuse_during_conflict(ctx, &project, "uninstall")?;
+    }
     let plan = preview(&project)?;
     let root = project.root.display().to_string();
     let view = ctx.path_view(&project);

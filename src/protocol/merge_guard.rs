@@ -128,6 +128,37 @@ pub fn judge(incoming: Side, target: Side, project_dir: &str) -> Verdict {
     })
 }
 
+/// The rule ID of a line-merged STATE.md (issue 22, item 5; D24).
+pub const LINE_MERGE_RULE: &str = "MG-001";
+
+/// Whether a merge result of STATE.md carries the signature of git's line
+/// merge: both parents changed the file since their merge base, and the
+/// result is neither parent's version. The D24 driver never writes such a
+/// result (one side, or both inside conflict markers), and `resolve` keeps
+/// one side; only git's own line merge (or a hand edit of a conflicted
+/// merge) does. Each argument identifies one version (an object ID), `None`
+/// where the file is absent.
+pub fn is_line_merge<T: PartialEq>(
+    base: Option<T>,
+    ours: Option<T>,
+    theirs: Option<T>,
+    result: Option<T>,
+) -> bool {
+    ours != base && theirs != base && result != ours && result != theirs
+}
+
+/// The MG-001 message: both sides by name and by cycle.
+pub fn line_merge_message(
+    ours: &str,
+    ours_label: &str,
+    theirs: &str,
+    theirs_label: &str,
+) -> String {
+    format!(
+        "STATE.md is a line merge: `{ours}` ({ours_label}) and `{theirs}` ({theirs_label}) both changed it since their merge base, and the merged file is neither version, a workflow state neither branch had (D24)"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,5 +235,19 @@ mod tests {
         assert_eq!(r.fixes[0], "git standards -C 'my app' reset --commit");
         assert_eq!(r.fixes[1], "git standards -C 'my app' uninstall");
         assert_eq!(r.hint(), "run on `feature` either `git standards -C 'my app' reset --commit` or `git standards -C 'my app' uninstall` (then commit the removal); then merge again");
+    }
+
+    #[test]
+    fn a_line_merge_is_a_result_neither_parent_had_after_both_changed() {
+        // Both changed, result neither: git's line merge.
+        assert!(is_line_merge(Some(1), Some(2), Some(3), Some(4)));
+        // The driver's outcomes and `resolve`'s choices are not.
+        assert!(!is_line_merge(Some(1), Some(2), Some(3), Some(2)));
+        assert!(!is_line_merge(Some(1), Some(2), Some(3), Some(3)));
+        // Only one side changed it: git takes that side or a mix is impossible.
+        assert!(!is_line_merge(Some(1), Some(1), Some(3), Some(4)));
+        assert!(!is_line_merge(Some(1), Some(2), Some(1), Some(4)));
+        // Added on both sides (no base) and merged into a third text.
+        assert!(is_line_merge(None, Some(2), Some(3), Some(4)));
     }
 }

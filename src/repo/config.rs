@@ -29,6 +29,22 @@ pub fn read_file(project: &Project) -> Result<Config, Error> {
             None => Node::Missing,
         },
     };
+    parse_node(node, shown)
+}
+
+/// The project's config.toml as committed in `commit` (the target side of a
+/// merge: issue 22, item 4); an absent file is the empty configuration.
+pub fn read_file_at(project: &Project, commit: gix::ObjectId) -> Result<Config, Error> {
+    let tree = super::projects::at_rev(&project.repo, &commit.to_string(), &project.root_in_repo)?;
+    let shown = format!(
+        "{} (as committed in {})",
+        project.repo_path(CONFIG_PATH),
+        &commit.to_string()[..12]
+    );
+    parse_node(tree.node(CONFIG_PATH), shown)
+}
+
+fn parse_node(node: Node, shown: String) -> Result<Config, Error> {
     match node {
         Node::Missing => Ok(Config::default()),
         Node::File(bytes) => {
@@ -55,7 +71,17 @@ pub fn read_file(project: &Project) -> Result<Config, Error> {
 
 /// The main branch and the protected patterns for this clone (D23).
 pub fn branches(project: &Project) -> Result<Branches, Error> {
-    let file = read_file(project)?;
+    branches_with(project, read_file(project)?)
+}
+
+/// [`branches`] with config.toml as committed in `commit`, the tip of the
+/// branch merged into: the incoming side never chooses the policy it is
+/// judged by (issue 22, item 4).
+pub fn branches_at(project: &Project, commit: gix::ObjectId) -> Result<Branches, Error> {
+    branches_with(project, read_file_at(project, commit)?)
+}
+
+fn branches_with(project: &Project, file: Config) -> Result<Branches, Error> {
     let snapshot = project.repo.config_snapshot();
     let string = |key: &str| snapshot.string(key).map(|v| v.to_str_lossy().into_owned());
     let git_main_branch = string("standards.mainBranch");

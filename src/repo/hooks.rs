@@ -119,11 +119,19 @@ pub fn shim(name: &str) -> String {
 case $0 in */*) hook_dir=${{0%/*}} ;; *) hook_dir=. ;; esac
 local_hook="$hook_dir/{name}.local""#
     );
+    // reference-transaction runs for every phase of every ref update; only
+    // `prepared` is ours, so the other phases end before any fork (git
+    // ignores the unread input) unless a chained hook wants them.
+    let early = if name == "reference-transaction" {
+        "\n[ \"$1\" = prepared ] || [ -x \"$local_hook\" ] || exit 0"
+    } else {
+        ""
+    };
     let chain = if reads_stdin(name) {
         format!(
             r#"{header}
+{local}{early}
 input=$(cat)
-{local}
 if [ -x "$local_hook" ]; then
     printf '%s\n' "$input" | "$local_hook" "$@" || exit $?
 fi

@@ -97,3 +97,102 @@ pub fn at_tree(
         .map_err(|e| git_err("cannot read the tree", e))?;
     super::ObjectTree::from_tree(repo, tree, dir, description, None)
 }
+
+/// One file below a project's `.standards/`: its path inside the folder and
+/// its object (mode included, so a file turned into a link differs).
+pub type StandardsEntry = (gix::bstr::BString, u32, gix::ObjectId);
+
+/// Every file below `<dir>/.standards/` of `commit`, sorted: equal lists mean
+/// the two commits hold the same `.standards/` (issue 22: a history that
+/// brings no change to it brings no cycle).
+pub fn standards_entries_at(
+    repo: &gix::Repository,
+    commit: gix::ObjectId,
+    dir: &str,
+) -> Result<Vec<StandardsEntry>, Error> {
+    let mut tree = repo
+        .find_commit(commit)
+        .map_err(|e| git_err("cannot read the commit", e))?
+        .tree()
+        .map_err(|e| git_err("cannot read the commit's tree", e))?;
+    let path = if dir.is_empty() {
+        ".standards".to_string()
+    } else {
+        format!("{dir}/.standards")
+    };
+    let Some(entry) = tree
+        .peel_to_entry_by_path(&path)
+        .map_err(|e| git_err("cannot read a tree", e))?
+    else {
+        return Ok(Vec::new());
+    };
+    if !entry.mode().is_tree() {
+        return Ok(vec![(
+            gix::bstr::BString::from(""),
+            entry.mode().value() as u32,
+            entry.object_id(),
+        )]);
+    }
+    let mut out = Vec::new();
+    collect(repo, entry.object_id(), &mut String::new(), &mut out)?;
+    out.sort();
+    Ok(out)
+}
+
+fn collect(
+    repo: &gix::Repository,
+    id: gix::ObjectId,
+    prefix: &mut String,
+    out: &mut Vec<StandardsEntry>,
+) -> Result<(), Error> {
+    let tree = repo
+        .find_tree(id)
+        .map_err(|e| git_err("cannot read a tree", e))?;
+    for entry in tree.iter() {
+        let entry = entry.map_err(|e| git_err("cannot read a tree", e))?;
+        let len = prefix.len();
+        prefix.push_str(&entry.filename().to_str_lossy());
+        if entry.mode().is_tree() {
+            prefix.push('/');
+            collect(repo, entry.object_id(), prefix, out)?;
+        } else {
+            out.push((
+                prefix.as_str().into(),
+                entry.mode().value() as u32,
+                entry.object_id(),
+            ));
+        }
+        prefix.truncate(len);
+    }
+    Ok(())
+}
+
+/// [`standards_entries_at`] for the index; `None` while any of its entries
+/// is unmerged (then it equals no commit).
+pub fn standards_entries_in_index(
+    repo: &gix::Repository,
+    dir: &str,
+) -> Result<Option<Vec<StandardsEntry>>, Error> {
+    let index = super::index::shared(repo)?;
+    let prefix = if dir.is_empty() {
+        ".standards/".to_string()
+    } else {
+        format!("{dir}/.standards/")
+    };
+    let mut out = Vec::new();
+    for e in index.entries() {
+        let path = e.path(&index);
+        let Some(rest) = path.strip_prefix(prefix.as_bytes()) else {
+            continue;
+        };
+        if e.stage() != gix::index::entry::Stage::Unconflicted {
+            return Ok(None);
+        }
+        let Some(mode) = e.mode.to_tree_entry_mode() else {
+            return Ok(None);
+        };
+        out.push((rest.into(), mode.value() as u32, e.id));
+    }
+    out.sort();
+    Ok(Some(out))
+}

@@ -534,6 +534,13 @@ pub fn evaluate_span(
                     }
                 };
                 problems.extend(found.iter().cloned());
+                // Issue 22: a merge whose STATE.md git line-merged (MG-001).
+                problems.extend(in_repo(
+                    dir,
+                    merge_guard::commit_line_merge(project, id, dir)?
+                        .into_iter()
+                        .collect(),
+                ));
             }
             parents.insert(dir.clone(), (id, tree));
         }

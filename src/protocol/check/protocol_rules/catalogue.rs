@@ -294,6 +294,12 @@ pub fn render_catalogue() -> String {
             r.file
         ));
     }
+    out.push_str("\n## Merge rules outside the snapshot\n\n");
+    out.push_str("Decided from a merge's parents, not from one snapshot: `check --staged` (and so the pre-commit hook) during a merge, and `verify` on each merge commit.\n\n");
+    out.push_str(
+        "| ID | Rule | Protocol | Enforces | Reports on |\n| --- | --- | --- | --- | --- |\n",
+    );
+    out.push_str("| MG-001 | No line-merged STATE.md | D24 STATE.md merges | When both parents changed `.standards/STATE.md` since their merge base, the merge result is one of the two versions (the driver's conflict, decided with the `resolve` command), never a third text that git's line merge made: a workflow state neither branch had. Independent of the merge driver, which a fresh clone lacks. | `.standards/STATE.md` |\n");
     out.push_str("\n## Not mechanical: rules that need judgement\n\n");
     out.push_str("| Protocol | Rule | Why no checker decides it |\n| --- | --- | --- |\n");
     for j in JUDGEMENT {
