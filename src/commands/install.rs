@@ -15,7 +15,7 @@ use crate::protocol::layout::{
 };
 use crate::protocol::tree::{obstacle, Node, Text, Tree};
 use crate::protocol::vocab::{CycleMode, ProjectMode};
-use crate::protocol::{conflicts, mode, state};
+use crate::protocol::{conflicts, migration, mode, state};
 use crate::repo::{journal, notes_config, Project};
 
 /// A validated install request.
@@ -153,13 +153,24 @@ pub struct Plan {
     /// Runtime files of an installed runtime that were missing and that git
     /// holds no copy of: recreated by this install (issue 15, item 1).
     pub restored: Vec<&'static str>,
+    /// The fields an upgrade from an older Node runtime added to STATE.md,
+    /// one report line each (issue 29, item 1).
+    pub migrated: Vec<migration::Addition>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InstallKind {
     First,
     Reinstall,
-    Upgrade { from: Version },
+    Upgrade {
+        from: Version,
+    },
+    /// Over a runtime the Node runtime installed (its `.standards/bin/`, or a
+    /// PROTOCOL.md that never names `git standards`): the Node release
+    /// numbers are not ours, so any of them (0.1.0 to 0.11.0) upgrades.
+    FromNode {
+        from: Version,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -301,6 +312,7 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
     if let (true, Some(source)) = (absent, &root.committed_runtime) {
         return Err(refuse_absent_runtime(source));
     }
+    let mut migrated = None;
     let ((kind, mode), restored) = match tree.node(STANDARDS_DIR) {
         Node::Missing => {
             let inferred = infer_mode(root_names.iter().map(String::as_str));
@@ -316,7 +328,7 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
                 Vec::new(),
             )
         }
-        Node::Dir => inspect_installed(tree, root, request, binary)?,
+        Node::Dir => inspect_installed(tree, root, request, binary, &mut migrated)?,
         Node::Symlink => {
             return Err(Error::refused(
                 "refusing to install: `.standards` is a symbolic link",
@@ -357,13 +369,20 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
         put(STATE_PATH, state::fresh_template(mode), &mut ops);
     } else {
         for path in [INSTALLATION_PATH, MODE_PATH, STATE_PATH] {
-            let content = match path {
+            let content = match (path, &migrated) {
+                (STATE_PATH, Some(m)) if !restored.contains(&path) => {
+                    ops.push(Op::Replace {
+                        path: path.into(),
+                        content: m.text.clone(),
+                    });
+                    continue;
+                }
                 _ if !restored.contains(&path) => {
                     ops.push(Op::Keep { path: path.into() });
                     continue;
                 }
-                INSTALLATION_PATH => installation_json(),
-                MODE_PATH => mode::render(mode),
+                (INSTALLATION_PATH, _) => installation_json(),
+                (MODE_PATH, _) => mode::render(mode),
                 _ => state::fresh_template(mode),
             };
             ops.push(Op::Create {
@@ -424,6 +443,7 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
         mode,
         ops,
         restored,
+        migrated: migrated.map(|m| m.additions).unwrap_or_default(),
     })
 }
 
@@ -471,6 +491,7 @@ fn inspect_installed(
     root: &RootListing,
     request: &Request,
     binary: Version,
+    migrated: &mut Option<migration::Migrated>,
 ) -> Result<((InstallKind, ProjectMode), Vec<&'static str>)> {
     let found = conflicts::find(tree);
     if !found.is_empty() {
@@ -479,7 +500,8 @@ fn inspect_installed(
             Some("resolve the conflicts (keep exactly one cycle in STATE.md), commit, then install again".to_string()),
         ));
     }
-    let why = match tree.text(PROTOCOL_PATH) {
+    let protocol = tree.text(PROTOCOL_PATH);
+    let why = match &protocol {
         Text::Ok(text) if text.contains(MARKER) => None,
         Text::Ok(_) => Some("its PROTOCOL.md lacks the framework marker"),
         Text::Missing => Some("it has no PROTOCOL.md"),
@@ -497,6 +519,8 @@ fn inspect_installed(
         ));
     }
     let restored = repairs(tree, root, request)?;
+    let node = tree.exists(LEGACY_BIN)
+        || matches!(&protocol, Text::Ok(text) if migration::installed_by_node(text));
     let installed_mode = match request.mode {
         Some(requested) if restored.contains(&MODE_PATH) => requested,
         _ => {
@@ -522,6 +546,21 @@ fn inspect_installed(
             })
         }
     };
+    // A STATE.md an older Node release wrote lacks the fields later releases
+    // added: add them with the values that release implied (issue 29).
+    *migrated = migration::migrate_state(&state_text).map_err(|e| {
+        Error::refused(
+            format!("refusing to upgrade: `{STATE_PATH}` {e}"),
+            Some(format!(
+                "add one of these to the `## Active Work` section of `{STATE_PATH}`, before `Id`: {}; then run `git standards install` again",
+                e.choices.join(", or ")
+            )),
+        )
+    })?;
+    let state_text = match migrated {
+        Some(m) => m.text.clone(),
+        None => state_text,
+    };
     let doc = state::StateDoc::parse(&state_text)?;
     if installed_mode == ProjectMode::Greenfield {
         for (field, value) in [
@@ -546,6 +585,15 @@ fn inspect_installed(
     } else {
         read_installed_version(tree)?
     };
+    if node && installed != binary {
+        // The Node release numbers run ahead of ours: every one upgrades.
+        // (A VERSION.json naming this very version is ours, whatever the
+        // Node remnants beside it: a reinstall, as before.)
+        return Ok((
+            (InstallKind::FromNode { from: installed }, installed_mode),
+            restored,
+        ));
+    }
     if installed.0 != binary.0 {
         return Err(Error::refused(
             format!("the installed runtime is version {installed}; this git-standards is {binary}, and there is no migration between major versions"),
@@ -740,6 +788,13 @@ fn install_event(plan: &Plan, settings: &[notes_config::Setting]) -> Event {
             .detail("mode", plan.mode.to_string())
             .detail("changed", changed)
             .detail("config", set),
+        InstallKind::FromNode { from } => Event::new(EventKind::Upgraded)
+            .detail("from", format!("node {from}"))
+            .detail("version", version)
+            .detail("mode", plan.mode.to_string())
+            .detail("changed", changed)
+            .detail("migrated", migrated_lines(plan))
+            .detail("config", set),
         InstallKind::Reinstall => Event::new(EventKind::Upgraded)
             .detail("from", version.clone())
             .detail("version", version)
@@ -886,6 +941,12 @@ fn print_plan(
         (InstallKind::First, _, true) => "Would install".to_string(),
         (InstallKind::Upgrade { from }, _, false) => format!("Upgraded from {from} to"),
         (InstallKind::Upgrade { from }, _, true) => format!("Would upgrade from {from} to"),
+        (InstallKind::FromNode { from }, _, false) => {
+            format!("Upgraded from the Node runtime {from} to")
+        }
+        (InstallKind::FromNode { from }, _, true) => {
+            format!("Would upgrade from the Node runtime {from} to")
+        }
         (InstallKind::Reinstall, 0, _) => "Verified".to_string(),
         (InstallKind::Reinstall, _, false) => "Updated".to_string(),
         (InstallKind::Reinstall, _, true) => "Would update".to_string(),
@@ -906,7 +967,19 @@ fn print_plan(
         None => writeln!(out, "Mode: {}; changed paths: {changed}", plan.mode),
     }
     .map_err(w)?;
+    for line in migrated_lines(plan) {
+        let verb = if dry_run { "would migrate" } else { "migrated" };
+        writeln!(out, "{verb:<14} {}: {line}", view.show(STATE_PATH)).map_err(w)?;
+    }
     Ok(())
+}
+
+/// One line per field the upgrade added to STATE.md.
+fn migrated_lines(plan: &Plan) -> Vec<String> {
+    plan.migrated
+        .iter()
+        .map(migration::Addition::describe)
+        .collect()
 }
 
 #[cfg(test)]
