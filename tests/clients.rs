@@ -550,3 +550,61 @@ fn sc_unin_001_uninstall_removes_exactly_what_install_added() {
     }
     assert_eq!(read(repo.join("app.js")), "x\n");
 }
+
+/// Issue 29 item 2: a Node install with its stop handler and its
+/// pre-tool-use guard: install reports each handler by its kind, and warns
+/// that no edit guard replaces the guard.
+#[test]
+fn each_node_handler_is_reported_by_its_kind_and_the_lost_guard_is_a_warning() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install", "--client", "claude", "--no-hooks"])
+        .success();
+    write(repo.join(".standards/bin/hook.mjs"), "// node\n");
+    let mut settings: Value = serde_json::from_str(NODE_CLAUDE).unwrap();
+    settings["hooks"]["PreToolUse"] = json!([{
+        "matcher": "Edit|Write|MultiEdit",
+        "hooks": [{
+            "type": "command",
+            "command": "node \"${CLAUDE_PROJECT_DIR}/.standards/bin/hook.mjs\" pre-tool-use",
+            "timeout": 30
+        }]
+    }]);
+    settings["skillOverrides"] =
+        json_of(repo.join(".claude/settings.json"))["skillOverrides"].clone();
+    write(
+        repo.join(".claude/settings.json"),
+        serde_json::to_string_pretty(&settings).unwrap(),
+    );
+    let record_path = repo.join(".standards/INSTALLATION.json");
+    let mut record = json_of(&record_path);
+    record["hooks"] = json!([".claude/settings.json"]);
+    write(&record_path, serde_json::to_string_pretty(&record).unwrap());
+    env.commit_all(&repo, "node install");
+
+    let dry = stdout(&env.run(&repo, &["install", "--dry-run"]).success());
+    let out = stdout(&env.run(&repo, &["install"]).success());
+    for out in [&dry, &out] {
+        assert!(!out.contains("stop-hook handler(s)"), "{out}");
+        let stop: Vec<&str> = out
+            .lines()
+            .filter(|l| l.contains("Node runtime's stop handler"))
+            .collect();
+        assert_eq!(stop.len(), 1, "{out}");
+        assert!(
+            stop[0].starts_with("Next: Replaced")
+                && stop[0].contains("git standards hook stop --client claude"),
+            "{out}"
+        );
+        let guard: Vec<&str> = out
+            .lines()
+            .filter(|l| l.contains("pre-tool-use guard"))
+            .collect();
+        assert_eq!(guard.len(), 1, "{out}");
+        assert!(guard[0].starts_with("Warning: removed"), "{out}");
+        assert!(guard[0].contains("no edit guard replaces it yet"), "{out}");
+    }
+    let now = json_of(repo.join(".claude/settings.json"));
+    assert!(now["hooks"].get("PreToolUse").is_none(), "{now}");
+    assert_eq!(now["hooks"]["Stop"].as_array().unwrap().len(), 1);
+    assert!(!read(repo.join(".claude/settings.json")).contains("hook.mjs"));
+}

@@ -196,6 +196,9 @@ pub struct HookMerge {
     pub before: Vec<Value>,
     /// How many of them the Node runtime left.
     pub node_handlers: usize,
+    /// The hook event of each handler the Node runtime left, in order
+    /// (`Stop` for its stop handler, `PreToolUse` for its edit guard).
+    pub node_events: Vec<String>,
 }
 
 /// RT §7.6.8: removes every STANDARDS handler (dropping groups and events
@@ -235,6 +238,7 @@ pub fn merge_hooks(
                         found.before.push(h.clone());
                         if is_node_handler(h) {
                             found.node_handlers += 1;
+                            found.node_events.push(name.clone());
                         }
                         false
                     } else {
@@ -505,6 +509,7 @@ mod tests {
         let mut m = parse_object(text, "s").unwrap();
         let found = merge_hooks(&mut m, Some(CLAUDE_HOOK_COMMAND), "s").unwrap();
         assert_eq!(found.node_handlers, 1);
+        assert_eq!(found.node_events, ["Stop"]);
         let stop = m["hooks"]["Stop"].as_array().unwrap();
         assert_eq!(stop.len(), 2);
         assert_eq!(stop[0]["hooks"][0]["command"], "npm run lint");
