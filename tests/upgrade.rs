@@ -321,3 +321,112 @@ fn node_0_1_0_shares_our_version_number_and_its_state_is_still_migrated() {
     );
     env.run(&repo, &["check"]).success();
 }
+
+/// Releases before 0.5.0 kept the cycle records under `docs/`: the upgrade
+/// moves each one, unchanged, to `.standards/docs/`, points `Development` at
+/// it (the protocol fixes that path), and leaves the project's own documents
+/// under `docs/` where they are.
+#[test]
+fn records_before_0_5_move_into_the_standards_folder_and_development_follows() {
+    let (env, repo) = Env::repo();
+    write(repo.join("app.py"), "print(\"hi\")\n");
+    env.run(&repo, &["install"]).success();
+    env.commit_all(&repo, "install");
+    env.run(
+        &repo,
+        &["start", "--request", "Fix it", "--mode", "expedited"],
+    )
+    .success();
+    let record = stdout(
+        &env.run(&repo, &["artifact", "init", "DEVELOPMENT"])
+            .success(),
+    )
+    .trim()
+    .to_string();
+    let text = read(repo.join(&record))
+        .replace("`AUTONOMOUS | STEPWISE | CODE_WITH_ME`", "`AUTONOMOUS`")
+        .replace("`<style-name | NONE>`", "`NONE`")
+        .replace("`false | true`", "`false`")
+        .replace(
+            "`PROPOSED | APPROVED | IN_PROGRESS | COMPLETE`",
+            "`PROPOSED`",
+        );
+    std::fs::remove_file(repo.join(&record)).unwrap();
+    let old = record.strip_prefix(".standards/").unwrap().to_string();
+    write(repo.join(&old), &text);
+    write(repo.join("docs/development/guide.md"), "# How we develop\n");
+    let state = read(repo.join(STATE)).replace(&format!("`{record}`"), &format!("`{old}`"));
+    write(repo.join(STATE), state);
+    // The rest of what 0.4.0 left.
+    let (env, repo) = {
+        let r = release("0.4.0", 4, 0);
+        let std_dir = repo.join(".standards");
+        write(
+            std_dir.join("VERSION.json"),
+            format!(
+                "{{\n  \"framework\": \"S.T.A.N.D.A.R.D.S.\",\n  \"version\": \"{}\"\n}}\n",
+                r.version
+            ),
+        );
+        write(std_dir.join("PROTOCOL.md"), NODE_PROTOCOL);
+        write(std_dir.join("bin/hook.mjs"), "// node hook\n");
+        let s = read(repo.join(STATE))
+            .replace("`CompletionPolicy`: `NONE` ", "")
+            .replace(" `PendingVerificationCadence`: `NONE`", "");
+        write(repo.join(STATE), s);
+        env.commit_all(&repo, "node 0.4.0");
+        (env, repo)
+    };
+
+    let out = stdout(&env.run(&repo, &["install"]).success());
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("migrated") && l.contains(&format!("`{old}` to `{record}`"))),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l.starts_with("migrated")
+            && l.contains(&format!("`Development` now names `{record}`"))),
+        "{out}"
+    );
+    assert_eq!(read(repo.join(&record)), text);
+    assert!(!repo.join(&old).exists());
+    assert_eq!(
+        read(repo.join("docs/development/guide.md")),
+        "# How we develop\n"
+    );
+    assert!(read(repo.join(STATE)).contains(&format!("`Development`: `{record}`")));
+    // git sees a pure rename of the record.
+    env.git(&repo, &["add", "-A"]);
+    let renames = env.git(&repo, &["diff", "--cached", "-M", "--name-status", "HEAD"]);
+    assert!(
+        renames.contains(&format!("R100\t{old}\t{record}")),
+        "{renames}"
+    );
+    let check = env.run(&repo, &["check"]);
+    assert!(
+        check.get_output().status.success(),
+        "{}{}",
+        stdout(&check),
+        stderr(&check)
+    );
+}
+
+#[test]
+fn a_record_whose_new_place_is_taken_is_refused_and_nothing_changes() {
+    let (env, repo) = node_project(release("0.3.1", 3, 1), Situation::Installed);
+    let id = "old-work-20260101T000000Z-0123abcd";
+    write(repo.join(format!("docs/verification/{id}.md")), "old\n");
+    write(
+        repo.join(format!(".standards/docs/verification/{id}.md")),
+        "new\n",
+    );
+    env.commit_all(&repo, "both");
+    let err = stderr(&env.run(&repo, &["install"]).code(1));
+    assert!(
+        err.contains(&format!("`docs/verification/{id}.md` moves to `.standards/docs/verification/{id}.md`, which already exists")),
+        "{err}"
+    );
+    assert!(err.contains("git standards install"), "{err}");
+    assert_eq!(env.git(&repo, &["status", "--porcelain"]), "");
+}

@@ -153,9 +153,9 @@ pub struct Plan {
     /// Runtime files of an installed runtime that were missing and that git
     /// holds no copy of: recreated by this install (issue 15, item 1).
     pub restored: Vec<&'static str>,
-    /// The fields an upgrade from an older Node runtime added to STATE.md,
-    /// one report line each (issue 29, item 1).
-    pub migrated: Vec<migration::Addition>,
+    /// What an upgrade from an older Node runtime migrated, one report line
+    /// each (issue 29, item 1): fields added to STATE.md, records moved.
+    pub migrated: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -363,6 +363,69 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
             content,
         }),
     };
+    let mut migrated_lines: Vec<String> = migrated
+        .as_ref()
+        .map(|m| {
+            m.additions
+                .iter()
+                .map(migration::Addition::describe)
+                .collect()
+        })
+        .unwrap_or_default();
+    // Releases before 0.5.0 kept the cycle records under `docs/`.
+    if let InstallKind::FromNode { from } = kind {
+        if from < Version(0, 5, 0) {
+            let moves = migration::moved_records(&tree.markdown_files());
+            for (from_path, to) in &moves {
+                let Node::File(bytes) = tree.node(from_path) else {
+                    continue;
+                };
+                let content = String::from_utf8(bytes).map_err(|_| Error::Invalid {
+                    path: from_path.clone(),
+                    message: "is not UTF-8 text, so it cannot be moved as a cycle record".into(),
+                })?;
+                if tree.node(to) != Node::Missing {
+                    return Err(Error::refused(
+                        format!("refusing to upgrade: the cycle record `{from_path}` moves to `{to}`, which already exists"),
+                        Some("keep one of the two (move the other out of the project), then run `git standards install` again".to_string()),
+                    ));
+                }
+                if let Some(found) = obstacle(tree, to) {
+                    return Err(Error::refused(
+                        format!("refusing to upgrade: `{}` is not a normal folder inside the project, so `{to}` cannot be written safely", found.component()),
+                        Some(format!("replace `{}` with a real folder (or remove it), then run `git standards install` again", found.component())),
+                    ));
+                }
+                ops.push(Op::Create {
+                    path: to.clone(),
+                    content,
+                });
+                ops.push(Op::Remove {
+                    path: from_path.clone(),
+                });
+                migrated_lines.push(format!("moved the cycle record `{from_path}` to `{to}`, where releases since 0.5.0 keep it"));
+            }
+            let base = match (&migrated, tree.text(STATE_PATH)) {
+                (Some(m), _) => Some(m.text.clone()),
+                (None, Text::Ok(t)) => Some(t),
+                _ => None,
+            };
+            if let Some((text, line)) =
+                base.and_then(|b| migration::relocate_development(&b, &moves))
+            {
+                migrated_lines.push(line);
+                match &mut migrated {
+                    Some(m) => m.text = text,
+                    None => {
+                        migrated = Some(migration::Migrated {
+                            text,
+                            additions: Vec::new(),
+                        })
+                    }
+                }
+            }
+        }
+    }
     if kind == InstallKind::First {
         put(INSTALLATION_PATH, installation_json(), &mut ops);
         put(MODE_PATH, mode::render(mode), &mut ops);
@@ -443,7 +506,7 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
         mode,
         ops,
         restored,
-        migrated: migrated.map(|m| m.additions).unwrap_or_default(),
+        migrated: migrated_lines,
     })
 }
 
@@ -793,7 +856,7 @@ fn install_event(plan: &Plan, settings: &[notes_config::Setting]) -> Event {
             .detail("version", version)
             .detail("mode", plan.mode.to_string())
             .detail("changed", changed)
-            .detail("migrated", migrated_lines(plan))
+            .detail("migrated", plan.migrated.clone())
             .detail("config", set),
         InstallKind::Reinstall => Event::new(EventKind::Upgraded)
             .detail("from", version.clone())
@@ -967,19 +1030,15 @@ fn print_plan(
         None => writeln!(out, "Mode: {}; changed paths: {changed}", plan.mode),
     }
     .map_err(w)?;
-    for line in migrated_lines(plan) {
+    for line in &plan.migrated {
         let verb = if dry_run { "would migrate" } else { "migrated" };
-        writeln!(out, "{verb:<14} {}: {line}", view.show(STATE_PATH)).map_err(w)?;
+        match line.strip_prefix("moved ") {
+            Some(rest) => writeln!(out, "{verb:<14} {rest}"),
+            None => writeln!(out, "{verb:<14} {}: {line}", view.show(STATE_PATH)),
+        }
+        .map_err(w)?;
     }
     Ok(())
-}
-
-/// One line per field the upgrade added to STATE.md.
-fn migrated_lines(plan: &Plan) -> Vec<String> {
-    plan.migrated
-        .iter()
-        .map(migration::Addition::describe)
-        .collect()
 }
 
 #[cfg(test)]

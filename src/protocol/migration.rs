@@ -72,6 +72,74 @@ pub fn installed_by_node(protocol: &str) -> bool {
     !protocol.contains("git standards")
 }
 
+/// The fixed-path record folders releases before 0.5.0 kept under `docs/`
+/// (0.5.0 moved them to `.standards/docs/`, where the protocol keeps them).
+const RECORD_KINDS: [&str; 5] = [
+    "development",
+    "verification",
+    "reviews",
+    "documentation",
+    "synchronization",
+];
+
+/// The cycle records a release before 0.5.0 left under `docs/`, each with
+/// the path it has now: `docs/<kind>/<cycle-id>.md` (reviews:
+/// `docs/reviews/<cycle-id>/implementation.md` or `final-deliverable.md`).
+/// Only names a generated cycle ID: any other file there is the project's.
+pub fn moved_records(paths: &[String]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for path in paths {
+        let Some(rest) = path.strip_prefix("docs/") else {
+            continue;
+        };
+        let Some((kind, name)) = rest.split_once('/') else {
+            continue;
+        };
+        if !RECORD_KINDS.contains(&kind) {
+            continue;
+        }
+        let id = match (kind, name.split_once('/')) {
+            ("reviews", Some((id, "implementation.md" | "final-deliverable.md"))) => id,
+            ("reviews", _) | (_, Some(_)) => continue,
+            (_, None) => match name.strip_suffix(".md") {
+                Some(id) => id,
+                None => continue,
+            },
+        };
+        if super::cycle_id::is_generated(id) {
+            out.push((path.clone(), format!(".standards/{path}")));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// STATE.md with `Active Work.Development` pointing at the record's new
+/// place, when it names one that moved: the protocol fixes that path
+/// (`.standards/docs/development/<Id>.md`). `Scope` and `Architecture` may
+/// name project documents anywhere, so they stay. `None`: nothing to change.
+pub fn relocate_development(source: &str, moves: &[(String, String)]) -> Option<(String, String)> {
+    let (text, _) = strip_bom(source);
+    let offset = source.len() - text.len();
+    let (_, body) = active_work(text)?;
+    let masked = mask_html_comments(&text[body.clone()]);
+    let found = fields::scan(&masked);
+    let dev = fields::first(&found, "Development")?;
+    let (from, to) = moves.iter().find(|(from, _)| *from == dev.value)?;
+    let span = offset + body.start + dev.span.start..offset + body.start + dev.span.end;
+    let mut out = String::with_capacity(source.len() + 12);
+    out.push_str(&source[..span.start]);
+    out.push_str(&fields::render_code_span(to));
+    out.push_str(&source[span.end..]);
+    let line = fields::line_of(&out, span.start);
+    Some((
+        out,
+        format!(
+            "`Development` now names `{to}` (line {line}), where the record moved from `{from}`"
+        ),
+    ))
+}
+
 const POLICY: &str = "CompletionPolicy";
 const CADENCE: &str = "PendingVerificationCadence";
 
@@ -362,5 +430,50 @@ mod tests {
         assert_eq!(migrate_state("# nothing\n"), Ok(None));
         let no_id = before_0_8("AUDITING", "UNSET", "UNSET", "NONE").replace("`Id`: `UNSET` ", "");
         assert_eq!(migrate_state(&no_id), Ok(None));
+    }
+
+    #[test]
+    fn records_before_0_5_move_into_the_standards_folder() {
+        let id = ID;
+        let paths: Vec<String> = [
+            format!("docs/development/{id}.md"),
+            format!("docs/verification/{id}.md"),
+            format!("docs/reviews/{id}/implementation.md"),
+            format!("docs/reviews/{id}/notes.md"),
+            "docs/development/guide.md".to_string(),
+            format!("docs/scope/{id}.md"),
+            format!("src/docs/development/{id}.md"),
+        ]
+        .into_iter()
+        .collect();
+        let moves = moved_records(&paths);
+        assert_eq!(
+            moves,
+            [
+                (
+                    format!("docs/development/{id}.md"),
+                    format!(".standards/docs/development/{id}.md")
+                ),
+                (
+                    format!("docs/reviews/{id}/implementation.md"),
+                    format!(".standards/docs/reviews/{id}/implementation.md")
+                ),
+                (
+                    format!("docs/verification/{id}.md"),
+                    format!(".standards/docs/verification/{id}.md")
+                ),
+            ]
+        );
+        let state = before_0_8("DEVELOPING", "STANDARD", id, "docs/s.md").replace(
+            "`Development`: `NONE`",
+            &format!("`Development`: `docs/development/{id}.md`"),
+        );
+        let (text, line) = relocate_development(&state, &moves).unwrap();
+        assert_eq!(
+            text,
+            state.replace("`docs/development/", "`.standards/docs/development/")
+        );
+        assert!(line.contains("line 9"), "{line}");
+        assert_eq!(relocate_development(&text, &moves), None);
     }
 }
