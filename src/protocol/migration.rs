@@ -58,7 +58,7 @@ pub struct Migrated {
 
 /// A field whose value the older format does not imply.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("STATE.md predates `{field}` and its value cannot be inferred: {why}")]
+#[error("predates `{field}` and its value cannot be inferred: {why}")]
 pub struct CannotInfer {
     pub field: &'static str,
     pub why: String,
