@@ -550,3 +550,157 @@ fn sc_unin_001_uninstall_removes_exactly_what_install_added() {
     }
     assert_eq!(read(repo.join("app.js")), "x\n");
 }
+
+/// Issue 29 item 2: a Node install with its stop handler and its
+/// pre-tool-use guard: install reports each handler by its kind, and warns
+/// that no edit guard replaces the guard.
+#[test]
+fn each_node_handler_is_reported_by_its_kind_and_the_lost_guard_is_a_warning() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install", "--client", "claude", "--no-hooks"])
+        .success();
+    write(repo.join(".standards/bin/hook.mjs"), "// node\n");
+    let mut settings: Value = serde_json::from_str(NODE_CLAUDE).unwrap();
+    settings["hooks"]["PreToolUse"] = json!([{
+        "matcher": "Edit|Write|MultiEdit",
+        "hooks": [{
+            "type": "command",
+            "command": "node \"${CLAUDE_PROJECT_DIR}/.standards/bin/hook.mjs\" pre-tool-use",
+            "timeout": 30
+        }]
+    }]);
+    settings["skillOverrides"] =
+        json_of(repo.join(".claude/settings.json"))["skillOverrides"].clone();
+    write(
+        repo.join(".claude/settings.json"),
+        serde_json::to_string_pretty(&settings).unwrap(),
+    );
+    let record_path = repo.join(".standards/INSTALLATION.json");
+    let mut record = json_of(&record_path);
+    record["hooks"] = json!([".claude/settings.json"]);
+    write(&record_path, serde_json::to_string_pretty(&record).unwrap());
+    env.commit_all(&repo, "node install");
+
+    let dry = stdout(&env.run(&repo, &["install", "--dry-run"]).success());
+    let out = stdout(&env.run(&repo, &["install"]).success());
+    for out in [&dry, &out] {
+        assert!(!out.contains("stop-hook handler(s)"), "{out}");
+        let stop: Vec<&str> = out
+            .lines()
+            .filter(|l| l.contains("Node runtime's stop handler"))
+            .collect();
+        assert_eq!(stop.len(), 1, "{out}");
+        assert!(
+            stop[0].starts_with("Next: Replaced")
+                && stop[0].contains("git standards hook stop --client claude"),
+            "{out}"
+        );
+        let guard: Vec<&str> = out
+            .lines()
+            .filter(|l| l.contains("pre-tool-use guard"))
+            .collect();
+        assert_eq!(guard.len(), 1, "{out}");
+        assert!(guard[0].starts_with("Warning: removed"), "{out}");
+        assert!(guard[0].contains("no edit guard replaces it yet"), "{out}");
+    }
+    let now = json_of(repo.join(".claude/settings.json"));
+    assert!(now["hooks"].get("PreToolUse").is_none(), "{now}");
+    assert_eq!(now["hooks"]["Stop"].as_array().unwrap().len(), 1);
+    assert!(!read(repo.join(".claude/settings.json")).contains("hook.mjs"));
+}
+
+/// Issue 29 item 3: settings written with 2 spaces, 4 spaces, tabs or on one
+/// line keep their style: install adds our entries in it (git's diff shows
+/// only added lines, and the comma the entry before them needs), and taking
+/// the integration out again gives back the user's bytes.
+#[test]
+fn settings_in_every_style_change_only_our_entries_and_come_back_byte_for_byte() {
+    let claude = json!({
+        "theme": "dark",
+        "permissions": {"allow": ["Bash(npm test)", "Read"], "deny": []},
+        "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "npm run lint"}]}]},
+        // Removal leaves an emptied `skillOverrides` object in place (it
+        // never deletes a key the user may have had), so the user has one.
+        "skillOverrides": {}
+    });
+    let codex = json!({
+        "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "make check", "timeout": 30}]}]}
+    });
+    let pretty = |v: &Value, unit: &str| {
+        let mut out = Vec::new();
+        let f = serde_json::ser::PrettyFormatter::with_indent(unit.as_bytes());
+        serde::Serialize::serialize(v, &mut serde_json::Serializer::with_formatter(&mut out, f))
+            .unwrap();
+        String::from_utf8(out).unwrap() + "\n"
+    };
+    type Style = Box<dyn Fn(&Value) -> String>;
+    let styles: Vec<(&str, Style)> = vec![
+        ("2 spaces", Box::new(move |v| pretty(v, "  "))),
+        ("4 spaces", Box::new(move |v| pretty(v, "    "))),
+        ("tabs", Box::new(move |v| pretty(v, "\t"))),
+        ("compact", Box::new(|v| serde_json::to_string(v).unwrap())),
+    ];
+    for (name, style) in &styles {
+        let (env, repo) = Env::repo();
+        let files = [
+            (".claude/settings.json", style(&claude)),
+            (".codex/hooks.json", style(&codex)),
+        ];
+        for (path, text) in &files {
+            write(repo.join(path), text);
+        }
+        env.commit_all(&repo, "user settings");
+        env.run(&repo, &["install", "--client", "both"]).success();
+        for (path, text) in &files {
+            let now = read(repo.join(path));
+            assert!(
+                now.contains("git standards hook stop"),
+                "{name} {path}: {now}"
+            );
+            assert_eq!(now.ends_with('\n'), text.ends_with('\n'), "{name} {path}");
+            if *name == "compact" {
+                assert!(!now.contains('\n'), "{name} {path}: {now}");
+                continue;
+            }
+            let diff = env.git(&repo, &["diff", "-U0", "--", path]);
+            let removed: Vec<&str> = diff
+                .lines()
+                .filter(|l| l.starts_with('-') && !l.starts_with("---"))
+                .collect();
+            let added: Vec<&str> = diff
+                .lines()
+                .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
+                .collect();
+            // A removed line only ever comes back with a comma after it, or
+            // opened up for the entries we add (`{}` becoming `{`).
+            for line in &removed {
+                let with_comma = format!("+{},", &line[1..]);
+                let opened = format!("+{}", line[1..].replace("{}", "{"));
+                assert!(
+                    added.contains(&with_comma.as_str())
+                        || (line.ends_with("{}") && added.contains(&opened.as_str())),
+                    "{name} {path}: {diff}"
+                );
+            }
+            assert!(removed.len() <= 2, "{name} {path}: {diff}");
+            let indent = match *name {
+                "tabs" => "\t",
+                "4 spaces" => "    ",
+                _ => "  ",
+            };
+            for line in &added {
+                let body = &line[1..];
+                let lead = body.len() - body.trim_start().len();
+                assert_eq!(lead % indent.len(), 0, "{name} {path}: {body:?}");
+                assert!(
+                    body[..lead].chars().all(|c| indent.contains(c)),
+                    "{name} {path}: {body:?}"
+                );
+            }
+        }
+        env.run(&repo, &["install", "--client", "none"]).success();
+        for (path, text) in &files {
+            assert_eq!(read(repo.join(path)), *text, "{name} {path}");
+        }
+    }
+}

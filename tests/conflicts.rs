@@ -639,3 +639,68 @@ fn resolve_of_one_cycles_two_states_sets_the_other_version_aside() {
     assert_eq!(read(repo.join(STATE)), theirs);
     env.run(&repo, &["check"]).success();
 }
+
+/// Issue 29 item 4: a conflict in a `.standards/` file other than STATE.md
+/// (here CONTEXT.md, while STATE.md merges cleanly) describes each side from
+/// that side's own STATE.md: its commit's cycle, state and request, never
+/// "no active cycle" while a cycle is active.
+#[test]
+fn a_conflict_outside_state_describes_each_side_from_its_own_state() {
+    let (env, repo) = installed();
+    let id = start_cycle(&env, &repo, "Add search");
+    write(
+        repo.join(".standards/CONTEXT.md"),
+        "# Project Context\n\nbase\n",
+    );
+    env.commit_all(&repo, "cycle started");
+    env.git(&repo, &["checkout", "-q", "-b", "side"]);
+    write(
+        repo.join(".standards/CONTEXT.md"),
+        "# Project Context\n\nside\n",
+    );
+    edit_state(&repo, &[("BlockedOn", "Which database backs the search?")]);
+    env.commit_all(&repo, "side: context and a question");
+    env.git(&repo, &["checkout", "-q", "main"]);
+    write(
+        repo.join(".standards/CONTEXT.md"),
+        "# Project Context\n\nmain\n",
+    );
+    edit_state(
+        &repo,
+        &[
+            ("WorkflowState", "ARCHITECTING"),
+            ("Kind", "FORWARD"),
+            ("From", "SCOPING"),
+        ],
+    );
+    env.commit_all(&repo, "main: context and a handoff");
+    let merge = env.git_status(&repo, &["merge", "-q", "side"]);
+    assert!(!merge.status.success(), "CONTEXT.md must conflict");
+    // STATE.md merged cleanly: only CONTEXT.md is unmerged.
+    let unmerged = env.git(&repo, &["diff", "--name-only", "--diff-filter=U"]);
+    assert_eq!(unmerged.trim(), ".standards/CONTEXT.md");
+
+    let a = env.run(&repo, &["check"]).code(1);
+    let out = said(&a);
+    assert!(!out.contains("no active cycle"), "{out}");
+    assert!(!out.contains("no WorkflowState"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "ours (HEAD, the branch being merged into): cycle {id}, WorkflowState ARCHITECTING, request \"Add search\""
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "theirs (MERGE_HEAD, the branch being merged): cycle {id}, WorkflowState SCOPING, request \"Add search\""
+        )),
+        "{out}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&env.run(&repo, &["check", "--json"]).code(1))).unwrap();
+    let file = &json["conflict"]["files"][0];
+    assert_eq!(file["path"], ".standards/CONTEXT.md");
+    assert_eq!(file["ours"]["workflowState"], "ARCHITECTING");
+    assert_eq!(file["theirs"]["workflowState"], "SCOPING");
+    assert_eq!(file["theirs"]["cycle"], id.as_str());
+}

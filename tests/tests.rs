@@ -56,4 +56,5 @@ mod transitions;
 mod transitions_json;
 mod transitions_property;
 mod uninstall;
+mod upgrade;
 mod verify;

@@ -45,7 +45,7 @@ macro_rules! event_kinds {
 
 event_kinds! {
     Installed = "installed": "the runtime was installed for the first time; keys: version, mode, created (paths), config (the git settings it set).",
-    Upgraded = "upgraded": "the runtime was upgraded or reinstalled over an existing one; keys: from, version, changed (paths), config.",
+    Upgraded = "upgraded": "the runtime was upgraded or reinstalled over an existing one; keys: from (`node <version>` over the Node runtime), version, changed (paths), migrated (what an upgrade from an older Node release migrated, one line each: STATE.md fields added, cycle records moved), config.",
     CycleIdIssued = "cycle-id-issued": "`cycle new` issued a cycle ID; keys: request.",
     RecordCreated = "record-created": "`artifact init` created a cycle record; keys: path, blob (its git blob ID), type, state_field (the `Active Work` field it wrote the path to, when it did).",
     RecordPathRecorded = "record-path-recorded": "`artifact init` wrote an existing record's path into its empty `Active Work` field; keys: path, type, state_field.",

@@ -490,11 +490,23 @@ fn note_hooks(
     command: &str,
 ) {
     if found.node_handlers > 0 {
-        p.notices.push(format!(
-            "Replaced {} stop-hook handler(s) of the Node runtime (`.standards/bin/hook.mjs`) in {file}{}.",
-            found.node_handlers,
-            if hooks { format!(" with `{command}`") } else { String::new() }
-        ));
+        // Each Node handler by its kind (issue 29, item 2).
+        for event in &found.node_events {
+            match event.as_str() {
+                "Stop" if hooks => p.notices.push(format!(
+                    "Replaced the Node runtime's stop handler (`.standards/bin/hook.mjs stop`) in {file} with ours, `{command}`."
+                )),
+                "Stop" => p.notices.push(format!(
+                    "Removed the Node runtime's stop handler (`.standards/bin/hook.mjs stop`) from {file}; hooks are off for this install, so none of ours replaces it (add ours with `git standards install --hooks`)."
+                )),
+                "PreToolUse" => p.warnings.push(format!(
+                    "removed the Node runtime's pre-tool-use guard (`.standards/bin/hook.mjs`, PreToolUse) from {file}: its tool is gone with `.standards/bin/`, and no edit guard replaces it yet, so an agent's direct edits of `.standards/` are caught only by `git standards check` and the stop hook."
+                )),
+                other => p.warnings.push(format!(
+                    "removed the Node runtime's {other} handler (`.standards/bin/hook.mjs`) from {file}: its tool is gone with `.standards/bin/`, and nothing replaces it."
+                )),
+            }
+        }
     } else if hooks
         && m.hooks().is_some_and(|h| h.iter().any(|f| f == file))
         && found.before != [cl::hook_group(command)["hooks"][0].clone()]

@@ -15,7 +15,7 @@ use crate::protocol::layout::{
 };
 use crate::protocol::tree::{obstacle, Node, Text, Tree};
 use crate::protocol::vocab::{CycleMode, ProjectMode};
-use crate::protocol::{conflicts, mode, state};
+use crate::protocol::{conflicts, migration, mode, state};
 use crate::repo::{journal, notes_config, Project};
 
 /// A validated install request.
@@ -153,13 +153,24 @@ pub struct Plan {
     /// Runtime files of an installed runtime that were missing and that git
     /// holds no copy of: recreated by this install (issue 15, item 1).
     pub restored: Vec<&'static str>,
+    /// What an upgrade from an older Node runtime migrated, one report line
+    /// each (issue 29, item 1): fields added to STATE.md, records moved.
+    pub migrated: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InstallKind {
     First,
     Reinstall,
-    Upgrade { from: Version },
+    Upgrade {
+        from: Version,
+    },
+    /// Over a runtime the Node runtime installed (its `.standards/bin/`, or a
+    /// PROTOCOL.md that never names `git standards`): the Node release
+    /// numbers are not ours, so any of them (0.1.0 to 0.11.0) upgrades.
+    FromNode {
+        from: Version,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -301,6 +312,7 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
     if let (true, Some(source)) = (absent, &root.committed_runtime) {
         return Err(refuse_absent_runtime(source));
     }
+    let mut migrated = None;
     let ((kind, mode), restored) = match tree.node(STANDARDS_DIR) {
         Node::Missing => {
             let inferred = infer_mode(root_names.iter().map(String::as_str));
@@ -316,7 +328,7 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
                 Vec::new(),
             )
         }
-        Node::Dir => inspect_installed(tree, root, request, binary)?,
+        Node::Dir => inspect_installed(tree, root, request, binary, &mut migrated)?,
         Node::Symlink => {
             return Err(Error::refused(
                 "refusing to install: `.standards` is a symbolic link",
@@ -351,19 +363,89 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
             content,
         }),
     };
+    let mut migrated_lines: Vec<String> = migrated
+        .as_ref()
+        .map(|m| {
+            m.additions
+                .iter()
+                .map(migration::Addition::describe)
+                .collect()
+        })
+        .unwrap_or_default();
+    // Releases before 0.5.0 kept the cycle records under `docs/`.
+    if let InstallKind::FromNode { from } = kind {
+        if from < Version(0, 5, 0) {
+            let moves = migration::moved_records(&tree.markdown_files());
+            for (from_path, to) in &moves {
+                let Node::File(bytes) = tree.node(from_path) else {
+                    continue;
+                };
+                let content = String::from_utf8(bytes).map_err(|_| Error::Invalid {
+                    path: from_path.clone(),
+                    message: "is not UTF-8 text, so it cannot be moved as a cycle record".into(),
+                })?;
+                if tree.node(to) != Node::Missing {
+                    return Err(Error::refused(
+                        format!("refusing to upgrade: the cycle record `{from_path}` moves to `{to}`, which already exists"),
+                        Some("keep one of the two (move the other out of the project), then run `git standards install` again".to_string()),
+                    ));
+                }
+                if let Some(found) = obstacle(tree, to) {
+                    return Err(Error::refused(
+                        format!("refusing to upgrade: `{}` is not a normal folder inside the project, so `{to}` cannot be written safely", found.component()),
+                        Some(format!("replace `{}` with a real folder (or remove it), then run `git standards install` again", found.component())),
+                    ));
+                }
+                ops.push(Op::Create {
+                    path: to.clone(),
+                    content,
+                });
+                ops.push(Op::Remove {
+                    path: from_path.clone(),
+                });
+                migrated_lines.push(format!("moved the cycle record `{from_path}` to `{to}`, where releases since 0.5.0 keep it"));
+            }
+            let base = match (&migrated, tree.text(STATE_PATH)) {
+                (Some(m), _) => Some(m.text.clone()),
+                (None, Text::Ok(t)) => Some(t),
+                _ => None,
+            };
+            if let Some((text, line)) =
+                base.and_then(|b| migration::relocate_development(&b, &moves))
+            {
+                migrated_lines.push(line);
+                match &mut migrated {
+                    Some(m) => m.text = text,
+                    None => {
+                        migrated = Some(migration::Migrated {
+                            text,
+                            additions: Vec::new(),
+                        })
+                    }
+                }
+            }
+        }
+    }
     if kind == InstallKind::First {
         put(INSTALLATION_PATH, installation_json(), &mut ops);
         put(MODE_PATH, mode::render(mode), &mut ops);
         put(STATE_PATH, state::fresh_template(mode), &mut ops);
     } else {
         for path in [INSTALLATION_PATH, MODE_PATH, STATE_PATH] {
-            let content = match path {
+            let content = match (path, &migrated) {
+                (STATE_PATH, Some(m)) if !restored.contains(&path) => {
+                    ops.push(Op::Replace {
+                        path: path.into(),
+                        content: m.text.clone(),
+                    });
+                    continue;
+                }
                 _ if !restored.contains(&path) => {
                     ops.push(Op::Keep { path: path.into() });
                     continue;
                 }
-                INSTALLATION_PATH => installation_json(),
-                MODE_PATH => mode::render(mode),
+                (INSTALLATION_PATH, _) => installation_json(),
+                (MODE_PATH, _) => mode::render(mode),
                 _ => state::fresh_template(mode),
             };
             ops.push(Op::Create {
@@ -424,6 +506,7 @@ pub fn plan(tree: &dyn Tree, root: &RootListing, request: &Request) -> Result<Pl
         mode,
         ops,
         restored,
+        migrated: migrated_lines,
     })
 }
 
@@ -471,6 +554,7 @@ fn inspect_installed(
     root: &RootListing,
     request: &Request,
     binary: Version,
+    migrated: &mut Option<migration::Migrated>,
 ) -> Result<((InstallKind, ProjectMode), Vec<&'static str>)> {
     let found = conflicts::find(tree);
     if !found.is_empty() {
@@ -479,7 +563,8 @@ fn inspect_installed(
             Some("resolve the conflicts (keep exactly one cycle in STATE.md), commit, then install again".to_string()),
         ));
     }
-    let why = match tree.text(PROTOCOL_PATH) {
+    let protocol = tree.text(PROTOCOL_PATH);
+    let why = match &protocol {
         Text::Ok(text) if text.contains(MARKER) => None,
         Text::Ok(_) => Some("its PROTOCOL.md lacks the framework marker"),
         Text::Missing => Some("it has no PROTOCOL.md"),
@@ -497,6 +582,8 @@ fn inspect_installed(
         ));
     }
     let restored = repairs(tree, root, request)?;
+    let node = tree.exists(LEGACY_BIN)
+        || matches!(&protocol, Text::Ok(text) if migration::installed_by_node(text));
     let installed_mode = match request.mode {
         Some(requested) if restored.contains(&MODE_PATH) => requested,
         _ => {
@@ -522,6 +609,21 @@ fn inspect_installed(
             })
         }
     };
+    // A STATE.md an older Node release wrote lacks the fields later releases
+    // added: add them with the values that release implied (issue 29).
+    *migrated = migration::migrate_state(&state_text).map_err(|e| {
+        Error::refused(
+            format!("refusing to upgrade: `{STATE_PATH}` {e}"),
+            Some(format!(
+                "add one of these to the `## Active Work` section of `{STATE_PATH}`, before `Id`: {}; then run `git standards install` again",
+                e.choices.join(", or ")
+            )),
+        )
+    })?;
+    let state_text = match migrated {
+        Some(m) => m.text.clone(),
+        None => state_text,
+    };
     let doc = state::StateDoc::parse(&state_text)?;
     if installed_mode == ProjectMode::Greenfield {
         for (field, value) in [
@@ -546,6 +648,15 @@ fn inspect_installed(
     } else {
         read_installed_version(tree)?
     };
+    if node && installed != binary {
+        // The Node release numbers run ahead of ours: every one upgrades.
+        // (A VERSION.json naming this very version is ours, whatever the
+        // Node remnants beside it: a reinstall, as before.)
+        return Ok((
+            (InstallKind::FromNode { from: installed }, installed_mode),
+            restored,
+        ));
+    }
     if installed.0 != binary.0 {
         return Err(Error::refused(
             format!("the installed runtime is version {installed}; this git-standards is {binary}, and there is no migration between major versions"),
@@ -740,6 +851,13 @@ fn install_event(plan: &Plan, settings: &[notes_config::Setting]) -> Event {
             .detail("mode", plan.mode.to_string())
             .detail("changed", changed)
             .detail("config", set),
+        InstallKind::FromNode { from } => Event::new(EventKind::Upgraded)
+            .detail("from", format!("node {from}"))
+            .detail("version", version)
+            .detail("mode", plan.mode.to_string())
+            .detail("changed", changed)
+            .detail("migrated", plan.migrated.clone())
+            .detail("config", set),
         InstallKind::Reinstall => Event::new(EventKind::Upgraded)
             .detail("from", version.clone())
             .detail("version", version)
@@ -886,6 +1004,12 @@ fn print_plan(
         (InstallKind::First, _, true) => "Would install".to_string(),
         (InstallKind::Upgrade { from }, _, false) => format!("Upgraded from {from} to"),
         (InstallKind::Upgrade { from }, _, true) => format!("Would upgrade from {from} to"),
+        (InstallKind::FromNode { from }, _, false) => {
+            format!("Upgraded from the Node runtime {from} to")
+        }
+        (InstallKind::FromNode { from }, _, true) => {
+            format!("Would upgrade from the Node runtime {from} to")
+        }
         (InstallKind::Reinstall, 0, _) => "Verified".to_string(),
         (InstallKind::Reinstall, _, false) => "Updated".to_string(),
         (InstallKind::Reinstall, _, true) => "Would update".to_string(),
@@ -906,6 +1030,14 @@ fn print_plan(
         None => writeln!(out, "Mode: {}; changed paths: {changed}", plan.mode),
     }
     .map_err(w)?;
+    for line in &plan.migrated {
+        let verb = if dry_run { "would migrate" } else { "migrated" };
+        match line.strip_prefix("moved ") {
+            Some(rest) => writeln!(out, "{verb:<14} {rest}"),
+            None => writeln!(out, "{verb:<14} {}: {line}", view.show(STATE_PATH)),
+        }
+        .map_err(w)?;
+    }
     Ok(())
 }
 

@@ -196,6 +196,9 @@ pub struct HookMerge {
     pub before: Vec<Value>,
     /// How many of them the Node runtime left.
     pub node_handlers: usize,
+    /// The hook event of each handler the Node runtime left, in order
+    /// (`Stop` for its stop handler, `PreToolUse` for its edit guard).
+    pub node_events: Vec<String>,
 }
 
 /// RT §7.6.8: removes every STANDARDS handler (dropping groups and events
@@ -235,6 +238,7 @@ pub fn merge_hooks(
                         found.before.push(h.clone());
                         if is_node_handler(h) {
                             found.node_handlers += 1;
+                            found.node_events.push(name.clone());
                         }
                         false
                     } else {
@@ -272,7 +276,12 @@ pub fn merge_hooks(
 }
 
 /// The text to write for a settings object: `None` when the file existed and
-/// its serialised content is unchanged (its bytes are kept).
+/// its serialised content is unchanged (its bytes are kept). A changed file
+/// is written in the style it was found in (issue 29, item 3): its
+/// indentation (spaces or tabs, any width), or one line with or without
+/// spaces after `:` and `,`; its line endings and its final newline or none.
+/// With the keys in their order (`preserve_order`), only the entries we own
+/// change. A new file, or one in no style recognised here, gets two spaces.
 pub fn settings_text(
     original: Option<(&str, &Map<String, Value>)>,
     now: &Map<String, Value>,
@@ -285,7 +294,138 @@ pub fn settings_text(
             return None;
         }
     }
-    Some(to_json_text(&now_v))
+    match original.and_then(|(text, before)| JsonStyle::detect(text, before)) {
+        Some(style) => Some(style.render(&now_v)),
+        None => Some(to_json_text(&now_v)),
+    }
+}
+
+/// How a JSON file is laid out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonStyle {
+    /// One indentation level (`None`: the whole value on one line).
+    indent: Option<String>,
+    /// On one line: a space after each `:` and after each `,`.
+    colon_space: bool,
+    comma_space: bool,
+    crlf: bool,
+    final_newline: bool,
+}
+
+impl JsonStyle {
+    /// The style of `text` (which parses to `value`), when it is one.
+    pub fn detect(text: &str, value: &Map<String, Value>) -> Option<JsonStyle> {
+        let crlf = text.contains("\r\n");
+        let final_newline = text.ends_with('\n');
+        let body = text.trim_end_matches(['\n', '\r']);
+        if !body.starts_with('{') {
+            return None;
+        }
+        if !body.contains('\n') {
+            // One line: the separators that give back the same bytes.
+            let v = Value::Object(value.clone());
+            for (colon_space, comma_space) in
+                [(false, false), (true, true), (true, false), (false, true)]
+            {
+                let style = JsonStyle {
+                    indent: None,
+                    colon_space,
+                    comma_space,
+                    crlf,
+                    final_newline,
+                };
+                if style.body(&v) == body {
+                    return Some(style);
+                }
+            }
+            return None;
+        }
+        // Several lines: `{` alone on the first, the first entry indented by
+        // one level of tabs or spaces.
+        let mut lines = body.lines();
+        if lines.next()?.trim_end() != "{" {
+            return None;
+        }
+        let second = lines.next()?;
+        let unit: String = second
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
+        let uniform =
+            !unit.is_empty() && (unit.chars().all(|c| c == ' ') || unit.chars().all(|c| c == '\t'));
+        uniform.then_some(JsonStyle {
+            indent: Some(unit),
+            colon_space: true,
+            comma_space: false,
+            crlf,
+            final_newline,
+        })
+    }
+
+    /// The whole file for `value` in this style.
+    pub fn render(&self, value: &Value) -> String {
+        let mut text = self.body(value);
+        if self.final_newline {
+            text.push('\n');
+        }
+        if self.crlf {
+            // JSON strings hold no raw line breaks: every `\n` is layout.
+            text = text.replace('\n', "\r\n");
+        }
+        text
+    }
+
+    fn body(&self, value: &Value) -> String {
+        use serde::Serialize;
+        let mut out = Vec::new();
+        let written = match &self.indent {
+            Some(unit) => {
+                let f = serde_json::ser::PrettyFormatter::with_indent(unit.as_bytes());
+                value.serialize(&mut serde_json::Serializer::with_formatter(&mut out, f))
+            }
+            None => {
+                let f = Spaced {
+                    colon: self.colon_space,
+                    comma: self.comma_space,
+                };
+                value.serialize(&mut serde_json::Serializer::with_formatter(&mut out, f))
+            }
+        };
+        written.expect("JSON values serialise");
+        String::from_utf8(out).expect("serde_json writes UTF-8")
+    }
+}
+
+/// One-line JSON with or without a space after `:` and `,`.
+struct Spaced {
+    colon: bool,
+    comma: bool,
+}
+
+impl serde_json::ser::Formatter for Spaced {
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        match (first, self.comma) {
+            (true, _) => Ok(()),
+            (false, true) => w.write_all(b", "),
+            (false, false) => w.write_all(b","),
+        }
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.begin_array_value(w, first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(if self.colon { b": " } else { b":" })
+    }
 }
 
 /// The ownership record (RF §11.2) as a JSON object, edited in place with
@@ -505,6 +645,7 @@ mod tests {
         let mut m = parse_object(text, "s").unwrap();
         let found = merge_hooks(&mut m, Some(CLAUDE_HOOK_COMMAND), "s").unwrap();
         assert_eq!(found.node_handlers, 1);
+        assert_eq!(found.node_events, ["Stop"]);
         let stop = m["hooks"]["Stop"].as_array().unwrap();
         assert_eq!(stop.len(), 2);
         assert_eq!(stop[0]["hooks"][0]["command"], "npm run lint");
@@ -537,5 +678,69 @@ mod tests {
             settings_text(Some((text, &m)), &changed).unwrap(),
             "{\n  \"b\": 1,\n  \"a\": 2,\n  \"c\": 3\n}\n"
         );
+    }
+
+    /// Issue 29 item 3: a settings file in any of these styles gets our Stop
+    /// group added in its own style, every other line byte for byte.
+    #[test]
+    fn a_changed_settings_file_keeps_its_style() {
+        let value =
+            json!({"theme": "dark", "permissions": {"allow": ["Bash(ls)", "Read"]}, "env": {}});
+        let four = |unit: &str| {
+            let mut out = Vec::new();
+            let f = serde_json::ser::PrettyFormatter::with_indent(unit.as_bytes());
+            serde::Serialize::serialize(
+                &value,
+                &mut serde_json::Serializer::with_formatter(&mut out, f),
+            )
+            .unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let styles = [
+            format!("{}\n", four("  ")),
+            format!("{}\n", four("    ")),
+            format!("{}\n", four("\t")),
+            four("    ").replace('\n', "\r\n"),
+            serde_json::to_string(&value).unwrap(),
+            format!(
+                "{}\n",
+                serde_json::to_string(&value)
+                    .unwrap()
+                    .replace("\":", "\": ")
+                    .replace(",", ", ")
+            ),
+        ];
+        for text in &styles {
+            let before = parse_object(text, "s").unwrap();
+            let mut now = before.clone();
+            merge_hooks(&mut now, Some(CLAUDE_HOOK_COMMAND), "s").unwrap();
+            let out = settings_text(Some((text, &before)), &now).unwrap();
+            // Our entry goes, and the user's file comes back byte for byte.
+            let mut back = parse_object(&out, "s").unwrap();
+            merge_hooks(&mut back, None, "s").unwrap();
+            assert_eq!(
+                settings_text(Some((&out, &now)), &back).unwrap(),
+                *text,
+                "{text}"
+            );
+            // Every line of the original is still there, as it was (the last
+            // entry before ours gains the comma JSON needs).
+            if text.contains('\n') && !text.starts_with("{\"") {
+                let lines: Vec<&str> = out.lines().map(|l| l.trim_end_matches(',')).collect();
+                for line in text.lines().filter(|l| !l.trim().starts_with('}')) {
+                    assert!(
+                        lines.contains(&line.trim_end_matches(',')),
+                        "{line:?} lost in {out}"
+                    );
+                }
+            }
+            assert_eq!(out.ends_with('\n'), text.ends_with('\n'), "{out}");
+            assert_eq!(out.contains("\r\n"), text.contains("\r\n"), "{out}");
+            assert_eq!(
+                out.trim_end().contains('\n'),
+                text.trim_end().contains('\n'),
+                "{out}"
+            );
+        }
     }
 }

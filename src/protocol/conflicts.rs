@@ -2,6 +2,7 @@
 
 use super::fields;
 use super::layout::STANDARDS_DIR;
+use super::state::STATE_PATH;
 use super::state_merge::SideSummary;
 use super::text::mask_html_comments;
 use super::tree::{Stages, Text, Tree};
@@ -77,7 +78,83 @@ pub fn find_cached(tree: &dyn Tree, cache: Option<&ContentCache>) -> Vec<Conflic
         }
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
+    if let Some((ours, theirs)) = state_sides(tree) {
+        describe_from_states(&mut out, ours.as_deref(), theirs.as_deref());
+    }
     out
+}
+
+/// One side's bytes of a file: `None` when that side deleted it.
+pub type SideBytes = Option<Vec<u8>>;
+
+/// STATE.md as each side holds it, when this snapshot can tell: its index
+/// stages 2 and 3 when it is unmerged, else the two versions inside its
+/// conflict markers. `None` when STATE.md is not in conflict here.
+pub fn state_sides(tree: &dyn Tree) -> Option<(SideBytes, SideBytes)> {
+    if let Some(Stages { ours, theirs, .. }) = tree.stages(STATE_PATH) {
+        return Some((ours, theirs));
+    }
+    match tree.text(STATE_PATH) {
+        Text::Ok(text) => {
+            sides_from_markers(&text).map(|(o, t)| (Some(o.into_bytes()), Some(t.into_bytes())))
+        }
+        _ => None,
+    }
+}
+
+/// Describes each side of a conflict in a file other than STATE.md from that
+/// side's own STATE.md (issue 29, item 4): a record or CONTEXT.md names no
+/// workflow state or request, so its own fields would say "no active cycle"
+/// even while one is active. Only sides not described yet (no workflow
+/// state) are filled; a side that deleted the file stays deleted; a side
+/// whose STATE.md is unknown (`None`) keeps the cycle the file names.
+pub fn describe_from_states(
+    conflicts: &mut [Conflict],
+    ours: Option<&[u8]>,
+    theirs: Option<&[u8]>,
+) {
+    for c in conflicts.iter_mut().filter(|c| c.path != STATE_PATH) {
+        for (side, state) in [(&mut c.ours, ours), (&mut c.theirs, theirs)] {
+            let (Some(s), Some(state)) = (side.as_mut(), state) else {
+                continue;
+            };
+            if s.workflow_state.is_some() {
+                continue;
+            }
+            let from = SideSummary::read(state);
+            *s = SideSummary {
+                cycle: from.cycle.or_else(|| s.cycle.take()),
+                request: from.request,
+                workflow_state: from.workflow_state,
+            };
+        }
+    }
+}
+
+/// How one side of `conflict` is described: from STATE.md (its own, or the
+/// side's STATE.md for another file), or, for another file whose side's
+/// STATE.md is unknown, by the cycle the file names.
+pub fn side_phrase(conflict: &Conflict, s: &SideSummary) -> String {
+    let request = match &s.request {
+        Some(r) => format!(", request \"{r}\""),
+        None => String::new(),
+    };
+    match (&s.cycle, &s.workflow_state) {
+        (Some(id), None) if conflict.path != STATE_PATH => {
+            format!("a version naming cycle {id} (that side's STATE.md is unknown)")
+        }
+        (None, None) if conflict.path != STATE_PATH => {
+            "a version naming no cycle (that side's STATE.md is unknown)".to_string()
+        }
+        (cycle, state) => {
+            let cycle = match cycle {
+                Some(id) => format!("cycle {id}"),
+                None => "no active cycle".into(),
+            };
+            let state = state.as_deref().unwrap_or("no WorkflowState");
+            format!("{cycle} ({state}{request})")
+        }
+    }
 }
 
 fn standards_files(tree: &dyn Tree, prefix: &str) -> Vec<String> {
@@ -206,18 +283,7 @@ fn ids(text: &str) -> Vec<String> {
 /// "theirs" mean different branches in a merge and a rebase).
 pub fn describe_sides(conflict: &Conflict, labels: (&str, &str)) -> Option<String> {
     let side = |name: &str, s: &Option<SideSummary>| match s {
-        Some(s) => {
-            let request = match &s.request {
-                Some(r) => format!(", request \"{r}\""),
-                None => String::new(),
-            };
-            let cycle = match &s.cycle {
-                Some(id) => format!("cycle {id}"),
-                None => "no active cycle".into(),
-            };
-            let state = s.workflow_state.as_deref().unwrap_or("no WorkflowState");
-            format!("{name} holds {cycle} ({state}{request})")
-        }
+        Some(s) => format!("{name} holds {}", side_phrase(conflict, s)),
         None => format!("{name} deleted the file"),
     };
     if conflict.ours.is_none() && conflict.theirs.is_none() {
@@ -368,5 +434,68 @@ mod tests {
     fn clean_tree_has_no_conflicts() {
         let t = MemTree::new().with(".standards/STATE.md", "x <<<<<<< not at line start\n");
         assert!(find(&t).is_empty());
+    }
+
+    #[test]
+    fn another_files_sides_are_described_from_each_sides_state() {
+        let state = |id: &str, ws: &str| {
+            format!("`WorkflowState`: `{ws}`\n`Id`: `{id}` `Request`: `Do {id}`\n").into_bytes()
+        };
+        let record = ".standards/docs/scope/x.md";
+        // STATE.md unmerged too: the record's sides come from its stages.
+        let mut t = MemTree::new().with(
+            record,
+            "<<<<<<< HEAD\n`Cycle`: `o-1`\n=======\n`Cycle`: `t-2`\n>>>>>>> b\n",
+        );
+        t.set_stages(
+            STATE_PATH,
+            Stages {
+                base: None,
+                ours: Some(state("o-1", "SCOPING")),
+                theirs: Some(state("t-2", "ARCHITECTING")),
+            },
+        );
+        let found = find(&t);
+        let c = found.iter().find(|c| c.path == record).unwrap();
+        assert_eq!(
+            describe_sides(c, ("ours", "theirs")).unwrap(),
+            "ours holds cycle o-1 (SCOPING, request \"Do o-1\"); theirs holds cycle t-2 (ARCHITECTING, request \"Do t-2\")"
+        );
+
+        // STATE.md clean: the snapshot cannot tell; the file's cycle is named
+        // and the unknown side said so, never "no active cycle".
+        let t = MemTree::new()
+            .with(STATE_PATH, state("o-1", "SCOPING"))
+            .with(
+                ".standards/CONTEXT.md",
+                "<<<<<<< HEAD\na\n=======\nb\n>>>>>>> b\n",
+            )
+            .with(
+                record,
+                "<<<<<<< HEAD\n`Cycle`: `o-1`\n=======\n`Cycle`: `t-2`\n>>>>>>> b\n",
+            );
+        let mut found = find(&t);
+        let text = describe_sides(&found[0], ("ours", "theirs")).unwrap();
+        assert!(
+            !text.contains("no active cycle") && !text.contains("no WorkflowState"),
+            "{text}"
+        );
+        assert!(text.contains("a version naming no cycle"), "{text}");
+        assert!(describe_sides(&found[1], ("ours", "theirs"))
+            .unwrap()
+            .contains("a version naming cycle t-2"));
+        // The repository layer then gives each side its commit's STATE.md;
+        // a side already described keeps its description.
+        describe_from_states(&mut found, Some(&state("o-1", "SCOPING")), None);
+        assert_eq!(
+            found[0].ours.as_ref().unwrap().workflow_state.as_deref(),
+            Some("SCOPING")
+        );
+        assert_eq!(found[0].theirs.as_ref().unwrap().workflow_state, None);
+        describe_from_states(&mut found, Some(&state("x-9", "DEVELOPING")), None);
+        assert_eq!(
+            found[0].ours.as_ref().unwrap().cycle.as_deref(),
+            Some("o-1")
+        );
     }
 }

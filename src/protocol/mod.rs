@@ -17,6 +17,7 @@ pub mod fuzzing;
 pub mod invocation;
 pub mod layout;
 pub mod merge_guard;
+pub mod migration;
 pub mod mode;
 pub mod next;
 pub mod numbering;

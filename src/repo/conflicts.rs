@@ -7,7 +7,9 @@
 use crate::error::{Error, Result};
 use crate::protocol::conflicts::{self, Conflict};
 use crate::protocol::layout::STANDARDS_DIR;
+use crate::protocol::state::STATE_PATH;
 use crate::protocol::state_merge::SideSummary;
+use crate::protocol::tree::Text;
 use crate::protocol::tree::Tree;
 use crate::repo::{ObjectTree, Project};
 
@@ -65,6 +67,15 @@ impl Operation {
             Operation::CherryPick => Some("CHERRY_PICK_HEAD"),
             Operation::Revert => Some("REVERT_HEAD"),
             Operation::ApplyMailbox => None,
+        }
+    }
+
+    /// The commit whose tree is git's "theirs" (stage 3): the incoming
+    /// commit, or for a revert the parent of the reverted commit.
+    fn theirs_rev(self) -> Option<&'static str> {
+        match self {
+            Operation::Revert => Some("REVERT_HEAD^"),
+            other => other.head_ref(),
         }
     }
 
@@ -187,7 +198,7 @@ impl ConflictState {
                 continue;
             }
             for (label, side) in [(labels.0, &c.ours), (labels.1, &c.theirs)] {
-                lines.push(format!("    {label}: {}", side_text(side.as_ref())));
+                lines.push(format!("    {label}: {}", side_text(c, side.as_ref())));
             }
         }
         if self
@@ -262,19 +273,51 @@ pub fn detect(project: &Project) -> Result<ConflictState> {
         }
     }
     found.sort_by(|a, b| a.path.cmp(&b.path));
+    let in_progress = in_progress(project)?;
+    sides_from_commits(project, &mut found, in_progress.as_ref());
     Ok(ConflictState {
         conflicts: found,
-        in_progress: in_progress(project)?,
+        in_progress,
     })
 }
 
 /// The conflict state of one snapshot (the working tree or the index), with
 /// the operation in progress: what `check` and `status` report.
 pub fn state_of(project: &Project, tree: &dyn Tree) -> Result<ConflictState> {
+    let mut found = conflicts::find(tree);
+    let in_progress = in_progress(project)?;
+    sides_from_commits(project, &mut found, in_progress.as_ref());
     Ok(ConflictState {
-        conflicts: conflicts::find(tree),
-        in_progress: in_progress(project)?,
+        conflicts: found,
+        in_progress,
     })
+}
+
+/// Describes the sides of a conflict in a file other than STATE.md from the
+/// STATE.md of each side's commit, when STATE.md itself merged cleanly (so
+/// the snapshot holds no side of it): ours from HEAD, theirs from the
+/// incoming commit of the operation in progress (issue 29, item 4). A side
+/// that cannot be read stays described by the cycle the file names.
+fn sides_from_commits(project: &Project, found: &mut [Conflict], op: Option<&InProgress>) {
+    let pending = found.iter().any(|c| {
+        c.path != STATE_PATH
+            && [&c.ours, &c.theirs]
+                .into_iter()
+                .flatten()
+                .any(|s| s.workflow_state.is_none())
+    });
+    if !pending {
+        return;
+    }
+    let state_at = |rev: &str| -> Option<Vec<u8>> {
+        match project.at_rev(rev).ok()?.text(STATE_PATH) {
+            Text::Ok(text) => Some(text.into_bytes()),
+            _ => None,
+        }
+    };
+    let ours = state_at("HEAD");
+    let theirs = op.and_then(|p| p.operation.theirs_rev()).and_then(state_at);
+    conflicts::describe_from_states(found, ours.as_deref(), theirs.as_deref());
 }
 
 /// The operation in progress, if any.
@@ -288,9 +331,12 @@ pub fn in_progress(project: &Project) -> Result<Option<InProgress>> {
     })
 }
 
-fn side_text(side: Option<&SideSummary>) -> String {
+fn side_text(c: &Conflict, side: Option<&SideSummary>) -> String {
     match side {
         None => "deleted the file".to_string(),
+        Some(s) if c.path != STATE_PATH && s.workflow_state.is_none() => {
+            conflicts::side_phrase(c, s)
+        }
         Some(s) => {
             let cycle = match &s.cycle {
                 Some(id) => format!("cycle {id}"),
