@@ -44,6 +44,7 @@ mod reset;
 mod scaling;
 mod scan_cache;
 mod scenario_coverage;
+mod serialise;
 mod skill_ownership;
 mod snapshots;
 mod stat_reuse;

@@ -380,6 +380,13 @@ pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
 /// Runs `reset` from the command line: preview, confirmation, then the reset.
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
+    // Issue 21: held from reading the plan's inputs to the last write (a
+    // preview writes nothing, not even the lock file).
+    let _lock = if request.dry_run {
+        None
+    } else {
+        Some(journal::lock(&project, "reset")?)
+    };
     journal::refuse_if_pending(&project)?;
     if !request.dry_run {
         // D15: never reset in the middle of a conflict (it leaves the conflict-refused event).
@@ -438,6 +445,7 @@ pub fn apply(
     plan: Plan,
     request: &Request,
 ) -> Result<Outcome> {
+    let _lock = journal::lock(project, "reset")?;
     journal::refuse_if_pending(project)?;
     let commit_base = if request.commit {
         Some(commit_base(project, &plan)?)

@@ -34,7 +34,8 @@ fn refused(r: Refusal) -> Error {
 /// step on stdout, or with `json` one JSON object on stdout instead of the
 /// next step (see [`outcome_json`]).
 pub fn record(ctx: &mut Context, mv: Move, json: bool) -> Result<Transition> {
-    let rt = runtime::open(&ctx.cwd)?;
+    // Issue 21: one writer at a time, from reading STATE.md to its rename.
+    let (rt, _lock) = runtime::open_locked(&ctx.cwd, None, mv.command())?;
     // D22: no move while an interrupted multi-file write awaits `recover`.
     journal::refuse_if_pending(&rt.project)?;
     // D15: no move while `.standards/` is conflicted or a merge changes it.
@@ -437,7 +438,7 @@ pub fn signoff(ctx: &mut Context, json: bool) -> Result<()> {
 /// With `json` the reset's own report goes to stderr and stdout carries the
 /// JSON result alone.
 pub fn cancel(ctx: &mut Context, yes: bool, json: bool) -> Result<()> {
-    let rt = runtime::open(&ctx.cwd)?;
+    let (rt, _lock) = runtime::open_locked(&ctx.cwd, None, "cancel")?;
     journal::refuse_if_pending(&rt.project)?;
     conflicts::refuse_during_conflict(ctx, &rt.project, "cancel")?;
     let doc = runtime::load_state(&rt.tree)?;

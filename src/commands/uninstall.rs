@@ -623,6 +623,13 @@ pub fn preview(project: &Project) -> Result<Plan> {
 /// Runs `uninstall` from the command line.
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
+    // Issue 21: held from reading the plan's inputs to the last write (a
+    // preview writes nothing, not even the lock file).
+    let _lock = if request.dry_run {
+        None
+    } else {
+        Some(journal::lock(&project, "uninstall")?)
+    };
     journal::refuse_if_pending(&project)?;
     let plan = preview(&project)?;
     let root = project.root.display().to_string();
@@ -655,6 +662,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
 
 /// Archives `.standards/`, then applies the plan through the journal.
 pub fn apply(ctx: &mut Context, project: &Project, plan: &Plan) -> Result<Archived> {
+    let _lock = journal::lock(project, "uninstall")?;
     journal::refuse_if_pending(project)?;
     let name = plan
         .cycle
