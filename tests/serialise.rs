@@ -53,6 +53,15 @@ fn field(state: &str, name: &str) -> String {
     rest[..rest.find('`').unwrap()].to_string()
 }
 
+/// How many trials a concurrency test runs: `default`, or more for a
+/// measurement (`GIT_STANDARDS_TEST_TRIALS`, the figures of the README).
+fn trials(default: usize) -> usize {
+    std::env::var("GIT_STANDARDS_TEST_TRIALS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// A barrier folder for one trial.
 fn barrier(env: &Env, trial: usize) -> PathBuf {
     let dir = env.dir.path().join(format!("barrier-{trial}"));
@@ -99,10 +108,15 @@ fn release(barrier: &Path, children: Vec<Child>) -> Vec<Output> {
         std::thread::sleep(Duration::from_millis(5));
     }
     write(barrier.join("go"), "");
-    children
+    let outs: Vec<Output> = children
         .into_iter()
         .map(|c| c.wait_with_output().unwrap())
-        .collect()
+        .collect();
+    for o in &outs {
+        assert!(!err(o).contains("panicked"), "{}", err(o));
+        assert_ne!(o.status.code(), Some(3), "{}", err(o));
+    }
+    outs
 }
 
 fn err(o: &Output) -> String {
@@ -135,7 +149,7 @@ fn chain<'a>(start: &str, events: &'a [serde_json::Value]) -> Vec<&'a serde_json
 fn two_blocks_started_together_record_exactly_one_question() {
     let (env, repo) = f_std(&[("WorkflowState", "TESTING")]);
     let original = read(repo.join(STATE));
-    for trial in 0..12 {
+    for trial in 0..trials(12) {
         write(repo.join(STATE), &original);
         let before = ids(&events(&env, &repo));
         let b = barrier(&env, trial);
@@ -182,7 +196,7 @@ fn two_blocks_started_together_record_exactly_one_question() {
 fn fail_and_cancel_started_together_are_applied_one_after_the_other() {
     let (env, repo) = f_std(&[("WorkflowState", "TESTING")]);
     let original = read(repo.join(STATE));
-    for trial in 0..12 {
+    for trial in 0..trials(12) {
         write(repo.join(STATE), &original);
         let before = ids(&events(&env, &repo));
         let b = barrier(&env, trial);
@@ -236,7 +250,7 @@ fn fail_and_cancel_started_together_are_applied_one_after_the_other() {
 /// question) or the reset did (the block is refused: no active cycle).
 #[test]
 fn reset_and_block_started_together_leave_a_whole_state() {
-    for trial in 0..6 {
+    for trial in 0..trials(6) {
         let (env, repo) = f_std(&[("WorkflowState", "TESTING")]);
         let before = ids(&events(&env, &repo));
         let b = barrier(&env, trial);
@@ -343,4 +357,184 @@ fn a_reset_killed_while_staging_leaves_no_staging_folder_after_recover() {
         env.run(&repo, then).success();
         assert_eq!(journal_debris(&repo), Vec::<String>::new(), "{then:?}");
     }
+}
+
+/// The new events of one trial that a command recorded for itself.
+fn events_of(added: &[serde_json::Value], command: &str) -> usize {
+    added.iter().filter(|e| e["command"] == command).count()
+}
+
+/// Kills `args` at `point` (or lets it finish when the point is never
+/// reached); returns whether it was killed.
+fn killed(env: &Env, repo: &Path, args: &[&str], point: &str) -> bool {
+    let out = env
+        .cmd(repo)
+        .args(args)
+        .env("GIT_STANDARDS_FAILPOINT", point)
+        .output()
+        .unwrap();
+    match out.status.code() {
+        None => true,
+        Some(0) => false,
+        Some(c) => panic!("{args:?} at {point}: exit {c}: {}", err(&out)),
+    }
+}
+
+/// Item 4: a move killed at every durable write (the journal's staging, its
+/// appearance, each step including the event's, the notes ref's lock inside
+/// the event write, the journal's removal) and then `recover`: a move whose
+/// STATE.md landed has its event exactly once, a move that did not land has
+/// none, and no journal or ref lock is left. Both orders: `block` (event
+/// after the write) and `policy` (a user decision: event first, D20).
+/// (Before, a transition killed after its rename lost its event.)
+#[test]
+fn a_move_killed_at_any_write_has_its_event_exactly_once_after_recover() {
+    let moves: [(&str, &[&str]); 2] = [
+        ("block", &["block", "--on", "Which index?"]),
+        ("policy", &["policy", "implementation-reviewed"]),
+    ];
+    let (env, repo) = f_std(&[("WorkflowState", "TESTING")]);
+    let original = read(repo.join(STATE));
+    let mut landed_kills = 0;
+    for (command, args) in moves {
+        let points: Vec<String> = [
+            "transition:before-write",
+            "journal-staged",
+            "journal-begun",
+            "step-applied@1",
+            "step-recorded@1",
+            "step-applied@2",
+            "step-recorded@2",
+            "journal-closing",
+            "audit:ref-locked",
+            "transition:after-write",
+        ]
+        .iter()
+        .map(|p| {
+            if p.contains(':') {
+                p.to_string()
+            } else {
+                format!("{command}:{p}")
+            }
+        })
+        .collect();
+        for point in &points {
+            write(repo.join(STATE), &original);
+            let before = ids(&events(&env, &repo));
+            assert!(
+                killed(&env, &repo, args, point),
+                "{point} was never reached"
+            );
+            env.run(&repo, &["recover"]).success();
+            let landed = read(repo.join(STATE)) != original;
+            landed_kills += usize::from(landed);
+            let added = new_events(&env, &repo, &before);
+            assert_eq!(
+                events_of(&added, command),
+                usize::from(landed),
+                "{point}: landed {landed}: {added:#?}"
+            );
+            assert_eq!(journal_debris(&repo), Vec::<String>::new(), "{point}");
+            assert!(
+                !repo.join(".git/refs/notes/standards.lock").exists(),
+                "{point}"
+            );
+            // The next move runs as usual.
+            write(repo.join(STATE), &original);
+            env.run(&repo, &["block", "--on", "Next?"]).success();
+        }
+    }
+    assert!(landed_kills >= 8, "{landed_kills}");
+}
+
+/// Item 4: a reset killed at every point (after its archive, while staging,
+/// after each step including both event writes, inside an event's notes
+/// update, at the journal's removal) and then `recover`: a reset that
+/// landed has its `archived` and `reset` events exactly once each, one that
+/// did not has neither. (Before, a reset killed after its journal closed
+/// lost its events, and `recover` found nothing.)
+#[test]
+fn a_reset_killed_at_any_write_has_its_events_exactly_once_after_recover() {
+    let mut points: Vec<String> = [
+        "reset:archived",
+        "reset:journal-staged",
+        "reset:journal-begun",
+        "reset:journal-closing",
+        "audit:ref-locked@1",
+        "audit:ref-locked@2",
+    ]
+    .iter()
+    .map(|p| p.to_string())
+    .collect();
+    points.extend((1..=12).map(|n| format!("reset:step-applied@{n}")));
+    let mut kills = 0;
+    for point in &points {
+        let (env, repo) = f_std(&[("WorkflowState", "TESTING")]);
+        let before = ids(&events(&env, &repo));
+        if !killed(&env, &repo, &["reset", "--yes"], point) {
+            // Past the last step: the reset simply finished.
+            assert!(point.contains("step-applied"), "{point} was never reached");
+            continue;
+        }
+        kills += 1;
+        env.run(&repo, &["recover"]).success();
+        let state = read(repo.join(STATE));
+        let landed = field(&state, "WorkflowState") == "AUDITING";
+        if !landed {
+            assert_eq!(
+                field(&state, "WorkflowState"),
+                "TESTING",
+                "{point}: a mixed state"
+            );
+        }
+        let added = new_events(&env, &repo, &before);
+        let count = |kind: &str| added.iter().filter(|e| e["event"] == kind).count();
+        let once = usize::from(landed);
+        assert_eq!(count("reset"), once, "{point}: {added:#?}");
+        assert_eq!(count("archived"), once, "{point}: {added:#?}");
+        assert_eq!(journal_debris(&repo), Vec::<String>::new(), "{point}");
+        assert!(
+            !repo.join(".git/refs/notes/standards.lock").exists(),
+            "{point}"
+        );
+    }
+    assert!(kills >= 10, "{kills}");
+}
+
+/// Item 5: a `refs/notes/standards.lock` that no writer holds (left by a
+/// killed process, older than any live git's) is reported, not blamed on
+/// "other writers": a move refuses (exit 1, nothing changed, its event not
+/// lost but never written without its move) and names `recover`, which
+/// removes the lock; then the move records its event.
+#[test]
+fn a_stale_notes_ref_lock_is_reported_and_recover_removes_it() {
+    let (env, repo) = f_std(&[("WorkflowState", "TESTING")]);
+    let original = read(repo.join(STATE));
+    let lock = repo.join(".git/refs/notes/standards.lock");
+    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    write(&lock, "");
+    let old = std::time::SystemTime::now() - Duration::from_secs(60);
+    std::fs::File::options()
+        .write(true)
+        .open(&lock)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let before = ids(&events(&env, &repo));
+    let a = env.run(&repo, &["block", "--on", "Which index?"]).code(1);
+    let e = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(e.contains("standards.lock"), "{e}");
+    assert!(e.contains("by a process that is gone"), "{e}");
+    assert!(e.contains("git standards recover"), "{e}");
+    assert!(!e.contains("other writers"), "{e}");
+    assert_eq!(read(repo.join(STATE)), original, "nothing was changed");
+    assert_eq!(journal_debris(&repo), Vec::<String>::new());
+    assert!(lock.exists(), "only recover removes it");
+    let a = env.run(&repo, &["recover"]).success();
+    let e = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(e.contains("Removed") && e.contains("standards.lock"), "{e}");
+    assert!(!lock.exists());
+    env.run(&repo, &["block", "--on", "Which index?"]).success();
+    let added = new_events(&env, &repo, &before);
+    assert_eq!(events_of(&added, "block"), 1, "{added:#?}");
 }

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::protocol::layout::STATE_PATH;
 use crate::protocol::state::StateDoc;
 use crate::protocol::tree::{Text, Tree};
+use crate::repo::journal::Change;
 use crate::repo::notes::{self, Anchor};
 use crate::repo::Project;
 
@@ -69,6 +70,20 @@ fn report_stale_lock(ctx: &mut Context, appended: &notes::Appended) {
     if let Some(stale) = &appended.stale_lock {
         let _ = writeln!(ctx.err, "{stale}");
     }
+}
+
+/// The event as a step of the operation's journal (issue 21: the event is
+/// written with the operation, and a crash and `recover` leave it recorded
+/// exactly once), with its ID.
+pub fn journalled(project: &Project, event: Event) -> (Change, String) {
+    let (event, line, id) = prepare(project, event);
+    let change = Change::Event {
+        cycle: event.cycle.clone(),
+        message: format!("standards: {}", event.kind),
+        line,
+        id: id.clone(),
+    };
+    (change, id)
 }
 
 /// Appends the event to the trail now; returns the stored line.

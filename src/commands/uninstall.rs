@@ -661,7 +661,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
 }
 
 /// Archives `.standards/`, then applies the plan through the journal.
-pub fn apply(ctx: &mut Context, project: &Project, plan: &Plan) -> Result<Archived> {
+pub fn apply(_ctx: &mut Context, project: &Project, plan: &Plan) -> Result<Archived> {
     let _lock = journal::lock(project, "uninstall")?;
     journal::refuse_if_pending(project)?;
     let name = plan
@@ -679,19 +679,8 @@ pub fn apply(ctx: &mut Context, project: &Project, plan: &Plan) -> Result<Archiv
             Op::Update { path, content } => Change::write(path.clone(), content.as_bytes()),
         })
         .collect();
-    journal::write_all(
-        project,
-        "uninstall",
-        changes,
-        serde_json::json!({ "archive": archived.at(), "cycle": plan.cycle }),
-    )?;
-    crate::commands::reset::archived_event(
-        ctx,
-        project,
-        &archived,
-        "uninstall",
-        plan.cycle.as_deref(),
-    );
+    let archived_event =
+        crate::commands::reset::archived_event(&archived, "uninstall", plan.cycle.as_deref());
     let mut event = Event::new(EventKind::Uninstalled)
         .detail("archive", archived.reference.clone())
         .detail("archive_commit", archived.commit.to_string())
@@ -705,7 +694,16 @@ pub fn apply(ctx: &mut Context, project: &Project, plan: &Plan) -> Result<Archiv
     if let Some(c) = &plan.cycle {
         event = event.cycle(c.clone());
     }
-    audit::append_after(ctx, project, event);
+    // Issue 21: the events are the journal's last steps (see reset).
+    let mut changes: Vec<Change> = changes;
+    changes.push(audit::journalled(project, archived_event).0);
+    changes.push(audit::journalled(project, event).0);
+    journal::write_all(
+        project,
+        "uninstall",
+        changes,
+        serde_json::json!({ "archive": archived.at(), "cycle": plan.cycle }),
+    )?;
     Ok(archived)
 }
 

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::repo::{failpoint, handles, write, Project};
+use crate::repo::{failpoint, handles, notes, write, Project};
 
 /// The folder name inside `<git-dir>/standards/`.
 const JOURNAL: &str = "journal";
@@ -77,6 +77,16 @@ pub enum Change {
         name: String,
         old: Option<gix::ObjectId>,
         new: gix::ObjectId,
+    },
+    /// Record the operation's audit event (its stored `line`, whose ID is
+    /// `id`) on the anchor of `cycle` (issue 21): journalled with the writes,
+    /// so a crash and `recover` leave a landed operation with its event,
+    /// once (the append skips an event ID the note already holds). Never undone.
+    Event {
+        cycle: Option<String>,
+        line: String,
+        id: String,
+        message: String,
     },
 }
 
@@ -123,6 +133,12 @@ enum Step {
         name: String,
         old: Option<String>,
         new: String,
+    },
+    Event {
+        cycle: Option<String>,
+        line: String,
+        id: String,
+        message: String,
     },
 }
 
@@ -509,7 +525,40 @@ impl Journal {
                 let new = parse_id(Some(new))?.expect("a new id");
                 move_ref(self.repo()?, name, old, Some(new), self.recovering)
             }
+            Step::Event {
+                cycle,
+                line,
+                id,
+                message,
+            } => {
+                let anchor = notes::Anchor::for_cycle(cycle.as_deref());
+                notes::append_once(self.repo()?, &anchor, line, id, message)
+                    .map(drop)
+                    .map_err(|e| self.event_failed(e))
+            }
         }
+    }
+
+    /// The error of an event step that could not be recorded: `run` then
+    /// undoes the operation, `recover` keeps its journal.
+    fn event_failed(&self, e: Error) -> Error {
+        let then = if self.recovering {
+            "the journal stays until it can be"
+        } else {
+            "so the whole operation is undone and nothing was changed"
+        };
+        let (message, hint) = match e {
+            Error::Refused { message, hint } => (message, hint),
+            other => (other.to_string(), None),
+        };
+        Error::refused(
+            format!(
+                "the audit event could not be recorded in `{}` for `git standards {}`, {then}: {message}",
+                notes::NOTES_REF,
+                self.operation
+            ),
+            hint.or_else(|| Some(format!("check `git show-ref {}` and `git fsck`, then run the command again", notes::NOTES_REF))),
+        )
     }
 
     fn undo(&self, i: usize) -> Result<()> {
@@ -550,6 +599,8 @@ impl Journal {
                 let new = parse_id(Some(new))?;
                 move_ref(self.repo()?, name, new, old, self.recovering)
             }
+            // An event once written is never removed (a rollback is recorded by `recover`'s own event).
+            Step::Event { .. } => Ok(()),
         }
     }
 
@@ -723,6 +774,17 @@ fn stage(
             name,
             old: old.map(|o| o.to_string()),
             new: new.to_string(),
+        },
+        Change::Event {
+            cycle,
+            line,
+            id,
+            message,
+        } => Step::Event {
+            cycle,
+            line,
+            id,
+            message,
         },
     })
 }
