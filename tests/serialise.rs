@@ -447,50 +447,44 @@ fn a_move_killed_at_any_write_has_its_event_exactly_once_after_recover() {
     assert!(landed_kills >= 8, "{landed_kills}");
 }
 
-/// Item 4: a reset killed at every point (after its archive, while staging,
-/// after each step including both event writes, inside an event's notes
-/// update, at the journal's removal) and then `recover`: a reset that
-/// landed has its `archived` and `reset` events exactly once each, one that
-/// did not has neither. (Before, a reset killed after its journal closed
-/// lost its events, and `recover` found nothing.)
-#[test]
-fn a_reset_killed_at_any_write_has_its_events_exactly_once_after_recover() {
+/// Kills `git standards <operation> --yes` at every point (after its
+/// archive, while staging, after each step including both event writes,
+/// inside each event's notes update, at the journal's removal), then runs
+/// `recover`: an operation that landed (`landed`) has its `archived` and
+/// `kind` events exactly once each, one that did not has neither, and no
+/// journal or ref lock is left. Returns the number of kills.
+fn teardown_killed_everywhere(operation: &str, kind: &str, landed: fn(&Path) -> bool) -> usize {
     let mut points: Vec<String> = [
-        "reset:archived",
-        "reset:journal-staged",
-        "reset:journal-begun",
-        "reset:journal-closing",
-        "audit:ref-locked@1",
-        "audit:ref-locked@2",
+        "archived",
+        "journal-staged",
+        "journal-begun",
+        "journal-closing",
     ]
     .iter()
-    .map(|p| p.to_string())
+    .map(|p| format!("{operation}:{p}"))
     .collect();
-    points.extend((1..=12).map(|n| format!("reset:step-applied@{n}")));
+    points.extend(["audit:ref-locked@1".into(), "audit:ref-locked@2".into()]);
+    points.extend((1..=12).map(|n| format!("{operation}:step-applied@{n}")));
     let mut kills = 0;
     for point in &points {
         let (env, repo) = f_std(&[("WorkflowState", "TESTING")]);
         let before = ids(&events(&env, &repo));
-        if !killed(&env, &repo, &["reset", "--yes"], point) {
-            // Past the last step: the reset simply finished.
+        let original = read(repo.join(STATE));
+        if !killed(&env, &repo, &[operation, "--yes"], point) {
+            // Past the last step: the operation simply finished.
             assert!(point.contains("step-applied"), "{point} was never reached");
             continue;
         }
         kills += 1;
         env.run(&repo, &["recover"]).success();
-        let state = read(repo.join(STATE));
-        let landed = field(&state, "WorkflowState") == "AUDITING";
+        let landed = landed(&repo);
         if !landed {
-            assert_eq!(
-                field(&state, "WorkflowState"),
-                "TESTING",
-                "{point}: a mixed state"
-            );
+            assert_eq!(read(repo.join(STATE)), original, "{point}: a mixed state");
         }
         let added = new_events(&env, &repo, &before);
-        let count = |kind: &str| added.iter().filter(|e| e["event"] == kind).count();
+        let count = |k: &str| added.iter().filter(|e| e["event"] == k).count();
         let once = usize::from(landed);
-        assert_eq!(count("reset"), once, "{point}: {added:#?}");
+        assert_eq!(count(kind), once, "{point}: {added:#?}");
         assert_eq!(count("archived"), once, "{point}: {added:#?}");
         assert_eq!(journal_debris(&repo), Vec::<String>::new(), "{point}");
         assert!(
@@ -498,7 +492,28 @@ fn a_reset_killed_at_any_write_has_its_events_exactly_once_after_recover() {
             "{point}"
         );
     }
+    kills
+}
+
+/// Item 4: a reset killed at every point and then `recover`: a reset that
+/// landed has its `archived` and `reset` events exactly once each, one that
+/// did not has neither. (Before, a reset killed after its journal closed
+/// lost its events, and `recover` found nothing.)
+#[test]
+fn a_reset_killed_at_any_write_has_its_events_exactly_once_after_recover() {
+    let kills = teardown_killed_everywhere("reset", "reset", |repo| {
+        field(&read(repo.join(STATE)), "WorkflowState") == "AUDITING"
+    });
     assert!(kills >= 10, "{kills}");
+}
+
+/// Item 4: the same for `uninstall` and its `uninstalled` event.
+#[test]
+fn an_uninstall_killed_at_any_write_has_its_events_exactly_once_after_recover() {
+    let kills = teardown_killed_everywhere("uninstall", "uninstalled", |repo| {
+        !repo.join(STATE).exists()
+    });
+    assert!(kills >= 8, "{kills}");
 }
 
 /// Item 5: a `refs/notes/standards.lock` that no writer holds (left by a

@@ -624,8 +624,9 @@ pub fn preview(project: &Project) -> Result<Plan> {
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     // Issue 21: held from reading the plan's inputs to the last write (a
-    // preview writes nothing, not even the lock file).
-    let _lock = if request.dry_run {
+    // preview, or a refusal to run unconfirmed, writes nothing, not even the
+    // lock file).
+    let _lock = if request.dry_run || !(request.yes || super::confirm::interactive()) {
         None
     } else {
         Some(journal::lock(&project, "uninstall")?)
