@@ -544,6 +544,14 @@ fn a_stale_notes_ref_lock_is_reported_and_recover_removes_it() {
     assert!(!e.contains("other writers"), "{e}");
     assert_eq!(read(repo.join(STATE)), original, "nothing was changed");
     assert_eq!(journal_debris(&repo), Vec::<String>::new());
+    // A user decision (its event first, D20) names the same way out.
+    let a = env
+        .run(&repo, &["policy", "implementation-reviewed"])
+        .code(1);
+    let e = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(e.contains("by a process that is gone"), "{e}");
+    assert!(e.contains("git standards recover"), "{e}");
+    assert_eq!(read(repo.join(STATE)), original, "nothing was changed");
     assert!(lock.exists(), "only recover removes it");
     let a = env.run(&repo, &["recover"]).success();
     let e = String::from_utf8_lossy(&a.get_output().stderr).into_owned();

@@ -119,15 +119,20 @@ pub fn append_after(ctx: &mut Context, project: &Project, event: Event) -> Optio
 pub fn append_before(ctx: &mut Context, project: &Project, event: Event) -> Result<String> {
     let (event, line, id) = prepare(project, event);
     let appended = store(project, &event, &line).map_err(|e| {
+        // A refusal that knows its way out (an abandoned ref lock: `recover`) keeps it.
+        let hint = match &e {
+            Error::Refused { hint: Some(h), .. } => h.clone(),
+            _ => format!(
+                "this action needs its audit event first; check `git show-ref {}` and `git fsck`, then run the command again",
+                notes::NOTES_REF
+            ),
+        };
         Error::refused(
             format!(
                 "the audit event could not be recorded in `{}`, so nothing was changed: {e}",
                 notes::NOTES_REF
             ),
-            Some(format!(
-                "this action needs its audit event first; check `git show-ref {}` and `git fsck`, then run the command again",
-                notes::NOTES_REF
-            )),
+            Some(hint),
         )
     })?;
     report_stale_lock(ctx, &appended);
