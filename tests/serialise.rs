@@ -561,3 +561,48 @@ fn a_stale_notes_ref_lock_is_reported_and_recover_removes_it() {
     let added = new_events(&env, &repo, &before);
     assert_eq!(events_of(&added, "block"), 1, "{added:#?}");
 }
+
+/// A writer that cannot get the lock within its wait refuses (exit 1,
+/// nothing changed) and names the command holding it. The holder is a
+/// `block` held at its journal's staging point, which it reaches only with
+/// the lock (the wait is shortened for the test).
+#[test]
+fn a_writer_refused_by_the_lock_names_the_operation_holding_it() {
+    let (env, repo) = f_std(&[("WorkflowState", "TESTING")]);
+    let original = read(repo.join(STATE));
+    let b = barrier(&env, 0);
+    let holder = env
+        .cmd(&repo)
+        .args(["block", "--on", "Which index?"])
+        .env(
+            "GIT_STANDARDS_PAUSE",
+            format!("block:journal-staged={}", b.display()),
+        )
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::read_dir(&b).unwrap().count() == 0 {
+        assert!(Instant::now() < deadline, "the holder never took the lock");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let out = env
+        .cmd(&repo)
+        .args(["fail", "--type", "ARCHITECTURE", "--reason", "Retry."])
+        .env("GIT_STANDARDS_LOCK_WAIT_MS", "300")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", err(&out));
+    let e = err(&out);
+    assert!(
+        e.contains(&format!("`git standards block` (process {})", holder.id())),
+        "{e}"
+    );
+    assert!(e.contains("nothing was changed"), "{e}");
+    assert_eq!(read(repo.join(STATE)), original);
+    write(b.join("go"), "");
+    let held = holder.wait_with_output().unwrap();
+    assert!(held.status.success(), "{}", err(&held));
+    assert_eq!(field(&read(repo.join(STATE)), "BlockedOn"), "Which index?");
+}
