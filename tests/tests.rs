@@ -47,6 +47,7 @@ mod reset;
 mod scaling;
 mod scan_cache;
 mod scenario_coverage;
+mod serialise;
 mod server_hook;
 mod skill_ownership;
 mod snapshots;

@@ -504,10 +504,17 @@ fn user_decisions_are_refused_when_their_audit_event_cannot_be_written_first() {
         stderr(&a)
     );
     assert_eq!(read(repo.join(STATE)), before, "nothing was changed");
-    // Any other move writes the state first and reports the lost event.
-    let a = env.run(&repo, &["block", "--on", "Which index?"]).success();
-    assert!(stderr(&a).contains("warning: the audit event could not be recorded"));
-    assert!(read(repo.join(STATE)).contains("`BlockedOn`: `Which index?`"));
+    // Any other move is journalled with its event (issue 21): it is undone
+    // and refused too, never reported done with its event lost.
+    let a = env.run(&repo, &["block", "--on", "Which index?"]).code(1);
+    assert!(
+        stderr(&a).contains("audit event could not be recorded"),
+        "{}",
+        stderr(&a)
+    );
+    assert!(stderr(&a).contains("nothing was changed"), "{}", stderr(&a));
+    assert_eq!(read(repo.join(STATE)), before, "nothing was changed");
+    assert!(!repo.join(".git/standards/journal").exists());
 }
 
 #[test]

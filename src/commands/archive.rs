@@ -97,6 +97,8 @@ pub fn run_show(ctx: &mut Context, name: &str, path: Option<&str>) -> Result<()>
 pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String]) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     project.require_workdir()?;
+    // Issue 21: held from checking the targets to the last write.
+    let _lock = journal::lock(&project, "archive-restore")?;
     journal::refuse_if_pending(&project)?;
     crate::commands::conflicts::refuse_during_conflict(ctx, &project, "archive restore")?;
     let commit = archive::resolve(&project.repo, name)?;

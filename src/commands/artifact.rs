@@ -202,7 +202,11 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
     let command = request.command();
     let command = command.trim_start_matches("git standards ");
     let json_flag = if json { " --json" } else { "" };
-    let rt = runtime::open_for(&ctx.cwd, Some(&format!("{command}{json_flag}")))?;
+    let (rt, _lock) = runtime::open_locked(
+        &ctx.cwd,
+        Some(&format!("{command}{json_flag}")),
+        "artifact-init",
+    )?;
     // D22: never write beside an interrupted multi-file operation.
     crate::repo::journal::refuse_if_pending(&rt.project)?;
     crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::protocol::layout::STATE_PATH;
 use crate::protocol::state::StateDoc;
 use crate::protocol::tree::{Text, Tree};
+use crate::repo::journal::Change;
 use crate::repo::notes::{self, Anchor};
 use crate::repo::Project;
 
@@ -71,6 +72,20 @@ fn report_stale_lock(ctx: &mut Context, appended: &notes::Appended) {
     }
 }
 
+/// The event as a step of the operation's journal (issue 21: the event is
+/// written with the operation, and a crash and `recover` leave it recorded
+/// exactly once), with its ID.
+pub fn journalled(project: &Project, event: Event) -> (Change, String) {
+    let (event, line, id) = prepare(project, event);
+    let change = Change::Event {
+        cycle: event.cycle.clone(),
+        message: format!("standards: {}", event.kind),
+        line,
+        id: id.clone(),
+    };
+    (change, id)
+}
+
 /// Appends the event to the trail now; returns the stored line.
 pub fn record(project: &Project, event: Event) -> Result<String> {
     let (event, line, _) = prepare(project, event);
@@ -104,15 +119,20 @@ pub fn append_after(ctx: &mut Context, project: &Project, event: Event) -> Optio
 pub fn append_before(ctx: &mut Context, project: &Project, event: Event) -> Result<String> {
     let (event, line, id) = prepare(project, event);
     let appended = store(project, &event, &line).map_err(|e| {
+        // A refusal that knows its way out (an abandoned ref lock: `recover`) keeps it.
+        let hint = match &e {
+            Error::Refused { hint: Some(h), .. } => h.clone(),
+            _ => format!(
+                "this action needs its audit event first; check `git show-ref {}` and `git fsck`, then run the command again",
+                notes::NOTES_REF
+            ),
+        };
         Error::refused(
             format!(
                 "the audit event could not be recorded in `{}`, so nothing was changed: {e}",
                 notes::NOTES_REF
             ),
-            Some(format!(
-                "this action needs its audit event first; check `git show-ref {}` and `git fsck`, then run the command again",
-                notes::NOTES_REF
-            )),
+            Some(hint),
         )
     })?;
     report_stale_lock(ctx, &appended);

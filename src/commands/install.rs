@@ -689,6 +689,13 @@ fn inspect_installed(
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let root = project.require_workdir()?.to_path_buf();
+    // Issue 21: held from reading the installed files to the last write (a
+    // preview writes nothing, not even the lock file).
+    let _lock = if request.dry_run {
+        None
+    } else {
+        Some(journal::lock(&project, "install")?)
+    };
     journal::refuse_if_pending(&project)?;
     crate::commands::conflicts::refuse_during_conflict(ctx, &project, "install")?;
     // Install always targets the project root found by D1.

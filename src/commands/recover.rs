@@ -24,10 +24,24 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     // An audit append killed while it held the notes ref's lock left it
     // behind; that writer is dead once its OS lock is free (D20).
     let (writer, stale) = notes::WriterLock::acquire(&project.repo)?;
-    drop(writer);
     if let Some(stale) = stale {
         writeln!(ctx.err, "{stale}").map_err(w)?;
+    } else if let Some((path, age)) = notes::abandoned_ref_lock(&project.repo) {
+        // Issue 21: a ref lock no writer of ours holds, older than any live
+        // git's, was left by a process that is gone (every append refuses).
+        match std::fs::remove_file(&path) {
+            Ok(()) => writeln!(
+                ctx.err,
+                "Removed `{}`: it was left {} s ago by a process that is gone; no git standards writer held it (every event is kept).",
+                path.display(),
+                age.as_secs()
+            )
+            .map_err(w)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&path, e)),
+        }
     }
+    drop(writer);
     match journal::recover(&project, request.rollback)? {
         None => {
             writeln!(

@@ -380,6 +380,14 @@ pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
 /// Runs `reset` from the command line: preview, confirmation, then the reset.
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
+    // Issue 21: held from reading the plan's inputs to the last write (a
+    // preview, or a refusal to run unconfirmed, writes nothing, not even the
+    // lock file).
+    let _lock = if request.dry_run || !(request.yes || super::confirm::interactive()) {
+        None
+    } else {
+        Some(journal::lock(&project, "reset")?)
+    };
     journal::refuse_if_pending(&project)?;
     if !request.dry_run {
         // D15: never reset in the middle of a conflict (it leaves the conflict-refused event).
@@ -433,11 +441,12 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
 /// `--commit`), then appends the audit events. No prompt: the caller has the
 /// user's approval.
 pub fn apply(
-    ctx: &mut Context,
+    _ctx: &mut Context,
     project: &Project,
     plan: Plan,
     request: &Request,
 ) -> Result<Outcome> {
+    let _lock = journal::lock(project, "reset")?;
     journal::refuse_if_pending(project)?;
     let commit_base = if request.commit {
         Some(commit_base(project, &plan)?)
@@ -474,23 +483,8 @@ pub fn apply(
         });
         commit = Some(new);
     }
-    journal::write_all(
-        project,
-        "reset",
-        changes,
-        serde_json::json!({
-            "archive": archived.at(),
-            "cycle": plan.cycle.as_ref().map(|c| c.id.clone()),
-            "mode": plan.mode.to_string(),
-        }),
-    )?;
-    archived_event(
-        ctx,
-        project,
-        &archived,
-        "reset",
-        plan.cycle.as_ref().map(|c| c.id.as_str()),
-    );
+    let cycle = plan.cycle.as_ref().map(|c| c.id.as_str());
+    let archived_event = archived_event(&archived, "reset", cycle);
     let mut event = Event::new(EventKind::Reset)
         .detail("archive", archived.reference.clone())
         .detail("archive_commit", archived.commit.to_string())
@@ -517,7 +511,20 @@ pub fn apply(
     if let Some(c) = commit {
         event = event.detail("reset_commit", c.to_string());
     }
-    audit::append_after(ctx, project, event);
+    // Issue 21: the events are the journal's last steps, so a reset that
+    // landed has them after any crash and `recover`, exactly once.
+    changes.push(audit::journalled(project, archived_event).0);
+    changes.push(audit::journalled(project, event).0);
+    journal::write_all(
+        project,
+        "reset",
+        changes,
+        serde_json::json!({
+            "archive": archived.at(),
+            "cycle": plan.cycle.as_ref().map(|c| c.id.clone()),
+            "mode": plan.mode.to_string(),
+        }),
+    )?;
     Ok(Outcome {
         plan,
         archive: Some(archived),
@@ -525,14 +532,8 @@ pub fn apply(
     })
 }
 
-/// The `archived` event of reset and uninstall (D20: after the write).
-pub(crate) fn archived_event(
-    ctx: &mut Context,
-    project: &Project,
-    archived: &Archived,
-    operation: &str,
-    cycle: Option<&str>,
-) {
+/// The `archived` event of reset and uninstall (journalled with their writes).
+pub(crate) fn archived_event(archived: &Archived, operation: &str, cycle: Option<&str>) -> Event {
     let mut event = Event::new(EventKind::Archived)
         .detail("ref", archived.reference.clone())
         .detail("archive_commit", archived.commit.to_string())
@@ -541,7 +542,7 @@ pub(crate) fn archived_event(
     if let Some(c) = cycle {
         event = event.cycle(c);
     }
-    audit::append_after(ctx, project, event);
+    event
 }
 
 /// HEAD's commit, checked for `--commit`: HEAD has a commit, nothing outside

@@ -55,7 +55,7 @@ pub struct Request {
 /// Runs `resolve`. `terminal` is the user's terminal to ask for confirmation
 /// (`None` when standard input or error is not a terminal: then `--yes` is required).
 pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRead>) -> Result<()> {
-    let rt = runtime::open(&ctx.cwd)?;
+    let (rt, _lock) = runtime::open_locked(&ctx.cwd, None, "resolve")?;
     let project = &rt.project;
     crate::repo::journal::refuse_if_pending(project)?;
     let state = conflicts::detect(project)?;

@@ -10,7 +10,7 @@ use crate::protocol::conflicts;
 use crate::protocol::layout::{MARKER, PROTOCOL_PATH, SCAN_SKIPPED, STANDARDS_DIR, STATE_PATH};
 use crate::protocol::state::StateDoc;
 use crate::protocol::tree::{obstacle, Node, Obstacle, Text, Tree};
-use crate::repo::{projects, Project, WorktreeTree};
+use crate::repo::{journal, projects, Project, WorktreeTree};
 
 /// An installed project and its working-tree snapshot.
 pub struct Runtime {
@@ -32,6 +32,25 @@ pub fn open(cwd: &std::path::Path) -> Result<Runtime> {
 pub fn open_for(cwd: &std::path::Path, command: Option<&str>) -> Result<Runtime> {
     let project = Project::discover(cwd)?;
     project.require_workdir()?;
+    open_project(cwd, project, command)
+}
+
+/// [`open_for`] for a command that writes: takes the worktree's workflow lock
+/// for `operation` before anything of `.standards/` is read, and hands it
+/// back to be held until the command's last write (issue 21: two writers
+/// never both act on the same old state).
+pub fn open_locked(
+    cwd: &std::path::Path,
+    command: Option<&str>,
+    operation: &str,
+) -> Result<(Runtime, journal::OperationLock)> {
+    let project = Project::discover(cwd)?;
+    project.require_workdir()?;
+    let lock = journal::lock(&project, operation)?;
+    Ok((open_project(cwd, project, command)?, lock))
+}
+
+fn open_project(cwd: &std::path::Path, project: Project, command: Option<&str>) -> Result<Runtime> {
     let root = project.root.clone();
     let tree = project.worktree()?;
     require_installed_in(&project, &tree).map_err(|e| match command {

@@ -20,8 +20,8 @@ use crate::protocol::tree::Text;
 use crate::protocol::tree::Tree;
 use crate::protocol::vocab::ProjectMode;
 use crate::protocol::vocab::{CompletionPolicy, CycleMode, FailureType, WorkflowState};
-use crate::repo::journal;
-use crate::repo::{failpoint, write};
+use crate::repo::failpoint;
+use crate::repo::journal::{self, Change};
 
 /// The crash points of the transition commands (D22 tests iterate over them).
 pub const FAILPOINTS: &[&str] = &["transition:before-write", "transition:after-write"];
@@ -34,7 +34,8 @@ fn refused(r: Refusal) -> Error {
 /// step on stdout, or with `json` one JSON object on stdout instead of the
 /// next step (see [`outcome_json`]).
 pub fn record(ctx: &mut Context, mv: Move, json: bool) -> Result<Transition> {
-    let rt = runtime::open(&ctx.cwd)?;
+    // Issue 21: one writer at a time, from reading STATE.md to its rename.
+    let (rt, _lock) = runtime::open_locked(&ctx.cwd, None, mv.command())?;
     // D22: no move while an interrupted multi-file write awaits `recover`.
     journal::refuse_if_pending(&rt.project)?;
     // D15: no move while `.standards/` is conflicted or a merge changes it.
@@ -88,23 +89,28 @@ pub fn record(ctx: &mut Context, mv: Move, json: bool) -> Result<Transition> {
         return Ok(t);
     }
     let event = event_of(&doc, &t, &mv);
-    // D20: the user's own decisions are evidenced first; refused if that fails.
+    // D20: the user's own decisions are evidenced first. Issue 21: the event
+    // is a step of the move's journal, so the move lands with its event
+    // (after a crash, through `recover`) or not at all: a move whose event
+    // cannot be recorded is undone and refused, never reported done.
     let user_authority = t.kind.user_authority(t.before) || matches!(mv, Move::NextMode { .. });
-    let mut event_id = None;
-    if user_authority {
-        event_id = Some(audit::append_before(ctx, &rt.project, event.clone())?);
-    }
+    let cycle = event.cycle.clone();
+    let (event_step, id) = audit::journalled(&rt.project, event);
+    let state = Change::write(STATE_PATH, t.doc.render().as_bytes());
+    let changes = if user_authority {
+        vec![event_step, state]
+    } else {
+        vec![state, event_step]
+    };
     failpoint::hit("transition:before-write");
-    write::atomic_write(
-        &rt.root,
-        STATE_PATH,
-        t.doc.render().as_bytes(),
-        write::Existing::Replace,
+    journal::write_all(
+        &rt.project,
+        mv.command(),
+        changes,
+        serde_json::json!({ "cycle": cycle, "move": t.kind.name() }),
     )?;
     failpoint::hit("transition:after-write");
-    if !user_authority {
-        event_id = audit::append_after(ctx, &rt.project, event);
-    }
+    let event_id = Some(id);
     writeln!(ctx.err, "{}", t.summary).map_err(|e| Error::io("<stderr>", e))?;
     let step = next::next_step(&t.doc, &[]);
     let text = next_text(&t, &step);
@@ -437,7 +443,7 @@ pub fn signoff(ctx: &mut Context, json: bool) -> Result<()> {
 /// With `json` the reset's own report goes to stderr and stdout carries the
 /// JSON result alone.
 pub fn cancel(ctx: &mut Context, yes: bool, json: bool) -> Result<()> {
-    let rt = runtime::open(&ctx.cwd)?;
+    let (rt, _lock) = runtime::open_locked(&ctx.cwd, None, "cancel")?;
     journal::refuse_if_pending(&rt.project)?;
     conflicts::refuse_during_conflict(ctx, &rt.project, "cancel")?;
     let doc = runtime::load_state(&rt.tree)?;

@@ -623,6 +623,14 @@ pub fn preview(project: &Project) -> Result<Plan> {
 /// Runs `uninstall` from the command line.
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
+    // Issue 21: held from reading the plan's inputs to the last write (a
+    // preview, or a refusal to run unconfirmed, writes nothing, not even the
+    // lock file).
+    let _lock = if request.dry_run || !(request.yes || super::confirm::interactive()) {
+        None
+    } else {
+        Some(journal::lock(&project, "uninstall")?)
+    };
     journal::refuse_if_pending(&project)?;
     if !request.dry_run {
         // Like every other writer: never mid-conflict (issue 22, item 7).
@@ -658,7 +666,8 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
 }
 
 /// Archives `.standards/`, then applies the plan through the journal.
-pub fn apply(ctx: &mut Context, project: &Project, plan: &Plan) -> Result<Archived> {
+pub fn apply(_ctx: &mut Context, project: &Project, plan: &Plan) -> Result<Archived> {
+    let _lock = journal::lock(project, "uninstall")?;
     journal::refuse_if_pending(project)?;
     let name = plan
         .cycle
@@ -675,19 +684,8 @@ pub fn apply(ctx: &mut Context, project: &Project, plan: &Plan) -> Result<Archiv
             Op::Update { path, content } => Change::write(path.clone(), content.as_bytes()),
         })
         .collect();
-    journal::write_all(
-        project,
-        "uninstall",
-        changes,
-        serde_json::json!({ "archive": archived.at(), "cycle": plan.cycle }),
-    )?;
-    crate::commands::reset::archived_event(
-        ctx,
-        project,
-        &archived,
-        "uninstall",
-        plan.cycle.as_deref(),
-    );
+    let archived_event =
+        crate::commands::reset::archived_event(&archived, "uninstall", plan.cycle.as_deref());
     let mut event = Event::new(EventKind::Uninstalled)
         .detail("archive", archived.reference.clone())
         .detail("archive_commit", archived.commit.to_string())
@@ -701,7 +699,16 @@ pub fn apply(ctx: &mut Context, project: &Project, plan: &Plan) -> Result<Archiv
     if let Some(c) = &plan.cycle {
         event = event.cycle(c.clone());
     }
-    audit::append_after(ctx, project, event);
+    // Issue 21: the events are the journal's last steps (see reset).
+    let mut changes: Vec<Change> = changes;
+    changes.push(audit::journalled(project, archived_event).0);
+    changes.push(audit::journalled(project, event).0);
+    journal::write_all(
+        project,
+        "uninstall",
+        changes,
+        serde_json::json!({ "archive": archived.at(), "cycle": plan.cycle }),
+    )?;
     Ok(archived)
 }
 

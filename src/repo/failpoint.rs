@@ -12,6 +12,10 @@
 
 /// The environment variable naming the failpoints to trigger.
 pub const VARIABLE: &str = "GIT_STANDARDS_FAILPOINT";
+/// A test barrier, `<point>=<folder>`: the process reaching that point
+/// creates `<folder>/arrived-<pid>` and waits (at most a minute) until
+/// `<folder>/go` exists, so a test releases several processes together.
+pub const PAUSE: &str = "GIT_STANDARDS_PAUSE";
 
 /// Dies here if the failpoint `name` is armed (debug builds only).
 #[inline]
@@ -22,8 +26,30 @@ pub fn hit(name: &str) {
         // files, journals and half-written folders stay as a real kill leaves them.
         std::process::abort();
     }
+    #[cfg(debug_assertions)]
+    pause(name);
     #[cfg(not(debug_assertions))]
     let _ = name;
+}
+
+/// Waits at the barrier of [`PAUSE`] if it names `name` (debug builds only).
+#[cfg(debug_assertions)]
+fn pause(name: &str) {
+    let Some(value) = std::env::var_os(PAUSE) else {
+        return;
+    };
+    let Some((point, folder)) = value.to_str().and_then(|v| v.split_once('=')) else {
+        return;
+    };
+    if point != name {
+        return;
+    }
+    let folder = std::path::Path::new(folder);
+    let _ = std::fs::write(folder.join(format!("arrived-{}", std::process::id())), name);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !folder.join("go").exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
 }
 
 /// How many times this process has reached `name`, this time included.

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::repo::{failpoint, handles, write, Project};
+use crate::repo::{failpoint, handles, notes, write, Project};
 
 /// The folder name inside `<git-dir>/standards/`.
 const JOURNAL: &str = "journal";
@@ -77,6 +77,16 @@ pub enum Change {
         name: String,
         old: Option<gix::ObjectId>,
         new: gix::ObjectId,
+    },
+    /// Record the operation's audit event (its stored `line`, whose ID is
+    /// `id`) on the anchor of `cycle` (issue 21): journalled with the writes,
+    /// so a crash and `recover` leave a landed operation with its event,
+    /// once (the append skips an event ID the note already holds). Never undone.
+    Event {
+        cycle: Option<String>,
+        line: String,
+        id: String,
+        message: String,
     },
 }
 
@@ -124,6 +134,12 @@ enum Step {
         old: Option<String>,
         new: String,
     },
+    Event {
+        cycle: Option<String>,
+        line: String,
+        id: String,
+        message: String,
+    },
 }
 
 /// The plan file.
@@ -170,40 +186,111 @@ pub struct Pending {
     pub detail: serde_json::Value,
 }
 
-/// An exclusive lock on this worktree's journal, held by the one operation
-/// that may write it; released when dropped (or when its process dies, which
-/// is what tells an interrupted journal from a live one).
+/// An exclusive lock on this worktree's workflow (its journal and every
+/// read-modify-write of `.standards/`), held by the one operation that may
+/// write; released when dropped (or when its process dies, which is what
+/// tells an interrupted journal from a live one). A command takes it with
+/// [`lock`] before it reads its inputs and keeps it to its last rename; the
+/// journal's own functions, called by the same thread meanwhile, reuse it.
 pub struct OperationLock {
-    _file: std::fs::File,
+    /// `None` for a nested use of a lock this thread already holds.
+    file: Option<std::fs::File>,
+    path: PathBuf,
+}
+
+thread_local! {
+    /// The lock files this thread holds (a command and its journal share one).
+    static HELD: std::cell::RefCell<Vec<PathBuf>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Drop for OperationLock {
+    fn drop(&mut self) {
+        if self.file.is_some() {
+            HELD.with(|h| h.borrow_mut().retain(|p| p != &self.path));
+        }
+    }
 }
 
 impl OperationLock {
-    /// Takes the lock beside `journal`, waiting (bounded) for another writer.
-    fn acquire(journal: &Path) -> Result<OperationLock> {
+    /// Takes the lock beside `journal`, waiting (bounded) for another writer;
+    /// `operation` is recorded in the lock file so a refused writer names it.
+    fn acquire(journal: &Path, operation: &str) -> Result<OperationLock> {
         let parent = journal.parent().expect("the journal has a parent folder");
-        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
         let path = parent.join(LOCK);
-        let file = std::fs::OpenOptions::new()
+        if HELD.with(|h| h.borrow().contains(&path)) {
+            return Ok(OperationLock { file: None, path });
+        }
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        let mut file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
+            .read(true)
             .write(true)
             .open(&path)
             .map_err(|e| Error::io(&path, e))?;
-        let locked =
-            super::handles::lock_within(&file, LOCK_WAIT, std::time::Duration::from_millis(5))
-                .map_err(|e| Error::io(&path, e))?;
+        let wait = lock_wait();
+        let locked = super::handles::lock_within(&file, wait, std::time::Duration::from_millis(5))
+            .map_err(|e| Error::io(&path, e))?;
         if !locked {
+            let holder = std::fs::read_to_string(&path).unwrap_or_default();
+            let holder = match holder.split_once(' ') {
+                Some((op, pid)) if !op.is_empty() => {
+                    format!("`git standards {op}` (process {})", pid.trim())
+                }
+                _ => "another git standards operation".to_string(),
+            };
             return Err(Error::refused(
                 format!(
-                    "another git standards operation has been writing this worktree for more than {} s (it holds `{}`)",
-                    LOCK_WAIT.as_secs(),
+                    "{holder} has been writing this worktree for more than {} s (it holds `{}`); nothing was changed",
+                    wait.as_secs(),
                     path.display()
                 ),
                 Some("wait for it to finish and run the command again".into()),
             ));
         }
-        Ok(OperationLock { _file: file })
+        {
+            use std::io::{Seek, Write};
+            let _ = file.set_len(0);
+            let _ = file.rewind();
+            let _ = write!(file, "{operation} {}", std::process::id());
+        }
+        HELD.with(|h| h.borrow_mut().push(path.clone()));
+        Ok(OperationLock {
+            file: Some(file),
+            path,
+        })
     }
+}
+
+/// How long a writer waits for the workflow lock: [`LOCK_WAIT`]; a debug
+/// build (the binary the tests drive) takes `GIT_STANDARDS_LOCK_WAIT_MS`, so
+/// a test of the refusal needs no 30-second wait.
+fn lock_wait() -> std::time::Duration {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("GIT_STANDARDS_LOCK_WAIT_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return std::time::Duration::from_millis(ms);
+    }
+    LOCK_WAIT
+}
+
+/// Takes this worktree's workflow lock for `operation` (waiting, bounded, for
+/// another writer, then refusing with its name): every command that reads
+/// `.standards/` to decide what to write holds it from that read to its last
+/// rename, so two writers never both act on the same old state.
+pub fn lock(project: &Project, operation: &str) -> Result<OperationLock> {
+    failpoint::hit(&format!("{operation}:locking"));
+    let journal = location(project);
+    let lock = OperationLock::acquire(&journal, operation)?;
+    if lock.file.is_some() {
+        if let Some(parent) = journal.parent() {
+            // Holding the lock, no writer is staging: what a killed one staged goes.
+            clean_leftovers(parent);
+        }
+    }
+    Ok(lock)
 }
 
 /// The interrupted operation of this worktree, if any. A journal whose
@@ -213,7 +300,7 @@ pub fn pending(project: &Project) -> Result<Option<Pending>> {
     if !exists(&dir)? {
         return Ok(None);
     }
-    let _lock = OperationLock::acquire(&dir)?;
+    let _lock = OperationLock::acquire(&dir, "check")?;
     pending_locked(&dir)
 }
 
@@ -295,7 +382,7 @@ impl Journal {
         detail: serde_json::Value,
     ) -> Result<Journal> {
         let dir = location(project);
-        let lock = OperationLock::acquire(&dir)?;
+        let lock = OperationLock::acquire(&dir, operation)?;
         if let Some(p) = pending_locked(&dir)? {
             return Err(pending_refusal(&p));
         }
@@ -452,7 +539,40 @@ impl Journal {
                 let new = parse_id(Some(new))?.expect("a new id");
                 move_ref(self.repo()?, name, old, Some(new), self.recovering)
             }
+            Step::Event {
+                cycle,
+                line,
+                id,
+                message,
+            } => {
+                let anchor = notes::Anchor::for_cycle(cycle.as_deref());
+                notes::append_once(self.repo()?, &anchor, line, id, message)
+                    .map(drop)
+                    .map_err(|e| self.event_failed(e))
+            }
         }
+    }
+
+    /// The error of an event step that could not be recorded: `run` then
+    /// undoes the operation, `recover` keeps its journal.
+    fn event_failed(&self, e: Error) -> Error {
+        let then = if self.recovering {
+            "the journal stays until it can be"
+        } else {
+            "so the whole operation is undone and nothing was changed"
+        };
+        let (message, hint) = match e {
+            Error::Refused { message, hint } => (message, hint),
+            other => (other.to_string(), None),
+        };
+        Error::refused(
+            format!(
+                "the audit event could not be recorded in `{}` for `git standards {}`, {then}: {message}",
+                notes::NOTES_REF,
+                self.operation
+            ),
+            hint.or_else(|| Some(format!("check `git show-ref {}` and `git fsck`, then run the command again", notes::NOTES_REF))),
+        )
     }
 
     fn undo(&self, i: usize) -> Result<()> {
@@ -493,6 +613,8 @@ impl Journal {
                 let new = parse_id(Some(new))?;
                 move_ref(self.repo()?, name, new, old, self.recovering)
             }
+            // An event once written is never removed (a rollback is recorded by `recover`'s own event).
+            Step::Event { .. } => Ok(()),
         }
     }
 
@@ -549,10 +671,11 @@ pub struct Recovered {
 /// `None` when nothing was interrupted.
 pub fn recover(project: &Project, rollback: bool) -> Result<Option<Recovered>> {
     let location = location(project);
-    if !exists(&location)? {
-        return Ok(None);
+    let lock = OperationLock::acquire(&location, "recover")?;
+    if let Some(parent) = location.parent() {
+        // What a writer killed while it staged its journal left (issue 21).
+        clean_leftovers(parent);
     }
-    let lock = OperationLock::acquire(&location)?;
     let Some(found) = pending_locked(&location)? else {
         return Ok(None);
     };
@@ -666,16 +789,40 @@ fn stage(
             old: old.map(|o| o.to_string()),
             new: new.to_string(),
         },
+        Change::Event {
+            cycle,
+            line,
+            id,
+            message,
+        } => Step::Event {
+            cycle,
+            line,
+            id,
+            message,
+        },
     })
 }
 
-/// The parent folders of `rel` that do not exist yet, outermost first.
+/// The parent folders of `rel` that do not exist yet, outermost first. A
+/// parent that is a symbolic link or not a folder is refused here, while the
+/// journal is staged, so such a refusal leaves no journal behind (issue 21).
 fn absent_parents(root: &Path, rel: &str) -> Result<Vec<String>> {
     let parts: Vec<&str> = rel.split('/').collect();
     let mut out = Vec::new();
     for n in 1..parts.len() {
         let prefix = parts[..n].join("/");
         match std::fs::symlink_metadata(root.join(&prefix)) {
+            Ok(m) if m.file_type().is_symlink() || !m.is_dir() => {
+                let what = if m.file_type().is_symlink() {
+                    "a symbolic link"
+                } else {
+                    "not a folder"
+                };
+                return Err(Error::refused(
+                    format!("refusing to write `{rel}`: `{prefix}` is {what}, not a normal folder; nothing was changed"),
+                    Some(format!("move `{prefix}` out of the way and run the command again")),
+                ));
+            }
             Ok(_) => continue,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => out.push(prefix),
             Err(e) => return Err(Error::io(root.join(&prefix), e)),
@@ -1014,14 +1161,11 @@ fn clean_leftovers(parent: &Path) {
     };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let stale_new = name.starts_with(&format!("{JOURNAL}.new-"))
-            && entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| t.elapsed().ok())
-                .is_some_and(|age| age.as_secs() > 600);
-        if name.starts_with(&format!("{JOURNAL}.done-")) || stale_new {
+        // The caller holds the operation lock: a staging folder is then the
+        // leftover of a writer killed before its journal appeared, whatever its age.
+        if name.starts_with(&format!("{JOURNAL}.done-"))
+            || name.starts_with(&format!("{JOURNAL}.new-"))
+        {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
@@ -1042,12 +1186,14 @@ mod tests {
     fn a_second_writer_waits_for_the_lock_instead_of_seeing_an_interrupted_journal() {
         let dir = tempfile::tempdir().unwrap();
         let journal = dir.path().join("standards").join(JOURNAL);
-        let held = OperationLock::acquire(&journal).unwrap();
+        let held = OperationLock::acquire(&journal, "test").unwrap();
+        // The holding thread's nested uses share its lock.
+        drop(OperationLock::acquire(&journal, "test").unwrap());
         let (tx, rx) = std::sync::mpsc::channel();
         let waiter = {
             let journal = journal.clone();
             std::thread::spawn(move || {
-                let lock = OperationLock::acquire(&journal);
+                let lock = OperationLock::acquire(&journal, "test");
                 tx.send(()).unwrap();
                 lock.map(|_| ())
             })

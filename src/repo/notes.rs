@@ -403,6 +403,62 @@ pub fn append(
     line: &str,
     message: &str,
 ) -> Result<Appended> {
+    append_inner(repo, anchor, line, None, message)
+}
+
+/// [`append`] of the event whose ID is `id`, unless the note already holds
+/// it: a journalled event replayed by `recover` is never recorded twice.
+pub fn append_once(
+    repo: &gix::Repository,
+    anchor: &Anchor,
+    line: &str,
+    id: &str,
+    message: &str,
+) -> Result<Appended> {
+    append_inner(repo, anchor, line, Some(id), message)
+}
+
+/// Whether the note text holds the event `id` (its `"id"` key; a value
+/// holding the same characters is JSON-escaped, so never matches).
+fn holds_event(text: &[u8], id: &str) -> bool {
+    let needle = format!("\"id\":\"{id}\"");
+    text.split(|b| *b == b'\n')
+        .any(|l| l.windows(needle.len()).any(|w| w == needle.as_bytes()))
+}
+
+/// A ref lock that no writer of this tool holds (the caller holds the
+/// [`WriterLock`]) and that is older than any live git's: the leftover of a
+/// killed process. `None` when absent or young.
+pub fn abandoned_ref_lock(repo: &gix::Repository) -> Option<(PathBuf, Duration)> {
+    let path = repo.common_dir().join(format!("{NOTES_REF}.lock"));
+    let age = std::fs::symlink_metadata(&path)
+        .ok()?
+        .modified()
+        .ok()?
+        .elapsed()
+        .unwrap_or_default();
+    (age >= LIVE_REF_LOCK).then_some((path, age))
+}
+
+/// The refusal for an abandoned ref lock: it names the lock and `recover`.
+fn abandoned_error(path: &Path, age: Duration) -> Error {
+    Error::refused(
+        format!(
+            "`{}` was left {} s ago by a process that is gone (no git standards writer holds it, and git holds a ref lock for milliseconds), so the audit trail cannot be written",
+            path.display(),
+            age.as_secs()
+        ),
+        Some("run `git standards recover`, which removes it".into()),
+    )
+}
+
+fn append_inner(
+    repo: &gix::Repository,
+    anchor: &Anchor,
+    line: &str,
+    once: Option<&str>,
+    message: &str,
+) -> Result<Appended> {
     debug_assert!(!line.contains('\n'));
     let repo = &writer(repo);
     let anchor_blob = repo
@@ -427,6 +483,13 @@ pub fn append(
                 .take_data(),
             None => Vec::new(),
         };
+        if once.is_some_and(|id| holds_event(&old, id)) {
+            return Ok(Appended {
+                commit: tip.unwrap_or_else(|| repo.object_hash().null()),
+                attempts: attempt,
+                stale_lock,
+            });
+        }
         let text = merge_note_text(&old, line.as_bytes());
         let blob = repo
             .write_blob(&text)
@@ -446,6 +509,11 @@ pub fn append(
                 })
             }
             Moved::Raced(why) => {
+                // Only a git outside this tool can hold the ref lock now; one
+                // that holds it longer than any live git does is gone.
+                if let Some((path, age)) = abandoned_ref_lock(repo) {
+                    return Err(abandoned_error(&path, age));
+                }
                 last_race = why;
                 backoff(attempt);
             }
