@@ -271,7 +271,7 @@ pub enum Command {
     ///
     /// Reads the events from git notes under `refs/notes/standards` and prints one line per event: time (UTC), actor, cycle (`-` outside any cycle), event type and its own keys. Sorted by time, then event ID. Every filter given must hold. With --json, prints each event's stored JSON line unchanged (JSON Lines).
     ///
-    /// A stored line that is not a valid event is reported on stderr with its note (anchor) and line number; every valid event is still printed, and the exit status is then 1.
+    /// A stored line that is not a valid event (edited by hand, or fetched from a remote) is reported on stderr with its note (anchor) and line number, and skipped: every valid event is still printed and the exit status stays 0. With --json the report is one JSON object per bad line on stderr: {"warning", "note" (the annotated anchor's ID), "cycle" (null for the project anchor), "line", "problem"}.
     #[command(verbatim_doc_comment, after_long_help = crate::audit::schema_help())]
     Log(LogArgs),
     /// Share the audit trail with a remote: `git standards notes sync [<remote>]`.
