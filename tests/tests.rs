@@ -5,6 +5,7 @@ mod common;
 mod artifact;
 mod asset_commands;
 mod audit;
+mod bad_input;
 mod check;
 mod check_cadence;
 mod check_conformance;

@@ -40,9 +40,16 @@ impl Archived {
     }
 }
 
-/// Whether `name` can be an archive name: one valid ref component.
+/// The longest archive name: its ref is a file named after it, with room
+/// for git's `.lock` suffix within the file system's 255 bytes.
+pub const MAX_NAME: usize = 200;
+
+/// Whether `name` can be an archive name: one valid ref component of at
+/// most [`MAX_NAME`] bytes (a longer cycle ID archives under a
+/// `reset-<time>` name instead of failing, issue 21).
 pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
+        && name.len() <= MAX_NAME
         && !name.contains('/')
         && gix::refs::FullName::try_from(format!("{PREFIX}{name}")).is_ok()
 }
@@ -620,6 +627,8 @@ mod tests {
         assert!(!valid_name("a/b"));
         assert!(!valid_name("a..b"));
         assert!(!valid_name("a b"));
+        assert!(valid_name(&"a".repeat(MAX_NAME)));
+        assert!(!valid_name(&"a".repeat(300)));
     }
 
     #[test]

@@ -1,0 +1,175 @@
+//! Issue 21 items 6 and 7: bad input is refused with exit 1 or 2, never an
+//! internal error (exit 3), and no value can write a second line into a
+//! record or STATE.md.
+
+use crate::common::{stderr, stdout};
+use crate::fixture::Project;
+
+/// A cycle ID longer than a ref name part can be: `reset` archives under
+/// `reset-<time>` instead of failing with an internal error.
+#[test]
+fn a_300_character_cycle_id_resets_under_a_timestamp_archive() {
+    let p = Project::brown();
+    p.start_cycle("AUDITING", "STANDARD", "FULL_DELIVERABLE");
+    let long = "a".repeat(300);
+    p.set_state(&[("Id", &long)]);
+    p.commit("a long cycle ID");
+    let a = p.run(&["reset", "--yes"]).success();
+    let all = format!("{}{}", stdout(&a), stderr(&a));
+    assert!(all.contains("refs/standards/archive/reset-"), "{all}");
+    let list = p.run(&["archive", "list"]).success();
+    assert!(stdout(&list).starts_with("reset-"), "{}", stdout(&list));
+}
+
+/// Values git cannot name as a ref, or that are no branch, are usage errors
+/// that name the option.
+#[test]
+fn ref_arguments_git_cannot_name_are_usage_errors() {
+    let p = Project::brown();
+    p.commit("installed");
+    let long = "b".repeat(5000);
+    let part = format!("x/{}", "c".repeat(256));
+    for (args, option) in [
+        (vec!["verify", "--into", long.as_str()], "--into"),
+        (vec!["verify", "--into", "HEAD~1"], "--into"),
+        (vec!["verify", "--into", "a..b"], "--into"),
+        (vec!["merge-guard", "--into", "@{-1}"], "--into"),
+        (vec!["verify", long.as_str()], "range"),
+        (vec!["status", "--ref", long.as_str()], "--ref"),
+        (vec!["check", "--ref", part.as_str()], "--ref"),
+        (vec!["archive", "show", long.as_str()], "name"),
+        (vec!["notes", "sync", part.as_str()], "remote"),
+    ] {
+        let err = p.usage_error(&args);
+        assert!(err.contains(option), "{args:?}: {err}");
+    }
+}
+
+/// Issue 21 item 7: a control character in a value written to STATE.md is
+/// refused with exit 2, naming the option and the character; STATE.md and
+/// the trail are untouched, and `--json` gets a JSON refusal.
+#[test]
+fn a_line_break_in_a_field_value_is_refused_naming_option_and_character() {
+    let p = Project::brown();
+    p.start_cycle("AUDITING", "STANDARD", "FULL_DELIVERABLE");
+    p.commit("a cycle");
+    let before = p.snapshot();
+    for (args, option) in [
+        (
+            vec!["block", "--on", "Which DB?\n`WorkflowState`: `SIGNED_OFF`"],
+            "--on",
+        ),
+        (
+            vec![
+                "rework",
+                "--type",
+                "IMPLEMENTATION",
+                "--request",
+                "done\r\n- `Id`: `x`",
+            ],
+            "--request",
+        ),
+        (vec!["start", "--request", "Add\u{2028}search"], "--request"),
+        (
+            vec!["cycle", "new", "--request", "Add\nsearch"],
+            "--request",
+        ),
+        (vec!["promote", "--reason", "x\u{1b}[2J"], "--reason"),
+        (
+            vec!["fail", "--type", "IMPLEMENTATION", "--reason", "a\tb"],
+            "--reason",
+        ),
+    ] {
+        let err = p.usage_error(&args);
+        assert!(err.contains(option), "{args:?}: {err}");
+        assert!(err.contains("control character U+"), "{args:?}: {err}");
+        let mut json = args.clone();
+        json.push("--json");
+        let a = p.run(&json).code(2);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+        assert_eq!(v["ok"], false, "{json:?}");
+        assert!(v["error"].as_str().unwrap().contains("U+"), "{v}");
+    }
+    assert_eq!(p.snapshot(), before, "nothing was written");
+    assert!(!p.state().contains("SIGNED_OFF`: "), "no second field line");
+}
+
+/// A light fuzz of every command's arguments (very long values, control
+/// characters, refs to blobs and trees, revision syntax where a name is
+/// expected): no run ends with exit 3 or a signal.
+#[test]
+fn no_argument_value_is_an_internal_error() {
+    let p = Project::brown();
+    let cycle = p.start_cycle("AUDITING", "STANDARD", "FULL_DELIVERABLE");
+    p.commit("a cycle");
+    let blob = p
+        .env
+        .git(&p.root, &["hash-object", "-w", ".standards/STATE.md"])
+        .trim()
+        .to_string();
+    let tree = p
+        .env
+        .git(&p.root, &["rev-parse", "HEAD^{tree}"])
+        .trim()
+        .to_string();
+    p.env.git(&p.root, &["update-ref", "refs/blobby", &blob]);
+    p.env.git(&p.root, &["tag", "treetag", &tree]);
+    let long = "a".repeat(300);
+    let longer = "b".repeat(5000);
+    let values = [
+        long.as_str(),
+        longer.as_str(),
+        "x\ny",
+        "x\u{1b}[2Jy",
+        blob.as_str(),
+        tree.as_str(),
+        "blobby",
+        "treetag",
+        "HEAD~999",
+        "a..b...c",
+        ":/nothing",
+        "HEAD:.standards/STATE.md",
+        "\u{202e}",
+    ];
+    let commands: &[&[&str]] = &[
+        &["status", "--ref", "{}"],
+        &["status", "--json", "--ref", "{}"],
+        &["check", "--ref", "{}"],
+        &["check", "--hook", "{}"],
+        &["verify", "{}"],
+        &["verify", "--into", "{}"],
+        &["verify", "--format", "json", "{}"],
+        &["merge-guard", "{}"],
+        &["merge-guard", "--into", "{}"],
+        &["log", "--cycle", "{}"],
+        &["log", "--json", "--since", "{}"],
+        &["log", "--actor", "{}"],
+        &["notes", "sync", "--dry-run", "{}"],
+        &["archive", "show", "{}"],
+        &["archive", "restore", "{}", "docs"],
+        &["archive", "show", &cycle, "{}"],
+        &["artifact", "init", "{}"],
+        &["invocation", "{}"],
+        &["id", "next", "{}"],
+        &["block", "--on", "{}", "--json"],
+        &["merge-driver", "{}", "{}", "{}"],
+    ];
+    for command in commands {
+        for value in values {
+            let args: Vec<&str> = command
+                .iter()
+                .map(|a| if *a == "{}" { value } else { a })
+                .collect();
+            let out = p.env.cmd(&p.root).args(&args).output().unwrap();
+            let code = out.status.code();
+            assert!(
+                matches!(code, Some(0..=2)),
+                "{:?} ended with {code:?}: {}",
+                args.iter()
+                    .map(|a| a.chars().take(40).collect::<String>())
+                    .collect::<Vec<_>>(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
