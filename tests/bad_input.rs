@@ -1,6 +1,8 @@
-//! Issue 21 items 6 and 7: bad input is refused with exit 1 or 2, never an
-//! internal error (exit 3), and no value can write a second line into a
-//! record or STATE.md.
+//! Issue 21 items 6, 7 and 10: bad input is refused with exit 1 or 2, never
+//! an internal error (exit 3); no value can write a second line into a
+//! record or STATE.md; trees that hide records (a name that is not UTF-8, a
+//! linked records folder, markers in a record outside `.standards/`) fail
+//! the same way in every snapshot.
 
 use crate::common::{stderr, stdout};
 use crate::fixture::Project;
@@ -172,4 +174,102 @@ fn no_argument_value_is_an_internal_error() {
             );
         }
     }
+}
+
+/// Item 10: a file under `.standards/` whose name is not UTF-8 may be a
+/// record whose block cannot be checked: a problem, not a note. Elsewhere
+/// it stays a note.
+#[test]
+fn a_non_utf8_name_under_standards_is_a_problem_and_elsewhere_a_note() {
+    use std::os::unix::ffi::OsStrExt;
+    let p = Project::brown();
+    p.commit("installed");
+    let hidden = std::ffi::OsStr::from_bytes(b".standards/docs/\xff.md");
+    crate::common::write(
+        p.root.join(hidden),
+        "<!-- STANDARDS\nArtifact: SCOPE\n-->\nmalformed\n",
+    );
+    let elsewhere = std::ffi::OsStr::from_bytes(b"notes-\xfe.md");
+    crate::common::write(p.root.join(elsewhere), "<!-- STANDARDS\n");
+    let a = p.run(&["check", "--json"]).code(1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    let problems = v["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{v}");
+    assert_eq!(problems[0]["rule"], "PV-001", "{v}");
+    assert!(problems[0]["file"]
+        .as_str()
+        .unwrap()
+        .starts_with(".standards/docs/"));
+    assert!(problems[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("not valid UTF-8"));
+    assert!(v["notes"].to_string().contains("notes-"), "{v}");
+}
+
+/// The `(rule, file, message)` problems of `check --json` with `args`.
+fn problems(p: &Project, args: &[&str]) -> Vec<(String, String, String)> {
+    let mut all = vec!["check", "--json"];
+    all.extend_from_slice(args);
+    let a = p.run(&all);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    let mut out: Vec<_> = v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["rule"].as_str().unwrap().to_string(),
+                p["file"].as_str().unwrap().to_string(),
+                p["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Item 10: a committed `.standards/docs` symbolic link gives the same
+/// verdict in the working tree, the index and `--ref`: a problem naming the
+/// link (before, `--ref` called the records missing while the working tree
+/// called them links).
+#[test]
+fn a_committed_docs_symlink_gives_one_verdict_in_every_snapshot() {
+    let p = Project::brown();
+    p.start_cycle("AUDITING", "STANDARD", "FULL_DELIVERABLE");
+    p.init(&["SCOPE"]);
+    std::fs::rename(p.path(".standards/docs"), p.path("elsewhere")).unwrap();
+    std::os::unix::fs::symlink("../elsewhere", p.path(".standards/docs")).unwrap();
+    p.commit("records behind a link");
+    let worktree = problems(&p, &[]);
+    assert!(
+        worktree.iter().any(|(rule, file, m)| rule == "RT-002"
+            && file == ".standards/docs"
+            && m.contains("symbolic link")),
+        "{worktree:?}"
+    );
+    assert_eq!(problems(&p, &["--staged"]), worktree);
+    assert_eq!(problems(&p, &["--ref", "HEAD"]), worktree);
+}
+
+/// Item 10: an Active Work record outside `.standards/` with conflict
+/// markers is a conflict (D15), in `check` and for every move.
+#[test]
+fn conflict_markers_in_an_active_work_record_outside_standards_are_a_conflict() {
+    let p = Project::brown();
+    let id = p.start_cycle("AUDITING", "STANDARD", "FULL_DELIVERABLE");
+    p.write(
+        "docs/scope.md",
+        format!("<<<<<<< ours\n<!-- STANDARDS\nArtifact: SCOPE\nCycle: {id}\n-->\n=======\nother\n>>>>>>> theirs\n"),
+    );
+    p.set_state(&[("Scope", "docs/scope.md")]);
+    let found = problems(&p, &[]);
+    assert!(
+        found
+            .iter()
+            .any(|(rule, file, _)| rule == "RT-004" && file == "docs/scope.md"),
+        "{found:?}"
+    );
+    let err = p.refused(&["block", "--on", "Which one?"]);
+    assert!(err.contains("docs/scope.md"), "{err}");
 }
