@@ -484,19 +484,6 @@ impl ObjectTree {
     /// What is at the project path `path`: from the materialised entries when
     /// they answer it, else looked up in the index or the tree directly
     /// (never materialising anything); `None` when nothing is there.
-    /// Whether a proper ancestor of `path` is a symbolic link.
-    fn linked_ancestor(&self, path: &str) -> bool {
-        let mut end = 0;
-        while let Some(slash) = path[end..].find('/') {
-            match self.lookup(&path[..end + slash]) {
-                Ok(Some(Found::Dir)) => end += slash + 1,
-                Ok(Some(Found::Entry(_, Kind::Symlink))) => return true,
-                _ => return false,
-            }
-        }
-        false
-    }
-
     fn lookup(&self, path: &str) -> Result<Option<Found>, String> {
         if let Some(entries) = self.entries.get() {
             if let Some((id, kind)) = entries.get(path) {
@@ -737,9 +724,6 @@ impl Tree for ObjectTree {
                 Node::Unreadable("it is a submodule, not a file".into())
             }
             Some(Found::Dir) => Node::Dir,
-            // Below a committed symbolic link, as the working tree reads it:
-            // the link, never "missing" (issue 21: one verdict for every snapshot).
-            None if self.linked_ancestor(path) => Node::Symlink,
             None => Node::Missing,
         }
     }
