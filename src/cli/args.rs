@@ -687,7 +687,7 @@ pub struct CycleNewArgs {
         value_name = "request text",
         required = true,
         allow_hyphen_values = true,
-        value_parser = one_line_value
+        value_parser = request_value
     )]
     pub request: String,
     /// Print `{"ok": true, "id": "<cycle id>"}`; a refusal prints `{"ok": false, "error", "hint"}`.
@@ -990,6 +990,16 @@ pub fn one_line_value(s: &str) -> std::result::Result<String, String> {
             i + 1
         )),
         None => Ok(s.to_string()),
+    }
+}
+
+/// `cycle new --request`: a blank value is left to the command, which says
+/// a request is required; any other is a [`one_line_value`].
+fn request_value(s: &str) -> std::result::Result<String, String> {
+    if s.trim().is_empty() {
+        Ok(s.to_string())
+    } else {
+        one_line_value(s)
     }
 }
 
