@@ -560,8 +560,18 @@ fn a_hostile_remote_can_neither_wipe_the_trail_nor_plant_a_repository() {
             ],
         );
     }
+    // A ref outside the two namespaces the tool owns is never fetched.
+    t.env.git(
+        &t.remote,
+        &["update-ref", "refs/standards/other", "refs/heads/main"],
+    );
     let a = t.env.run(&t.a, &["notes", "sync"]).code(1);
     let err = stderr(&a);
+    let other = t.env.git_status(
+        &t.a,
+        &["rev-parse", "-q", "--verify", "refs/standards/other"],
+    );
+    assert!(!other.status.success(), "refs/standards/other was fetched");
     for (name, dot_git) in [
         ("evil", ".git"),
         ("evil-ntfs", "GIT~1"),

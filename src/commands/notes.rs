@@ -411,7 +411,7 @@ fn finish(diverged: Vec<String>, refused: Vec<String>, remote: &str) -> Result<(
         }
         return Err(Error::refused(
             message,
-            Some(format!("the trail and every other ref synced; ask whoever controls `{remote}` to delete the refused refs there (`git push {remote} --delete <ref>`)")),
+            Some(format!("the trail and every other ref synced; ask whoever controls `{remote}` to delete the refused refs there; `git ls-remote {remote} 'refs/standards/archive/*'` lists the archive refs it holds")),
         ));
     }
     if diverged.is_empty() {
