@@ -273,3 +273,48 @@ fn conflict_markers_in_an_active_work_record_outside_standards_are_a_conflict() 
     let err = p.refused(&["block", "--on", "Which one?"]);
     assert!(err.contains("docs/scope.md"), "{err}");
 }
+
+/// Item 8, through a real `git merge` with the driver configured: a side
+/// that is made of conflict markers, or is larger than 1 MiB, is a conflict
+/// (git stops with the file unmerged), never merged, and the working tree
+/// keeps our version.
+#[test]
+fn the_merge_driver_refuses_marker_sides_and_oversized_sides_in_a_real_merge() {
+    let state = ".standards/STATE.md";
+    let oversized = format!(
+        "{}\n",
+        "x".repeat(git_standards::commands::merge_driver::MAX_INPUT_BYTES as usize)
+    );
+    let marked = "<<<<<<< ours\nA\n=======\nB\n>>>>>>> theirs\n".to_string();
+    for (theirs, said) in [
+        (marked, "already holds conflict markers (line 1)"),
+        (oversized, "more than the 1048576 bytes (1 MiB)"),
+    ] {
+        let p = Project::brown();
+        p.write(".gitattributes", ".standards/STATE.md merge=standards\n");
+        p.commit("installed, with the driver's attribute");
+        let driver = format!(
+            "'{}' merge-driver %O %A %B %P",
+            crate::common::Env::bin().display()
+        );
+        p.env
+            .git(&p.root, &["config", "merge.standards.driver", &driver]);
+        p.env.git(&p.root, &["checkout", "-q", "-b", "side"]);
+        p.write(state, &theirs);
+        p.commit("side: a hostile STATE.md");
+        p.env.git(&p.root, &["checkout", "-q", "main"]);
+        p.set_state(&[("BlockedOn", "Which database?")]);
+        p.commit("main: a question");
+        let ours = p.state();
+        let merge = p
+            .env
+            .git_status(&p.root, &["merge", "-q", "--no-edit", "side"]);
+        assert!(!merge.status.success(), "the merge stops on a conflict");
+        let err = String::from_utf8_lossy(&merge.stderr).into_owned()
+            + &String::from_utf8_lossy(&merge.stdout);
+        assert!(err.contains(said), "{err}");
+        assert_eq!(p.state(), ours, "the working tree keeps our version");
+        let unmerged = p.env.git(&p.root, &["ls-files", "-u", "--", state]);
+        assert_eq!(unmerged.lines().count(), 3, "{unmerged}");
+    }
+}
