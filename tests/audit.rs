@@ -525,7 +525,8 @@ fn a_hand_edited_invalid_line_is_reported_and_the_other_events_print() {
         if json {
             args.push("--json");
         }
-        let a = p.run(&args).code(1);
+        // Issue 21: a bad line is a warning, never a reason to fail the trail.
+        let a = p.run(&args).success();
         let out = stdout(&a);
         let err = stderr(&a);
         assert_eq!(out.lines().count(), 2, "{out}");
@@ -539,6 +540,12 @@ fn a_hand_edited_invalid_line_is_reported_and_the_other_events_print() {
             for l in out.lines() {
                 serde_json::from_str::<serde_json::Value>(l).unwrap();
             }
+            let warning: serde_json::Value = serde_json::from_str(err.trim()).unwrap();
+            assert_eq!(warning["note"], anchor.as_str(), "{err}");
+            assert_eq!(warning["line"], 1, "{err}");
+            assert_eq!(warning["cycle"], serde_json::Value::Null, "{err}");
+        } else {
+            assert!(err.starts_with("warning: "), "{err}");
         }
     }
 }

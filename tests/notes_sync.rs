@@ -441,3 +441,258 @@ fn a_rewritten_remote_trail_is_refused_not_forced() {
     );
     assert_eq!(t.log(&t.a).len(), 3, "nothing local was lost");
 }
+
+/// `git mktree` in `dir` from `(mode, type, id, name)` entries, NUL-separated
+/// so that any name travels (git's own `mktree` does not check names).
+fn mktree(env: &Env, dir: &Path, entries: &[(&str, &str, &str, &str)]) -> String {
+    use std::io::Write as _;
+    let mut input = Vec::new();
+    for (mode, kind, id, name) in entries {
+        write!(input, "{mode} {kind} {id}\t{name}\0").unwrap();
+    }
+    let mut child = env
+        .sealed("git", dir)
+        .args(["mktree", "-z"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+fn hash_blob(env: &Env, dir: &Path, text: &str) -> String {
+    let file = dir.join("blob-input");
+    std::fs::write(&file, text).unwrap();
+    let id = env.git(dir, &["hash-object", "-w", file.to_str().unwrap()]);
+    std::fs::remove_file(&file).unwrap();
+    id.trim().to_string()
+}
+
+/// An archive commit in the bare repository `git_dir` whose tree plants a
+/// nested repository at `.standards/docs/<dot_git>/` with a `core.fsmonitor`
+/// that would run `marker`'s `touch` at the next `git status` there.
+fn planted_archive(env: &Env, git_dir: &Path, dot_git: &str, marker: &Path) -> String {
+    let config = format!(
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = \"touch {}\"\n",
+        marker.display()
+    );
+    let config = hash_blob(env, git_dir, &config);
+    let head = hash_blob(env, git_dir, "ref: refs/heads/main\n");
+    let state = hash_blob(env, git_dir, "# state\n");
+    let inner = mktree(
+        env,
+        git_dir,
+        &[
+            ("100644", "blob", &config, "config"),
+            ("100644", "blob", &head, "HEAD"),
+        ],
+    );
+    let docs = mktree(env, git_dir, &[("040000", "tree", &inner, dot_git)]);
+    let standards = mktree(
+        env,
+        git_dir,
+        &[
+            ("100644", "blob", &state, "STATE.md"),
+            ("040000", "tree", &docs, "docs"),
+        ],
+    );
+    let root = mktree(
+        env,
+        git_dir,
+        &[("040000", "tree", &standards, ".standards")],
+    );
+    env.git(git_dir, &["commit-tree", &root, "-m", "archive"])
+        .trim()
+        .to_string()
+}
+
+/// Issue 21 items 2 and 3, the hostile remote: its trail was rewritten (a
+/// newer notes commit that deletes every event and adds malformed lines) and
+/// it holds archives that plant a nested repository whose `core.fsmonitor`
+/// runs a program. `notes sync` keeps every local event (and pushes them
+/// back), refuses the archives (exit 1, naming ref and path) without
+/// fetching them, and `log` keeps working, reporting the bad lines.
+#[test]
+fn a_hostile_remote_can_neither_wipe_the_trail_nor_plant_a_repository() {
+    let t = team();
+    t.sync(&t.a);
+    for request in ["One", "Two", "Three"] {
+        t.cycle(&t.a, request);
+    }
+    t.sync(&t.a);
+    t.cycle(&t.a, "Local only, not yet pushed");
+    let before = ids(&t.log(&t.a));
+    assert_eq!(before.len(), 5);
+    // The remote rewrites every note on its trail: events gone, junk added.
+    let listed = t.env.git(&t.remote, &["notes", "--ref=standards", "list"]);
+    assert!(!listed.is_empty());
+    for line in listed.lines() {
+        let annotated = line.split_whitespace().nth(1).unwrap();
+        t.env.git(
+            &t.remote,
+            &[
+                "notes",
+                "--ref=standards",
+                "add",
+                "-f",
+                "-m",
+                "{not an event\n\u{1b}[2Jnot json either",
+                annotated,
+            ],
+        );
+    }
+    let marker = t.env.dir.path().join("fsmonitor-ran");
+    for (name, dot_git) in [
+        ("evil", ".git"),
+        ("evil-ntfs", "GIT~1"),
+        ("evil-dots", ".Git. "),
+    ] {
+        let commit = planted_archive(&t.env, &t.remote, dot_git, &marker);
+        t.env.git(
+            &t.remote,
+            &[
+                "update-ref",
+                &format!("refs/standards/archive/{name}"),
+                &commit,
+            ],
+        );
+    }
+    // A ref outside the two namespaces the tool owns is never fetched.
+    t.env.git(
+        &t.remote,
+        &["update-ref", "refs/standards/other", "refs/heads/main"],
+    );
+    let a = t.env.run(&t.a, &["notes", "sync"]).code(1);
+    let err = stderr(&a);
+    let other = t.env.git_status(
+        &t.a,
+        &["rev-parse", "-q", "--verify", "refs/standards/other"],
+    );
+    assert!(!other.status.success(), "refs/standards/other was fetched");
+    for (name, dot_git) in [
+        ("evil", ".git"),
+        ("evil-ntfs", "GIT~1"),
+        ("evil-dots", ".Git. "),
+    ] {
+        assert!(
+            err.contains(&format!(
+                "refusing archive `refs/standards/archive/{name}`: its tree holds `.standards/docs/{dot_git}`"
+            )),
+            "{err}"
+        );
+        let here = t.env.git_status(
+            &t.a,
+            &[
+                "rev-parse",
+                "-q",
+                "--verify",
+                &format!("refs/standards/archive/{name}"),
+            ],
+        );
+        assert!(!here.status.success(), "{name} was not fetched into place");
+    }
+    assert!(err.contains("deleted 4 event line(s)"), "{err}");
+    let quarantined = t.env.git(&t.a, &["for-each-ref", "refs/quarantine/"]);
+    assert_eq!(quarantined, "", "the quarantine is emptied");
+    // Every local event survives, and went back to the remote.
+    let after = t.env.run(&t.a, &["log", "--json"]).success();
+    let events: Vec<serde_json::Value> = stdout(&after)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let after_ids = ids(&events);
+    for id in &before {
+        assert!(after_ids.contains(id), "event {id} was lost");
+    }
+    assert_eq!(after_ids.len(), before.len());
+    let warnings = stderr(&after);
+    assert!(warnings.contains("not valid JSON"), "{warnings}");
+    assert_eq!(
+        warnings.lines().count(),
+        8,
+        "two bad lines per note: {warnings}"
+    );
+    let readable = t.env.run(&t.a, &["log"]).success();
+    assert!(
+        !stderr(&readable).contains('\u{1b}'),
+        "no escape reaches the terminal"
+    );
+    assert_eq!(
+        t.env.git(&t.a, &["rev-parse", "refs/notes/standards"]),
+        t.remote_ref("refs/notes/standards"),
+        "the union was pushed back"
+    );
+    // A clone that syncs now gets every event back.
+    let _ = t.env.run(&t.b, &["notes", "sync"]).code(1);
+    let b_ids = ids(&t.log(&t.b));
+    for id in &before {
+        assert!(b_ids.contains(id), "clone b misses {id}");
+    }
+    // An archive planted by hand is refused by list, show and restore alike.
+    t.env.git(
+        &t.a,
+        &[
+            "fetch",
+            "-q",
+            "origin",
+            "refs/standards/archive/evil:refs/standards/archive/evil",
+        ],
+    );
+    for args in [
+        vec!["archive", "list"],
+        vec!["archive", "list", "--json"],
+        vec!["archive", "show", "evil"],
+        vec!["archive", "show", "evil", "docs"],
+        vec!["archive", "restore", "evil", "docs"],
+        vec!["archive", "restore", "evil", ".standards/docs/.git/config"],
+    ] {
+        let out = t.env.run(&t.a, &args).code(1);
+        assert!(
+            stderr(&out).contains(
+                "refusing archive `refs/standards/archive/evil`: its tree holds `.standards/docs/.git`"
+            ),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    assert!(!t.a.join(".standards/docs/.git").exists());
+    t.env.git(&t.a, &["status", "--short"]);
+    assert!(!marker.exists(), "no planted fsmonitor ever ran");
+}
+
+/// Issue 21 item 6: a trail ref that points at a blob is refused (exit 1),
+/// never an internal error, on either side of a sync.
+#[test]
+fn a_trail_ref_pointing_at_a_blob_is_refused_not_an_internal_error() {
+    let t = team();
+    t.sync(&t.a);
+    let blob = hash_blob(&t.env, &t.remote, "not a notes commit\n");
+    t.env
+        .git(&t.remote, &["update-ref", "refs/notes/standards", &blob]);
+    let a = t.env.run(&t.a, &["notes", "sync"]).code(1);
+    assert!(
+        stderr(&a).contains("`refs/notes/standards` points at a blob"),
+        "{}",
+        stderr(&a)
+    );
+    t.env.run(&t.a, &["log"]).success();
+    let local = hash_blob(&t.env, &t.a, "local blob\n");
+    t.env
+        .git(&t.a, &["update-ref", "refs/notes/standards", &local]);
+    for args in [
+        vec!["notes", "sync"],
+        vec!["notes", "sync", "--dry-run"],
+        vec!["log"],
+        vec!["log", "--json"],
+    ] {
+        let out = t.env.run(&t.a, &args).code(1);
+        assert!(
+            stderr(&out).contains("points at a blob"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}

@@ -6,6 +6,7 @@ mod action;
 mod artifact;
 mod asset_commands;
 mod audit;
+mod bad_input;
 mod check;
 mod check_cadence;
 mod check_conformance;

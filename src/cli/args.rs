@@ -274,7 +274,7 @@ pub enum Command {
     ///
     /// Reads the events from git notes under `refs/notes/standards` and prints one line per event: time (UTC), actor, cycle (`-` outside any cycle), event type and its own keys. Sorted by time, then event ID. Every filter given must hold. With --json, prints each event's stored JSON line unchanged (JSON Lines).
     ///
-    /// A stored line that is not a valid event is reported on stderr with its note (anchor) and line number; every valid event is still printed, and the exit status is then 1.
+    /// A stored line that is not a valid event (edited by hand, or fetched from a remote) is reported on stderr with its note (anchor) and line number, and skipped: every valid event is still printed and the exit status stays 0. With --json the report is one JSON object per bad line on stderr: {"warning", "note" (the annotated anchor's ID), "cycle" (null for the project anchor), "line", "problem"}.
     #[command(verbatim_doc_comment, after_long_help = crate::audit::schema_help())]
     Log(LogArgs),
     /// Share the audit trail with a remote: `git standards notes sync [<remote>]`.
@@ -291,7 +291,9 @@ pub enum Command {
     ///
     /// Configure it with `.gitattributes` (`.standards/STATE.md merge=standards`) and `git config merge.standards.driver 'git standards merge-driver %O %A %B %P'` (`git standards hooks install` does both).
     ///
-    /// Exit status: 0 merged cleanly; 1 conflict, or an input it could not read (the file is then left as your branch had it, marked as conflicted, with the reason on stderr).
+    /// A side larger than 1 MiB (1048576 bytes) is never read whole, and a side that already holds conflict markers is never merged: both are a conflict that leaves the file as your branch had it.
+    ///
+    /// Exit status: 0 merged cleanly; 1 conflict, or an input it could not read, too large or holding conflict markers (the file is then left as your branch had it, marked as conflicted, with the reason on stderr).
     #[command(verbatim_doc_comment)]
     MergeDriver(MergeDriverArgs),
     /// Resolve a STATE.md merge conflict by the user's decision: `git standards resolve --keep ours|theirs`.
@@ -411,6 +413,7 @@ pub enum ArchiveCommand {
     /// List an archive's files, or print one archived file byte for byte.
     Show {
         /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>` for an older version).
+        #[arg(value_parser = ref_value)]
         name: String,
         /// A file (or folder) in the archive; `.standards/` may be left out.
         path: Option<String>,
@@ -418,6 +421,7 @@ pub enum ArchiveCommand {
     /// Write archived files back into the working tree; refuses to overwrite anything.
     Restore {
         /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>`).
+        #[arg(value_parser = ref_value)]
         name: String,
         /// Files or folders to restore; `.standards/` may be left out.
         #[arg(required = true)]
@@ -490,10 +494,10 @@ pub struct HooksInstallArgs {
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
     /// The commits to check: `A..B`, `A...B`, or one revision (default: HEAD), from the merge-base with the main branch.
-    #[arg(value_name = "range")]
+    #[arg(value_name = "range", value_parser = ref_value)]
     pub range: Option<String>,
     /// Also check the merge of the range's tip into this branch.
-    #[arg(long, value_name = "branch")]
+    #[arg(long, value_name = "branch", value_parser = branch_value)]
     pub into: Option<String>,
     /// Output format (default: github when GITHUB_ACTIONS=true, else text).
     #[arg(long, value_enum, ignore_case = true)]
@@ -512,10 +516,10 @@ pub enum VerifyFormat {
 #[derive(Debug, clap::Args)]
 pub struct MergeGuardArgs {
     /// The branch (or commit) to be merged.
-    #[arg(value_name = "branch")]
+    #[arg(value_name = "branch", value_parser = ref_value)]
     pub branch: Option<String>,
     /// The branch merged into (default: the current branch).
-    #[arg(long, value_name = "branch")]
+    #[arg(long, value_name = "branch", value_parser = branch_value)]
     pub into: Option<String>,
     /// Print nothing when the merge may go ahead.
     #[arg(long, short)]
@@ -537,7 +541,7 @@ pub struct CheckArgs {
     #[arg(long, conflicts_with = "rev")]
     pub staged: bool,
     /// Check a commit, branch or tag (read without a checkout), compared with its first parent.
-    #[arg(long = "ref", value_name = "rev", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    #[arg(long = "ref", value_name = "rev", value_parser = ref_value)]
     pub rev: Option<String>,
     /// With `--ref` in a shallow clone whose commit's parent was not fetched:
     /// check without the history rules instead of refusing.
@@ -547,7 +551,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub compat: bool,
     /// Name the git hook that runs this check (the scripts in `git-hooks/` pass `pre-commit` or `pre-merge-commit`): when problems are found, a `check-failed` event is recorded in the audit trail.
-    #[arg(long, value_name = "name", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    #[arg(long, value_name = "name", value_parser = ref_value)]
     pub hook: Option<String>,
 }
 
@@ -662,7 +666,7 @@ pub struct HookStopArgs {
 #[derive(Debug, clap::Args)]
 pub struct LogArgs {
     /// Only this cycle's events (one lookup of the cycle's anchor).
-    #[arg(long, value_name = "id", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    #[arg(long, value_name = "id", value_parser = text_value)]
     pub cycle: Option<String>,
     /// Only events of this type; repeat for several.
     #[arg(long = "event", value_name = "type", value_parser = event_names(), ignore_case = true)]
@@ -690,11 +694,13 @@ fn event_names() -> clap::builder::PossibleValuesParser {
 
 #[derive(Debug, Subcommand)]
 pub enum NotesCommand {
-    /// Fetch, merge and push the audit trail (`refs/notes/standards`) and the archive refs (`refs/standards/*`).
+    /// Fetch, merge and push the audit trail (`refs/notes/standards`) and the archive refs (`refs/standards/archive/*`).
     ///
-    /// Git neither fetches nor pushes notes by default; this is the one command a team needs. It fetches the remote's trail into `refs/notes/remotes/<remote>/standards` (never with a forced refspec), merges it into `refs/notes/standards` line by line (`cat_sort_uniq`: the union of both clones' events) with a two-parent notes commit, and pushes without force. When the push is rejected because someone pushed in between, it fetches, merges and pushes again, a few times at most. Archive refs under `refs/standards/` travel both ways too, never forced: an archive that diverged is reported, not overwritten.
+    /// Git neither fetches nor pushes notes by default; this is the one command a team needs. It fetches the remote's trail into `refs/notes/remotes/<remote>/standards` (never with a forced refspec), merges it into `refs/notes/standards` line by line (`cat_sort_uniq`: the union of both clones' events) with a two-parent notes commit, and pushes without force. When the push is rejected because someone pushed in between, it fetches, merges and pushes again, a few times at most. Archive refs under `refs/standards/archive/` travel both ways too, never forced: an archive that diverged is reported, not overwritten.
     ///
-    /// Exit status: 0 when both sides hold the union; 1 when the remote refused (for example a host that does not accept `refs/notes/*`) or a ref diverged.
+    /// Only `refs/notes/standards` and `refs/standards/archive/*` are fetched, first into `refs/quarantine/standards/<remote>/`, and checked before they move into place: a trail that is not a notes commit, or that does not descend from what was fetched last, is refused; an archive whose tree holds `.git` (in any case, or a spelling NTFS or HFS+ reads as `.git`) or a `.gitmodules` symbolic link is refused and never fetched. An event once in the local trail is never removed: when the remote deleted events, the union keeps them, a warning says how many, and the push restores them.
+    ///
+    /// Exit status: 0 when both sides hold the union; 1 when the remote refused (for example a host that does not accept `refs/notes/*`), a ref diverged, or a fetched ref was refused.
     #[command(verbatim_doc_comment)]
     Sync(NotesSyncArgs),
 }
@@ -702,7 +708,7 @@ pub enum NotesCommand {
 #[derive(Debug, clap::Args)]
 pub struct NotesSyncArgs {
     /// The remote to sync with.
-    #[arg(value_name = "remote", default_value = "origin")]
+    #[arg(value_name = "remote", default_value = "origin", value_parser = ref_value)]
     pub remote: String,
     /// Show what would move without fetching, merging or pushing.
     #[arg(long)]
@@ -726,7 +732,8 @@ pub struct CycleNewArgs {
         long,
         value_name = "request text",
         required = true,
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = request_value
     )]
     pub request: String,
     /// Print `{"ok": true, "id": "<cycle id>"}`; a refusal prints `{"ok": false, "error", "hint"}`.
@@ -952,7 +959,7 @@ pub struct StatusArgs {
     #[arg(long, conflicts_with = "rev")]
     pub staged: bool,
     /// Read a commit, branch or tag from the object database, without a checkout.
-    #[arg(long = "ref", value_name = "rev", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    #[arg(long = "ref", value_name = "rev", value_parser = ref_value)]
     pub rev: Option<String>,
     /// Print one JSON object (keys: see `git standards --help`) instead of the dashboard.
     #[arg(long, conflicts_with = "quiet")]
@@ -997,7 +1004,93 @@ fn text_value(s: &str) -> std::result::Result<String, String> {
     if s.trim().is_empty() {
         Err("the text must not be empty".into())
     } else {
+        one_line_value(s)
+    }
+}
+
+/// How a control character is named in a refusal: its code point, and for
+/// the common ones what it is.
+fn control_name(c: char) -> String {
+    let what = match c {
+        '\n' => " (a line feed)",
+        '\r' => " (a carriage return)",
+        '\t' => " (a tab)",
+        '\u{1b}' => " (an escape)",
+        '\u{2028}' => " (a line separator)",
+        '\u{2029}' => " (a paragraph separator)",
+        _ => "",
+    };
+    format!("U+{:04X}{what}", c as u32)
+}
+
+/// A value written into one line of a record or STATE.md (issue 21): a
+/// control character (a line break above all) would write a second,
+/// field-looking line, so it is refused, naming the character.
+pub fn one_line_value(s: &str) -> std::result::Result<String, String> {
+    match s
+        .chars()
+        .enumerate()
+        .find(|(_, c)| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+    {
+        Some((i, c)) => Err(format!(
+            "it holds the control character {} at character {}; the value is written on one line, so write it without line breaks or other control characters",
+            control_name(c),
+            i + 1
+        )),
+        None => Ok(s.to_string()),
+    }
+}
+
+/// `cycle new --request`: a blank value is left to the command, which says
+/// a request is required; any other is a [`one_line_value`].
+fn request_value(s: &str) -> std::result::Result<String, String> {
+    if s.trim().is_empty() {
         Ok(s.to_string())
+    } else {
+        one_line_value(s)
+    }
+}
+
+/// The longest ref-like argument (a branch, revision, cycle ID or remote):
+/// git cannot store a longer ref name component in a file.
+pub const MAX_REF_ARG: usize = 1024;
+
+/// A branch, revision, cycle ID or remote name: not empty, one line, at most
+/// [`MAX_REF_ARG`] bytes, no path component longer than 255 bytes (the file
+/// system's limit for a loose ref), so that git is never asked to read a
+/// ref it cannot name (issue 21: bad input is refused with exit 2).
+fn ref_value(s: &str) -> std::result::Result<String, String> {
+    if s.is_empty() {
+        return Err("the value must not be empty".into());
+    }
+    one_line_value(s)?;
+    if s.len() > MAX_REF_ARG {
+        return Err(format!(
+            "it is {} bytes long; a branch, revision or name here is at most {MAX_REF_ARG} bytes",
+            s.len()
+        ));
+    }
+    if let Some(long) = s.split('/').find(|p| p.len() > 255) {
+        return Err(format!(
+            "its part `{}...` is {} bytes long; git cannot store a ref name part longer than 255 bytes",
+            &long[..long.char_indices().nth(16).map_or(long.len(), |(i, _)| i)],
+            long.len()
+        ));
+    }
+    Ok(s.to_string())
+}
+
+/// A branch name (`main`, `refs/heads/main`): a [`ref_value`] that is also
+/// a valid branch ref name, so `HEAD~1` or `a..b` is refused with exit 2
+/// rather than looked up as a branch.
+fn branch_value(s: &str) -> std::result::Result<String, String> {
+    ref_value(s)?;
+    let short = s.strip_prefix("refs/heads/").unwrap_or(s);
+    match gix::refs::FullName::try_from(format!("refs/heads/{short}")) {
+        Ok(_) => Ok(s.to_string()),
+        Err(e) => Err(format!(
+            "it is not a valid branch name ({e}); name a branch such as `main`"
+        )),
     }
 }
 

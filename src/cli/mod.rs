@@ -163,7 +163,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, colors: Colors) -
         Err(e) if e.is_broken_pipe() => EXIT_OK,
         Err(e) => {
             // Problems and `Exit` outcomes were already printed as the command's
-            // own JSON (check's problems, log's bad trail lines, status's conflict).
+            // own JSON (check's problems, status's conflict).
             if json && !matches!(e, Error::ProblemsFound { .. } | Error::Exit { .. }) {
                 let _ = report_error_json(&e, ctx.out);
             }

@@ -56,7 +56,7 @@ pub fn run_list(ctx: &mut Context, json: bool) -> Result<()> {
 pub fn run_show(ctx: &mut Context, name: &str, path: Option<&str>) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let commit = archive::resolve(&project.repo, name)?;
-    let files = archive::files(&project.repo, commit)?;
+    let files = archive::files(&project.repo, commit, &archive::label(name))?;
     match path {
         None => {
             for f in &files {
@@ -102,7 +102,7 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String]) -> Result<()
     journal::refuse_if_pending(&project)?;
     crate::commands::conflicts::refuse_during_conflict(ctx, &project, "archive restore")?;
     let commit = archive::resolve(&project.repo, name)?;
-    let files = archive::files(&project.repo, commit)?;
+    let files = archive::files(&project.repo, commit, &archive::label(name))?;
     let mut changes = Vec::new();
     let mut chosen: Vec<String> = Vec::new();
     for path in paths {

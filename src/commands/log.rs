@@ -21,6 +21,10 @@ pub struct Request {
 pub struct BadLine {
     /// Which note, named by its anchor.
     pub note: String,
+    /// The annotated object (the anchor blob) the note hangs on.
+    pub annotated: String,
+    /// The anchor's cycle ID, `None` for the project anchor or an unknown object.
+    pub cycle: Option<String>,
     /// 1-based line number inside the note.
     pub line: usize,
     pub problem: String,
@@ -42,6 +46,11 @@ pub fn parse_notes(notes: &[Note]) -> (Vec<Recorded>, Vec<BadLine>) {
                 Ok(e) => events.push(e),
                 Err(problem) => bad.push(BadLine {
                     note: note.describe(),
+                    annotated: note.annotated.to_string(),
+                    cycle: match &note.anchor {
+                        Some(notes::Anchor::Cycle(c)) => Some(c.clone()),
+                        _ => None,
+                    },
                     line: i + 1,
                     problem,
                 }),
@@ -113,12 +122,25 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         text.push('\n');
     }
     ctx.out.write_all(text.as_bytes()).map_err(Error::stdout)?;
+    // A bad line (hand-edited, or fetched from a remote) is reported with
+    // its source and skipped: never a reason to stop reading the trail.
     for b in &bad {
-        let _ = writeln!(
-            ctx.err,
-            "error: {}, line {}: {}; the line is not shown",
+        let text = format!(
+            "{}, line {}: {}; the line is skipped",
             b.note, b.line, b.problem
         );
+        let _ = if request.json {
+            let value = serde_json::json!({
+                "warning": text,
+                "note": b.annotated,
+                "cycle": b.cycle,
+                "line": b.line,
+                "problem": b.problem,
+            });
+            writeln!(ctx.err, "{value}")
+        } else {
+            writeln!(ctx.err, "warning: {text}")
+        };
     }
     if events.is_empty() && bad.is_empty() && !request.json {
         let what = if no_notes && request.filter == Filter::default() {
@@ -128,9 +150,5 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         };
         let _ = writeln!(ctx.err, "{what}.");
     }
-    if bad.is_empty() {
-        Ok(())
-    } else {
-        Err(Error::ProblemsFound { count: bad.len() })
-    }
+    Ok(())
 }

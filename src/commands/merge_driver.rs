@@ -17,6 +17,11 @@ use crate::protocol::state_merge::{self, MergeCase};
 /// The exit status git reads as "the merge conflicted".
 pub const EXIT_CONFLICT: u8 = 1;
 
+/// The largest version of STATE.md the driver reads (1 MiB; a real one is a
+/// few kilobytes). A larger side is a conflict, never read whole (issue 21:
+/// three 80 MB inputs took 745 MB of memory).
+pub const MAX_INPUT_BYTES: u64 = 1024 * 1024;
+
 /// The driver's four arguments, as git substitutes them.
 #[derive(Debug, Clone)]
 pub struct Request {
@@ -62,6 +67,17 @@ fn merge_files(cwd: &Path, request: &Request) -> Result<Outcome> {
     let base = read(cwd, &request.base, "%O (the merge base's version)")?;
     let ours = read(cwd, &request.ours, "%A (your branch's version)")?;
     let theirs = read(cwd, &request.theirs, "%B (the other branch's version)")?;
+    for (what, bytes) in [
+        ("the merge base's version (%O)", &base),
+        ("your branch's version (%A)", &ours),
+        ("the other branch's version (%B)", &theirs),
+    ] {
+        if let Some(line) = marker_line(bytes) {
+            return Ok(Outcome::Conflict(format!(
+                "{what} of `{path}` already holds conflict markers (line {line}), so git standards does not merge it: the file is left as your branch had it and marked as conflicted. Ask the user which cycle to keep, then run `git standards resolve --keep ours` or `git standards resolve --keep theirs`."
+            )));
+        }
+    }
     let merged = state_merge::merge(&base, &ours, &theirs);
     if merged.bytes != ours {
         write_result(cwd, &request.ours, &merged.bytes)?;
@@ -74,6 +90,21 @@ fn merge_files(cwd: &Path, request: &Request) -> Result<Outcome> {
         )),
         _ => Outcome::Clean,
     })
+}
+
+/// The 1-based number of the first line that is a conflict marker
+/// (`<<<<<<<`, `>>>>>>>` or `|||||||`, alone or followed by a space).
+fn marker_line(bytes: &[u8]) -> Option<usize> {
+    bytes
+        .split(|b| *b == b'\n')
+        .position(|l| {
+            let l = l.strip_suffix(b"\r").unwrap_or(l);
+            [b"<<<<<<<", b">>>>>>>", b"|||||||"].iter().any(|m| {
+                l.strip_prefix(&m[..])
+                    .is_some_and(|rest| rest.is_empty() || rest[0] == b' ')
+            })
+        })
+        .map(|i| i + 1)
 }
 
 /// Reads one of git's temporary files. They are git's own files, not project
@@ -93,6 +124,17 @@ fn read(cwd: &Path, path: &Path, what: &str) -> Result<Vec<u8>> {
                 None,
             ))
         }
+        Ok(m) if m.len() > MAX_INPUT_BYTES => {
+            return Err(Error::refused(
+                format!(
+                    "{what} `{}` is {} bytes, more than the {} bytes (1 MiB) a STATE.md may hold",
+                    path.display(),
+                    m.len(),
+                    MAX_INPUT_BYTES
+                ),
+                None,
+            ))
+        }
         Ok(_) => {}
         Err(e) => {
             return Err(Error::refused(
@@ -101,12 +143,26 @@ fn read(cwd: &Path, path: &Path, what: &str) -> Result<Vec<u8>> {
             ))
         }
     }
-    std::fs::read(&full).map_err(|e| {
-        Error::refused(
+    // Bounded even if the file grows after the check.
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(&full).and_then(|f| {
+        use std::io::Read as _;
+        f.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)
+    });
+    match read {
+        Err(e) => Err(Error::refused(
             format!("cannot read {what} `{}`: {e}", path.display()),
             None,
-        )
-    })
+        )),
+        Ok(_) if bytes.len() as u64 > MAX_INPUT_BYTES => Err(Error::refused(
+            format!(
+                "{what} `{}` is more than the {MAX_INPUT_BYTES} bytes (1 MiB) a STATE.md may hold",
+                path.display()
+            ),
+            None,
+        )),
+        Ok(_) => Ok(bytes),
+    }
 }
 
 /// Replaces git's "ours" temporary file atomically, keeping its mode.
@@ -171,6 +227,50 @@ mod tests {
         assert!(err.contains("ours holds cycle o-1"), "{err}");
         assert!(err.contains("theirs holds cycle t-1"), "{err}");
         assert!(err.contains("git standards resolve --keep"), "{err}");
+    }
+
+    #[test]
+    fn a_side_holding_conflict_markers_is_a_conflict_that_keeps_ours() {
+        let dir = tempfile::tempdir().unwrap();
+        let marked = "<<<<<<< ours\n`Id`: `o-1`\n=======\n`Id`: `t-1`\n>>>>>>> theirs\n";
+        for (base, ours, theirs) in [
+            ("x\n", "x\n", marked),
+            ("x\n", marked, "x\n"),
+            (marked, "x\n", "`Id`: `t-1`\n"),
+        ] {
+            let (r, result, err) = run_in(dir.path(), base, ours, theirs);
+            assert!(matches!(
+                r,
+                Err(Error::Exit {
+                    code: EXIT_CONFLICT
+                })
+            ));
+            assert_eq!(result, ours, "ours is left as it was");
+            assert!(
+                err.contains("already holds conflict markers (line 1)"),
+                "{err}"
+            );
+        }
+        assert_eq!(marker_line(b"a\n>>>>>>>\n"), Some(2));
+        assert_eq!(marker_line(b"a <<<<<<< b\n<<<<<<<<\n"), None);
+    }
+
+    #[test]
+    fn a_side_larger_than_the_limit_is_a_conflict_read_only_up_to_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = "x".repeat(MAX_INPUT_BYTES as usize + 1);
+        let (r, result, err) = run_in(dir.path(), "x\n", "mine\n", &big);
+        assert!(matches!(
+            r,
+            Err(Error::Exit {
+                code: EXIT_CONFLICT
+            })
+        ));
+        assert_eq!(result, "mine\n");
+        assert!(err.contains("more than the 1048576 bytes (1 MiB)"), "{err}");
+        let exact = "x".repeat(MAX_INPUT_BYTES as usize);
+        let (r, _, err) = run_in(dir.path(), &exact, &exact, "y\n");
+        assert!(r.is_ok(), "{err}");
     }
 
     #[test]

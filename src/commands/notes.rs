@@ -9,10 +9,14 @@ use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::notes::{self, NOTES_REF};
 use crate::repo::notes_sync::{self, Git, MergePlan, Merged, ARCHIVE_PREFIX};
-use crate::repo::{failpoint, Project};
+use crate::repo::{archive, failpoint, Project};
 
 /// The crash points of a sync (D22 tests): after the fetch, after the merge.
 pub const FAILPOINTS: &[&str] = &["notes-sync:fetched", "notes-sync:merged"];
+
+/// The most versions of one fetched archive that are validated; a longer
+/// history is refused.
+pub const MAX_ARCHIVE_VERSIONS: usize = 10_000;
 
 /// How many fetch-merge-push rounds a sync tries when pushes keep being rejected.
 pub const MAX_ROUNDS: usize = 5;
@@ -61,57 +65,33 @@ pub fn run_sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
         )));
     }
     let git = Git::new(repo);
+    notes_commit(repo, NOTES_REF, "this repository's")?;
     if request.dry_run {
         return dry_run(ctx, repo, &git, remote);
     }
     let tracking = notes_sync::tracking_ref(remote);
     let mut diverged: Vec<String> = Vec::new();
+    let mut refused: Vec<String> = Vec::new();
     for round in 1..=MAX_ROUNDS {
         let remote_refs = git.ls_remote(remote)?;
         let remote_has_notes = remote_refs.iter().any(|(n, _)| n == NOTES_REF);
-        let remote_has_archives = remote_refs.iter().any(|(n, _)| n != NOTES_REF);
-        // Fetch: the trail into its remote-tracking ref, archives into place; never forced.
-        let mut specs = Vec::new();
-        if remote_has_notes {
-            specs.push(format!("{NOTES_REF}:{tracking}"));
-        }
-        if remote_has_archives {
-            specs.push(format!("{ARCHIVE_PREFIX}*:{ARCHIVE_PREFIX}*"));
-        }
         let before = notes::tip(repo, &tracking)?;
-        if !specs.is_empty() {
-            let mut args = vec!["fetch", "--no-tags", "--no-write-fetch-head", "--", remote];
-            args.extend(specs.iter().map(String::as_str));
-            let ran = git.run(&args)?;
-            if !ran.ok {
-                let rejected = notes_sync::fetch_rejections(&ran.stderr);
-                if rejected.is_empty() {
-                    return Err(Error::refused(
-                        format!("`git fetch {remote}` failed: {}", ran.stderr.trim()),
-                        Some(format!("check the remote with `git fetch {remote}`, then run `git standards notes sync {remote}` again")),
-                    ));
-                }
-                if let Some(line) = rejected.iter().find(|l| l.contains(&tracking)) {
-                    return Err(Error::refused(
-                        format!("the remote's trail was rewritten, so `{tracking}` cannot move to it without force: {line}"),
-                        Some(format!("someone forced `{NOTES_REF}` on `{remote}`; compare `git log {tracking}` with the remote before deciding; nothing was changed here")),
-                    ));
-                }
-                for line in rejected {
-                    if !diverged.contains(&line) {
-                        diverged.push(line);
-                    }
-                }
-            }
-        }
+        let fetched = fetch_validated(
+            ctx,
+            repo,
+            &git,
+            remote,
+            &remote_refs,
+            &mut diverged,
+            &mut refused,
+        )?;
         failpoint::hit("notes-sync:fetched");
-        let fetched = notes::tip(repo, &tracking)?;
         if fetched != before {
             if let Some(id) = fetched {
                 say(ctx, "fetched", &format!("{tracking} {}", short(id)))?;
             }
         }
-        // Merge the remote's trail into ours.
+        // Merge the remote's trail into ours: the union, never a loss.
         if let (true, Some(theirs)) = (remote_has_notes, fetched) {
             let message = format!("Merged notes from {tracking} into {NOTES_REF}");
             match notes_sync::merge(repo, theirs, &message)? {
@@ -121,14 +101,27 @@ pub fn run_sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
                     "fast-forward",
                     &format!("{NOTES_REF} to {}", short(to)),
                 )?,
-                Merged::Commit { commit, incoming } => say(
-                    ctx,
-                    "merged",
-                    &format!(
-                        "{NOTES_REF}: {incoming} event line(s) from {remote} (notes commit {})",
-                        short(commit)
-                    ),
-                )?,
+                Merged::Commit {
+                    commit,
+                    incoming,
+                    dropped,
+                } => {
+                    say(
+                        ctx,
+                        "merged",
+                        &format!(
+                            "{NOTES_REF}: {incoming} event line(s) from {remote} (notes commit {})",
+                            short(commit)
+                        ),
+                    )?;
+                    if dropped > 0 {
+                        writeln!(
+                            ctx.err,
+                            "warning: the trail on `{remote}` deleted {dropped} event line(s) that its own history holds (someone rewrote `{NOTES_REF}` there); every one is kept here and pushed back"
+                        )
+                        .map_err(|e| Error::io("<stderr>", e))?;
+                    }
+                }
             }
         }
         failpoint::hit("notes-sync:merged");
@@ -146,7 +139,7 @@ pub fn run_sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
                 "Nothing to sync: neither side has an audit trail or archive refs."
             )
             .map_err(|e| Error::io("<stderr>", e))?;
-            return finish(diverged, remote);
+            return finish(diverged, refused, remote);
         }
         let mut args = vec!["push", "--porcelain", "--", remote];
         args.extend(specs.iter().map(String::as_str));
@@ -181,7 +174,7 @@ pub fn run_sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
             }
         }
         if !retry {
-            return finish(diverged, remote);
+            return finish(diverged, refused, remote);
         }
         if round < MAX_ROUNDS {
             writeln!(ctx.err, "The push of {NOTES_REF} was rejected because {remote} moved on; fetching and merging again (round {} of {MAX_ROUNDS}).", round + 1)
@@ -195,8 +188,232 @@ pub fn run_sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
     ))
 }
 
-/// Archive refs that could not travel are reported last, as a refusal.
-fn finish(diverged: Vec<String>, remote: &str) -> Result<()> {
+/// The commit a trail ref points at; a ref to anything else (a blob, a
+/// tree) is refused with exit 1, never read as a trail (issue 21).
+fn notes_commit(repo: &gix::Repository, name: &str, whose: &str) -> Result<Option<ObjectId>> {
+    let Some(id) = notes::tip(repo, name)? else {
+        return Ok(None);
+    };
+    if repo.find_commit(id).is_ok() {
+        return Ok(Some(id));
+    }
+    let kind = repo
+        .find_object(id)
+        .map(|o| format!("a {}", o.kind))
+        .unwrap_or_else(|_| "a missing object".to_string());
+    Err(Error::refused(
+        format!("{whose} `{name}` points at {kind} ({id}), not a notes commit: it is not an audit trail, so nothing was fetched, merged or pushed"),
+        Some(format!("inspect it with `git cat-file -p {id}`; a trail ref always points at a notes commit")),
+    ))
+}
+
+/// Deletes every ref under the quarantine prefix (leftovers of a killed sync included).
+fn clear_quarantine(repo: &gix::Repository, git: &Git, prefix: &str) -> Result<()> {
+    let platform = repo
+        .references()
+        .map_err(|e| Error::Git(format!("cannot list references: {e}")))?;
+    let mut names = Vec::new();
+    for r in platform
+        .prefixed(prefix)
+        .map_err(|e| Error::Git(format!("cannot list references: {e}")))?
+        .flatten()
+    {
+        names.push(r.name().as_bstr().to_string());
+    }
+    for name in names {
+        let ran = git.run(&["update-ref", "--no-deref", "-d", &name])?;
+        if !ran.ok {
+            return Err(Error::Git(format!(
+                "cannot delete `{name}`: {}",
+                ran.stderr.trim()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Moves `name` from `previous` to `to` by compare-and-swap.
+fn move_ref(
+    repo: &gix::Repository,
+    name: &str,
+    previous: Option<ObjectId>,
+    to: ObjectId,
+) -> Result<()> {
+    use gix::refs::transaction::PreviousValue;
+    let expected = match previous {
+        Some(p) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(p)),
+        None => PreviousValue::MustNotExist,
+    };
+    repo.reference(name, to, expected, "standards: notes sync")
+        .map_err(|e| {
+            Error::refused(
+                format!("`{name}` moved while `notes sync` validated what it fetched: {e}"),
+                Some("run `git standards notes sync` again".to_string()),
+            )
+        })?;
+    Ok(())
+}
+
+/// Fetches the remote's trail and archives into a quarantine namespace,
+/// validates them, and moves only what is valid into place (issue 21): the
+/// trail into its remote-tracking ref when it descends from what was fetched
+/// last, each archive into `refs/standards/archive/` when no tree of its
+/// history holds a path git refuses to check out (`.git`...) and it is new
+/// or a fast-forward. Returns the remote-tracking tip.
+fn fetch_validated(
+    ctx: &mut Context,
+    repo: &gix::Repository,
+    git: &Git,
+    remote: &str,
+    remote_refs: &[(String, ObjectId)],
+    diverged: &mut Vec<String>,
+    refused: &mut Vec<String>,
+) -> Result<Option<ObjectId>> {
+    let quarantine = notes_sync::quarantine(remote);
+    clear_quarantine(repo, git, &quarantine)?;
+    let result = fetch_into_place(ctx, repo, git, remote, remote_refs, diverged, refused);
+    let cleared = clear_quarantine(repo, git, &quarantine);
+    let tip = result?;
+    cleared?;
+    Ok(tip)
+}
+
+fn fetch_into_place(
+    ctx: &mut Context,
+    repo: &gix::Repository,
+    git: &Git,
+    remote: &str,
+    remote_refs: &[(String, ObjectId)],
+    diverged: &mut Vec<String>,
+    refused: &mut Vec<String>,
+) -> Result<Option<ObjectId>> {
+    let quarantine = notes_sync::quarantine(remote);
+    let tracking = notes_sync::tracking_ref(remote);
+    let q_notes = format!("{quarantine}notes");
+    let q_archives = format!("{quarantine}archive/");
+    let mut specs = Vec::new();
+    if remote_refs.iter().any(|(n, _)| n == NOTES_REF) {
+        specs.push(format!("{NOTES_REF}:{q_notes}"));
+    }
+    if remote_refs.iter().any(|(n, _)| n != NOTES_REF) {
+        specs.push(format!("{ARCHIVE_PREFIX}*:{q_archives}*"));
+    }
+    if !specs.is_empty() {
+        // Into an emptied namespace: nothing is forced.
+        let mut args = vec!["fetch", "--no-tags", "--no-write-fetch-head", "--", remote];
+        args.extend(specs.iter().map(String::as_str));
+        let ran = git.run(&args)?;
+        if !ran.ok {
+            return Err(Error::refused(
+                format!("`git fetch {remote}` failed: {}", ran.stderr.trim()),
+                Some(format!("check the remote with `git fetch {remote}`, then run `git standards notes sync {remote}` again")),
+            ));
+        }
+    }
+    // The trail: a notes commit that descends from what was fetched last.
+    let before = notes::tip(repo, &tracking)?;
+    let mut tip = before;
+    if let Some(id) =
+        notes_commit(repo, &q_notes, &format!("the remote `{remote}`'s")).map_err(|e| match e {
+            Error::Refused { message, hint } => Error::Refused {
+                message: message.replace(&q_notes, NOTES_REF),
+                hint,
+            },
+            other => other,
+        })?
+    {
+        if let Some(b) = before {
+            if !notes_sync::descends(repo, b, id)? {
+                return Err(Error::refused(
+                    format!("the remote's trail was rewritten, so `{tracking}` cannot move to it without force: the remote's `{NOTES_REF}` ({}) does not descend from what was fetched last ({})", short(id), short(b)),
+                    Some(format!("someone forced `{NOTES_REF}` on `{remote}`; compare `git log {tracking}` with the remote before deciding; nothing was changed here")),
+                ));
+            }
+        }
+        if before != Some(id) {
+            move_ref(repo, &tracking, before, id)?;
+        }
+        tip = Some(id);
+    }
+    // The archives: validated, then created or fast-forwarded, never forced.
+    let platform = repo
+        .references()
+        .map_err(|e| Error::Git(format!("cannot list references: {e}")))?;
+    let mut fetched = Vec::new();
+    for r in platform
+        .prefixed(q_archives.as_str())
+        .map_err(|e| Error::Git(format!("cannot list references: {e}")))?
+    {
+        let mut r = r.map_err(|e| Error::Git(format!("cannot read a reference: {e}")))?;
+        let name = r.name().as_bstr().to_string();
+        let target = format!("{ARCHIVE_PREFIX}{}", &name[q_archives.len()..]);
+        match r.peel_to_id() {
+            Ok(id) => fetched.push((target, Ok(id.detach()))),
+            Err(e) => fetched.push((target, Err(e.to_string()))),
+        }
+    }
+    for (target, id) in fetched {
+        let id = match id {
+            Ok(id) => id,
+            Err(e) => {
+                let line = format!("refusing archive `{target}`: it cannot be resolved ({e})");
+                if !refused.contains(&line) {
+                    refused.push(line);
+                }
+                continue;
+            }
+        };
+        if let Err(e) = archive::validate(repo, id, &target, MAX_ARCHIVE_VERSIONS) {
+            let line = e.to_string();
+            if !refused.contains(&line) {
+                refused.push(line);
+            }
+            continue;
+        }
+        let local = archive::tip(repo, &target)?;
+        match local {
+            None => {
+                move_ref(repo, &target, None, id)?;
+                say(ctx, "fetched", &format!("{target} {}", short(id)))?;
+            }
+            Some(l) if l == id => {}
+            Some(l) if repo.find_commit(l).is_ok() && notes_sync::descends(repo, l, id)? => {
+                move_ref(repo, &target, Some(l), id)?;
+                say(ctx, "fetched", &format!("{target} {}", short(id)))?;
+            }
+            Some(l) if repo.find_commit(l).is_ok() && notes_sync::descends(repo, id, l)? => {}
+            Some(_) => {
+                let line =
+                    format!("{target}: neither history contains the other (non-fast-forward)");
+                if !diverged.contains(&line) {
+                    diverged.push(line);
+                }
+            }
+        }
+    }
+    Ok(tip)
+}
+
+/// Archive refs that could not travel are reported last, as a refusal:
+/// hostile ones first (never fetched), then diverged ones (never forced).
+fn finish(diverged: Vec<String>, refused: Vec<String>, remote: &str) -> Result<()> {
+    if !refused.is_empty() {
+        let mut message = format!(
+            "{} archive ref(s) from `{remote}` were refused and not fetched: {}",
+            refused.len(),
+            refused.join("; ")
+        );
+        if !diverged.is_empty() {
+            message.push_str(&format!(
+                "; archive refs that differ between here and `{remote}` were left as they are on both sides (never forced): {}",
+                diverged.join("; ")
+            ));
+        }
+        return Err(Error::refused(
+            message,
+            Some(format!("the trail and every other ref synced; ask whoever controls `{remote}` to delete the refused refs there; `git ls-remote {remote} 'refs/standards/archive/*'` lists the archive refs it holds")),
+        ));
+    }
     if diverged.is_empty() {
         return Ok(());
     }

@@ -1,4 +1,5 @@
-//! Unresolved merge conflicts in `.standards/` (RT-003, RT-004, decision D15).
+//! Unresolved merge conflicts in `.standards/` and in the Active Work
+//! records STATE.md names outside it (RT-003, RT-004, decision D15).
 
 use super::fields;
 use super::layout::STANDARDS_DIR;
@@ -159,13 +160,35 @@ pub fn side_phrase(conflict: &Conflict, s: &SideSummary) -> String {
 
 fn standards_files(tree: &dyn Tree, prefix: &str) -> Vec<String> {
     let mut files: Vec<String> = tree.markdown_files_under(prefix);
-    for extra in super::layout::RUNTIME_FILES {
-        if !files.iter().any(|f| f == extra) {
-            files.push(extra.to_string());
+    let runtime = super::layout::RUNTIME_FILES.iter().map(|f| f.to_string());
+    for extra in runtime.chain(active_work_files(tree)) {
+        if !files.contains(&extra) {
+            files.push(extra);
         }
     }
     files.sort();
     files
+}
+
+/// The Active Work record paths (`Scope`, `Architecture`, `Development`)
+/// of the snapshot's STATE.md, normalised, that lie inside the project: a
+/// record outside `.standards/` with conflict markers is a conflict too
+/// (D15, issue 21).
+fn active_work_files(tree: &dyn Tree) -> Vec<String> {
+    let Text::Ok(text) = tree.text(super::layout::STATE_PATH) else {
+        return Vec::new();
+    };
+    let Ok(doc) = super::state::StateDoc::parse(&text) else {
+        return Vec::new();
+    };
+    let work = &doc.active_work;
+    [&work.scope, &work.architecture, &work.development]
+        .into_iter()
+        .map(|f| f.value.as_str())
+        .filter(|raw| *raw != "NONE" && !raw.starts_with('/') && !raw.starts_with('\\'))
+        .filter_map(super::layout::normalize)
+        .filter(|p| !p.is_empty())
+        .collect()
 }
 
 /// An unmerged path: its sides from the index stages when the snapshot has

@@ -148,6 +148,57 @@ pub fn obstacle(tree: &dyn Tree, path: &str) -> Option<Obstacle> {
     None
 }
 
+/// A snapshot read as the working tree reads it: a path below a symbolic
+/// link is that link, not missing. Commit and index snapshots list a
+/// committed link as one entry, so without this `.standards/docs` as a link
+/// gave another verdict with `--ref` than in the working tree (issue 21).
+pub struct LinksRead<'a>(pub &'a dyn Tree);
+
+impl LinksRead<'_> {
+    fn linked(&self, path: &str, node: Node) -> Node {
+        match node {
+            Node::Missing if matches!(obstacle(self.0, path), Some(Obstacle::Symlink(_))) => {
+                Node::Symlink
+            }
+            other => other,
+        }
+    }
+}
+
+impl Tree for LinksRead<'_> {
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+
+    fn node(&self, path: &str) -> Node {
+        self.linked(path, self.0.node(path))
+    }
+
+    fn prefix(&self, path: &str, limit: usize) -> Node {
+        self.linked(path, self.0.prefix(path, limit))
+    }
+
+    fn markdown_files(&self) -> Vec<String> {
+        self.0.markdown_files()
+    }
+
+    fn markdown_files_under(&self, prefix: &str) -> Vec<String> {
+        self.0.markdown_files_under(prefix)
+    }
+
+    fn unmerged(&self) -> Vec<String> {
+        self.0.unmerged()
+    }
+
+    fn stages(&self, path: &str) -> Option<Stages> {
+        self.0.stages(path)
+    }
+
+    fn content_id(&self, path: &str) -> Option<Vec<u8>> {
+        self.0.content_id(path)
+    }
+}
+
 /// An in-memory tree for tests and for planning.
 #[derive(Debug, Clone, Default)]
 pub struct MemTree {
@@ -310,6 +361,18 @@ mod tests {
         assert_eq!(found, Obstacle::Symlink(".standards/docs/reviews".into()));
         assert_eq!(found.component(), ".standards/docs/reviews");
         assert_eq!(obstacle(&t, "top.md"), None);
+    }
+
+    #[test]
+    fn below_a_link_reads_as_the_link() {
+        let mut t = MemTree::new();
+        t.insert_node(".standards/docs", Node::Symlink);
+        t.insert(".standards/STATE.md", "x");
+        assert_eq!(t.node(".standards/docs/a/b.md"), Node::Missing);
+        let linked = LinksRead(&t);
+        assert_eq!(linked.node(".standards/docs/a/b.md"), Node::Symlink);
+        assert_eq!(linked.node(".standards/none.md"), Node::Missing);
+        assert!(matches!(linked.text(".standards/STATE.md"), Text::Ok(_)));
     }
 
     #[test]

@@ -40,9 +40,16 @@ impl Archived {
     }
 }
 
-/// Whether `name` can be an archive name: one valid ref component.
+/// The longest archive name: its ref is a file named after it, with room
+/// for git's `.lock` suffix within the file system's 255 bytes.
+pub const MAX_NAME: usize = 200;
+
+/// Whether `name` can be an archive name: one valid ref component of at
+/// most [`MAX_NAME`] bytes (a longer cycle ID archives under a
+/// `reset-<time>` name instead of failing, issue 21).
 pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
+        && name.len() <= MAX_NAME
         && !name.contains('/')
         && gix::refs::FullName::try_from(format!("{PREFIX}{name}")).is_ok()
 }
@@ -268,7 +275,12 @@ pub fn list(repo: &gix::Repository) -> Result<Vec<Listed>> {
         let mut r = r.map_err(|e| git(&e))?;
         let reference = r.name().as_bstr().to_string();
         let id = r.peel_to_id().map_err(|e| git(&e))?.detach();
-        let commit = repo.find_commit(id).map_err(|e| git(&e))?;
+        let commit = repo.find_commit(id).map_err(|_| {
+            Error::refused(
+                format!("refusing archive `{reference}`: it points at {id}, which is not a commit"),
+                Some(format!("inspect it with `git cat-file -t {reference}`; an archive ref must point at a commit")),
+            )
+        })?;
         let message = commit.message_raw_sloppy().to_str_lossy().into_owned();
         let field = |key: &str| {
             message
@@ -290,7 +302,7 @@ pub fn list(repo: &gix::Repository) -> Result<Vec<Listed>> {
                 .ok()
                 .and_then(|c| c.parent_ids().next().map(|p| p.detach()));
         }
-        let files = files(repo, id)?.len();
+        let files = files(repo, id, &reference)?.len();
         out.push(Listed {
             name: reference.trim_start_matches(PREFIX).to_string(),
             reference,
@@ -304,6 +316,16 @@ pub fn list(repo: &gix::Repository) -> Result<Vec<Listed>> {
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(out)
+}
+
+/// The full ref an archive name (`<name>`, `<name>~<n>` or the full ref)
+/// stands for, as refusals name it.
+pub fn label(name: &str) -> String {
+    let base = match name.rsplit_once('~') {
+        Some((b, n)) if n.parse::<usize>().is_ok() => b,
+        _ => name,
+    };
+    format!("{PREFIX}{}", base.strip_prefix(PREFIX).unwrap_or(base))
 }
 
 /// The commit an archive name (`<name>`, `refs/standards/archive/<name>`, or
@@ -351,20 +373,120 @@ pub struct ArchivedFile {
     pub mode: gix::objs::tree::EntryKind,
 }
 
-/// Every file in the archive commit `commit`, sorted by path.
-pub fn files(repo: &gix::Repository, commit: gix::ObjectId) -> Result<Vec<ArchivedFile>> {
+/// HFS+ ignores these code points when it compares names, so `.g\u{200c}it`
+/// is `.git` there (git's `is_hfs_dotgit`).
+fn hfs_ignorable(c: char) -> bool {
+    matches!(c as u32,
+        0x200c..=0x200f | 0x202a..=0x202e | 0x206a..=0x206f | 0xfeff)
+}
+
+/// A name as NTFS and HFS+ compare it: ignorable code points dropped,
+/// an alternate data stream (`::$INDEX_ALLOCATION`) cut off, trailing dots
+/// and spaces trimmed, lower case.
+fn folded(name: &str) -> String {
+    let name: String = name.chars().filter(|c| !hfs_ignorable(*c)).collect();
+    let name = name.split(':').next().unwrap_or("");
+    name.trim_end_matches(['.', ' ']).to_lowercase()
+}
+
+/// Why one tree entry name may not be written into a working tree, as
+/// git's fsck and `verify_path` refuse it: `.git` in any case and in its
+/// NTFS (`.git.`, `.git `, `git~1`, `.git::$INDEX_ALLOCATION`) and HFS+
+/// (ignorable code points) spellings, `.`, `..`, an empty name, a name
+/// holding `/`, `\` or NUL, and a `.gitmodules` (or `.gitattributes`,
+/// `.gitignore`, `.mailmap`) that is a symbolic link. `None` for a safe name.
+pub fn unsafe_entry_name(name: &[u8], is_link: bool) -> Option<&'static str> {
+    if name.is_empty() || name == b"." || name == b".." {
+        return Some("an empty, `.` or `..` name");
+    }
+    if name.contains(&b'/') || name.contains(&0) {
+        return Some("a name holding `/` or NUL");
+    }
+    let text = String::from_utf8_lossy(name);
+    // NTFS also splits at backslashes: `a\.git` is `.git` inside `a`.
+    for part in text.split('\\') {
+        let f = folded(part);
+        if f == ".git" || f == "git~1" {
+            return Some("a `.git` folder (or a spelling of it that NTFS or HFS+ reads as `.git`)");
+        }
+        if f == "." || f == ".." {
+            return Some("an empty, `.` or `..` name");
+        }
+        if is_link
+            && [
+                ".gitmodules",
+                "gitmod~1",
+                ".gitattributes",
+                "gitatt~1",
+                ".gitignore",
+                "gitign~1",
+                ".mailmap",
+            ]
+            .contains(&f.as_str())
+        {
+            return Some("a symbolic link named like a git control file (`.gitmodules`, `.gitattributes`, `.gitignore`, `.mailmap`)");
+        }
+    }
+    if text.contains('\\') {
+        return Some("a name holding `\\`, which Windows reads as a folder separator");
+    }
+    None
+}
+
+/// The first entry of `path` (its components, `/`-separated) that may not
+/// be written, with the reason.
+pub fn unsafe_path(path: &[u8], is_link: bool) -> Option<&'static str> {
+    let parts: Vec<&[u8]> = path.split(|b| *b == b'/').collect();
+    let last = parts.len().saturating_sub(1);
+    parts
+        .iter()
+        .enumerate()
+        .find_map(|(i, part)| unsafe_entry_name(part, is_link && i == last))
+}
+
+/// The refusal for an archive whose tree holds a path that must never be
+/// written (issue 21): a planted `.git` would make a nested repository whose
+/// configuration runs programs.
+pub fn unsafe_archive(label: &str, path: &str, why: &str) -> Error {
+    Error::refused(
+        format!("refusing archive `{label}`: its tree holds `{path}`, {why}, which could plant a git repository or hooks in the working tree; nothing was read from it"),
+        Some(format!("an archive made by git standards never holds such a path; inspect it with `git ls-tree -r {label}`, and delete the ref with `git update-ref -d {label}` if it is not yours")),
+    )
+}
+
+/// Every file in the archive commit `commit`, sorted by path. `label` (the
+/// ref) names the archive in a refusal: a tree holding a path git refuses to
+/// check out (`.git` and its NTFS/HFS+ spellings, a `.gitmodules` link) is
+/// refused whole.
+pub fn files(
+    repo: &gix::Repository,
+    commit: gix::ObjectId,
+    label: &str,
+) -> Result<Vec<ArchivedFile>> {
     let git = |e: &dyn std::fmt::Display| Error::Git(format!("cannot read the archive: {e}"));
+    let not_an_archive = |what: String| {
+        Error::refused(
+            format!("refusing archive `{label}`: {what}"),
+            Some(format!(
+                "inspect it with `git cat-file -t {commit}`; an archive ref must point at a commit"
+            )),
+        )
+    };
     let tree = repo
         .find_commit(commit)
-        .map_err(|e| git(&e))?
+        .map_err(|e| not_an_archive(format!("{commit} is not a commit ({e})")))?
         .tree()
-        .map_err(|e| git(&e))?;
+        .map_err(|e| not_an_archive(format!("its tree cannot be read ({e})")))?;
     let mut out = Vec::new();
     let mut recorder = gix::traverse::tree::Recorder::default();
     tree.traverse()
         .breadthfirst(&mut recorder)
         .map_err(|e| git(&e))?;
     for entry in recorder.records {
+        let is_link = entry.mode.is_link();
+        if let Some(why) = unsafe_path(&entry.filepath, is_link) {
+            return Err(unsafe_archive(label, &entry.filepath.to_str_lossy(), why));
+        }
         if entry.mode.is_tree() {
             continue;
         }
@@ -376,6 +498,35 @@ pub fn files(repo: &gix::Repository, commit: gix::ObjectId) -> Result<Vec<Archiv
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
+}
+
+/// Refuses an archive ref (as fetched, before it moves into place) whose
+/// commits, along the first-parent chain that `<name>~<n>` reads, hold a
+/// path [`files`] refuses, or that is not a commit. At most `limit` commits
+/// are read; a longer chain is refused.
+pub fn validate(
+    repo: &gix::Repository,
+    tip: gix::ObjectId,
+    label: &str,
+    limit: usize,
+) -> Result<()> {
+    let mut cursor = Some(tip);
+    let mut seen = 0;
+    while let Some(c) = cursor {
+        seen += 1;
+        if seen > limit {
+            return Err(Error::refused(
+                format!("refusing archive `{label}`: it has more than {limit} versions"),
+                Some(format!("inspect it with `git log --oneline {tip}`")),
+            ));
+        }
+        files(repo, c, label)?;
+        cursor = repo
+            .find_commit(c)
+            .ok()
+            .and_then(|c| c.parent_ids().next().map(|p| p.detach()));
+    }
+    Ok(())
 }
 
 /// The bytes of one archived object.
@@ -413,6 +564,62 @@ mod tests {
     use super::*;
 
     #[test]
+    fn git_folders_in_any_spelling_are_unsafe() {
+        for name in [
+            ".git",
+            ".GIT",
+            ".Git",
+            ".git.",
+            ".git ",
+            ".git. .",
+            "git~1",
+            "GIT~1",
+            ".git::$INDEX_ALLOCATION",
+            ".g\u{200c}it",
+            "\u{feff}.git",
+            ".gi\u{200d}T",
+            "a\\.git",
+            ".",
+            "..",
+            "",
+        ] {
+            assert!(
+                unsafe_entry_name(name.as_bytes(), false).is_some(),
+                "{name:?}"
+            );
+        }
+        for name in [
+            ".gitmodules",
+            ".GITMODULES.",
+            "gitmod~1",
+            ".gitattributes",
+            ".gitignore",
+        ] {
+            assert!(
+                unsafe_entry_name(name.as_bytes(), true).is_some(),
+                "{name:?}"
+            );
+            assert!(
+                unsafe_entry_name(name.as_bytes(), false).is_none(),
+                "{name:?}"
+            );
+        }
+        for name in [
+            "git", ".gitx", "x.git", ".github", "STATE.md", "git~2x", "docs",
+        ] {
+            assert!(
+                unsafe_entry_name(name.as_bytes(), false).is_none(),
+                "{name:?}"
+            );
+        }
+        assert!(unsafe_path(b".standards/docs/.git/config", false).is_some());
+        assert!(unsafe_path(b".standards/.GIT./hooks/x", false).is_some());
+        assert!(unsafe_path(b".standards/docs/.gitmodules", true).is_some());
+        assert!(unsafe_path(b".standards/.gitmodules/x", true).is_none());
+        assert!(unsafe_path(b".standards/docs/a.md", false).is_none());
+    }
+
+    #[test]
     fn names_are_single_ref_components() {
         assert!(valid_name("add-search-20260927T190146Z-7bef0f04"));
         assert!(valid_name("reset-20260101T000000Z"));
@@ -420,6 +627,8 @@ mod tests {
         assert!(!valid_name("a/b"));
         assert!(!valid_name("a..b"));
         assert!(!valid_name("a b"));
+        assert!(valid_name(&"a".repeat(MAX_NAME)));
+        assert!(!valid_name(&"a".repeat(300)));
     }
 
     #[test]

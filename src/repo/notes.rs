@@ -115,10 +115,15 @@ fn root_tree(repo: &gix::Repository, tip: Option<ObjectId>) -> Result<ObjectId> 
     match tip {
         None => Ok(ObjectId::empty_tree(repo.object_hash())),
         Some(c) => {
-            let commit = repo.find_commit(c).map_err(|e| {
-                git(
-                    &format!("`{NOTES_REF}` does not point at a commit ({c})"),
-                    e,
+            // Bad input, not an internal error (issue 21): exit 1.
+            let commit = repo.find_commit(c).map_err(|_| {
+                let kind = repo
+                    .find_object(c)
+                    .map(|o| format!("a {}", o.kind))
+                    .unwrap_or_else(|_| "a missing object".to_string());
+                Error::refused(
+                    format!("`{NOTES_REF}` points at {kind} ({c}), not a notes commit: it is not an audit trail"),
+                    Some(format!("inspect it with `git cat-file -p {c}`; a trail ref always points at a notes commit")),
                 )
             })?;
             Ok(commit

@@ -13,8 +13,16 @@ use crate::audit::merge_note_text;
 use crate::error::{Error, Result};
 use crate::repo::notes::{self, Moved, ANCHORS_DIR, MAX_ATTEMPTS, NOTES_REF};
 
-/// The prefix of the archive refs that travel with the trail (D21).
-pub const ARCHIVE_PREFIX: &str = "refs/standards/";
+/// The prefix of the archive refs that travel with the trail (D21): only
+/// the refs this tool owns are fetched and pushed (issue 21).
+pub const ARCHIVE_PREFIX: &str = crate::repo::archive::PREFIX;
+
+/// Where a fetch lands before validation: nothing fetched moves into place
+/// (`refs/notes/remotes/...`, `refs/standards/archive/...`) before its
+/// objects are checked (issue 21).
+pub fn quarantine(remote: &str) -> String {
+    format!("refs/quarantine/standards/{remote}/")
+}
 
 /// Where a remote's trail is fetched to.
 pub fn tracking_ref(remote: &str) -> String {
@@ -25,14 +33,17 @@ fn git_err(what: &str, e: impl std::fmt::Display) -> Error {
     Error::Git(format!("{what}: {e}"))
 }
 
-/// What merging `remote` into `local` does.
+/// What merging `remote` into `local` does. Every plan keeps every event
+/// line the local trail holds (union semantics, issue 21): a remote whose
+/// newer commits deleted lines never takes them away here.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MergePlan {
     /// The local trail already holds everything the remote has.
     UpToDate,
-    /// The local ref moves to the remote tip (no local-only events).
+    /// The local ref moves to the remote tip: it descends from the local tip
+    /// and holds every local event line and anchor.
     FastForward { to: ObjectId },
-    /// Both sides have events of their own: a two-parent notes commit.
+    /// A two-parent notes commit holding the union of both trails.
     Merge {
         local: ObjectId,
         remote: ObjectId,
@@ -40,6 +51,9 @@ pub enum MergePlan {
         incoming: usize,
         /// Event lines only the local trail has.
         outgoing: usize,
+        /// Event lines the common history of both holds that the remote
+        /// deleted: the remote rewrote its trail (kept here all the same).
+        dropped: usize,
     },
 }
 
@@ -64,10 +78,11 @@ fn blob(repo: &gix::Repository, id: Option<ObjectId>) -> Result<Vec<u8>> {
     }
 }
 
-fn count_lines(text: &[u8]) -> usize {
+/// The distinct non-empty lines of a note.
+fn line_set(text: &[u8]) -> BTreeSet<&[u8]> {
     text.split(|b| *b == b'\n')
         .filter(|l| !l.is_empty())
-        .count()
+        .collect()
 }
 
 fn is_ancestor(repo: &gix::Repository, ancestor: ObjectId, of: ObjectId) -> Result<bool> {
@@ -78,6 +93,37 @@ fn is_ancestor(repo: &gix::Repository, ancestor: ObjectId, of: ObjectId) -> Resu
         .merge_base(ancestor, of)
         .map_err(|e| git_err("cannot compute a merge base of notes commits", e))?
         .is_some_and(|b| b.detach() == ancestor))
+}
+
+/// Whether `ancestor` is `of` or one of its ancestors (both commits).
+pub fn descends(repo: &gix::Repository, ancestor: ObjectId, of: ObjectId) -> Result<bool> {
+    is_ancestor(repo, ancestor, of)
+}
+
+/// The anchor entry names of a notes commit's tree.
+fn anchors(repo: &gix::Repository, commit: ObjectId) -> Result<BTreeSet<Vec<u8>>> {
+    let read = |what: &str, e: gix::Error| git_err(what, e);
+    let tree = repo
+        .find_commit(commit)
+        .and_then(|c| c.tree())
+        .map_err(|e| read("cannot read a notes commit", e))?;
+    let Some(entry) = tree
+        .lookup_entry_by_path(ANCHORS_DIR)
+        .map_err(|e| read("cannot read a notes tree", e))?
+    else {
+        return Ok(BTreeSet::new());
+    };
+    let Ok(anchors) = repo.find_tree(entry.object_id()) else {
+        return Ok(BTreeSet::new());
+    };
+    let decoded = anchors
+        .decode()
+        .map_err(|e| git_err("cannot decode the anchors", e))?;
+    Ok(decoded
+        .entries
+        .iter()
+        .map(|e| e.filename.to_vec())
+        .collect())
 }
 
 /// Decides how `remote` merges into `local`, reading objects only.
@@ -95,39 +141,49 @@ pub fn plan(
     if is_ancestor(repo, r, l)? {
         return Ok(MergePlan::UpToDate);
     }
-    if is_ancestor(repo, l, r)? {
-        return Ok(MergePlan::FastForward { to: r });
-    }
-    let (lm, rm) = (notes_map(repo, Some(l))?, notes_map(repo, Some(r))?);
-    let (mut incoming, mut outgoing) = (0, 0);
-    for id in lm.keys().chain(rm.keys()).collect::<BTreeSet<_>>() {
-        let (lb, rb) = (lm.get(id).copied(), rm.get(id).copied());
-        if lb == rb {
+    let base = repo
+        .merge_base(l, r)
+        .map_err(|e| git_err("cannot compute a merge base of notes commits", e))?
+        .map(|b| b.detach());
+    let (bm, lm, rm) = (
+        notes_map(repo, base)?,
+        notes_map(repo, Some(l))?,
+        notes_map(repo, Some(r))?,
+    );
+    let (mut incoming, mut outgoing, mut dropped) = (0, 0, 0);
+    let ids: BTreeSet<_> = bm.keys().chain(lm.keys()).chain(rm.keys()).collect();
+    for id in ids {
+        let (bb, lb, rb) = (
+            bm.get(id).copied(),
+            lm.get(id).copied(),
+            rm.get(id).copied(),
+        );
+        if lb == rb && bb == rb {
             continue;
         }
-        let (lt, rt) = (blob(repo, lb)?, blob(repo, rb)?);
-        let merged = count_lines(&merge_note_text(&lt, &rt));
-        incoming += merged - count_lines(&merge_note_text(&lt, b""));
-        outgoing += merged - count_lines(&merge_note_text(&rt, b""));
+        let (bt, lt, rt) = (blob(repo, bb)?, blob(repo, lb)?, blob(repo, rb)?);
+        let (bs, ls, rs) = (line_set(&bt), line_set(&lt), line_set(&rt));
+        incoming += rs.difference(&ls).count();
+        outgoing += ls.difference(&rs).count();
+        dropped += bs.difference(&rs).count();
+    }
+    let anchors_kept = anchors(repo, l)?.is_subset(&anchors(repo, r)?);
+    if outgoing == 0 && anchors_kept && is_ancestor(repo, l, r)? {
+        return Ok(MergePlan::FastForward { to: r });
     }
     Ok(MergePlan::Merge {
         local: l,
         remote: r,
         incoming,
         outgoing,
+        dropped,
     })
 }
 
-/// The three-way rule per note, as git's notes merge applies it: a side
-/// that did not change yields to the other; two changes join with
-/// `cat_sort_uniq`.
+/// The union of both trails, note by note (`cat_sort_uniq`): no line of
+/// either side is ever dropped, whatever either history did (issue 21).
 fn merged_tree(repo: &gix::Repository, local: ObjectId, remote: ObjectId) -> Result<ObjectId> {
-    let base = repo
-        .merge_base(local, remote)
-        .map_err(|e| git_err("cannot compute a merge base of notes commits", e))?
-        .map(|b| b.detach());
-    let (bm, lm, rm) = (
-        notes_map(repo, base)?,
+    let (lm, rm) = (
         notes_map(repo, Some(local))?,
         notes_map(repo, Some(remote))?,
     );
@@ -138,22 +194,23 @@ fn merged_tree(repo: &gix::Repository, local: ObjectId, remote: ObjectId) -> Res
     let mut state = gix::note::plumbing::State::new(local_tree, repo)
         .map_err(|e| git_err("cannot read the notes tree", e))?;
     for id in lm.keys().chain(rm.keys()).collect::<BTreeSet<_>>() {
-        let (b, l, r) = (
-            bm.get(id).copied(),
-            lm.get(id).copied(),
-            rm.get(id).copied(),
-        );
-        let result = if l == r || r == b {
-            continue;
-        } else if l == b {
-            r
-        } else {
-            let text = merge_note_text(&blob(repo, l)?, &blob(repo, r)?);
-            Some(
-                repo.write_blob(&text)
-                    .map_err(|e| git_err("cannot write a note blob", e))?
-                    .detach(),
-            )
+        let (l, r) = (lm.get(id).copied(), rm.get(id).copied());
+        let result = match (l, r) {
+            (_, None) => continue,
+            (l, r) if l == r => continue,
+            (None, r) => r,
+            (l, r) => {
+                let lt = blob(repo, l)?;
+                let text = merge_note_text(&lt, &blob(repo, r)?);
+                if text == lt {
+                    continue;
+                }
+                Some(
+                    repo.write_blob(&text)
+                        .map_err(|e| git_err("cannot write a note blob", e))?
+                        .detach(),
+                )
+            }
         };
         state
             .edit(*id, result, repo)
@@ -218,8 +275,15 @@ fn union_anchors(repo: &gix::Repository, tree: ObjectId, remote: ObjectId) -> Re
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Merged {
     UpToDate,
-    FastForward { to: ObjectId },
-    Commit { commit: ObjectId, incoming: usize },
+    FastForward {
+        to: ObjectId,
+    },
+    Commit {
+        commit: ObjectId,
+        incoming: usize,
+        /// Event lines the remote had deleted, kept all the same.
+        dropped: usize,
+    },
 }
 
 /// Merges the notes commit `remote` into `refs/notes/standards` under CAS,
@@ -234,11 +298,21 @@ pub fn merge(repo: &gix::Repository, remote: ObjectId, message: &str) -> Result<
             MergePlan::UpToDate => return Ok(Merged::UpToDate),
             MergePlan::FastForward { to } => (to, Merged::FastForward { to }),
             MergePlan::Merge {
-                local, incoming, ..
+                local,
+                incoming,
+                dropped,
+                ..
             } => {
                 let tree = merged_tree(repo, local, remote)?;
                 let commit = notes::write_commit(repo, message, tree, &[local, remote])?;
-                (commit, Merged::Commit { commit, incoming })
+                (
+                    commit,
+                    Merged::Commit {
+                        commit,
+                        incoming,
+                        dropped,
+                    },
+                )
             }
         };
         match lock.move_ref(repo, NOTES_REF, local, new, message)? {

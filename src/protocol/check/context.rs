@@ -181,6 +181,18 @@ impl<'a> Cx<'a> {
         });
         let scan = scan::scan_cached(tree, cache);
         for (path, why) in &scan.unreadable {
+            // A name that is not UTF-8 hides the file from every check; under
+            // `.standards/` it may be a record, so it is a problem (issue 21).
+            if path.starts_with(&format!("{}/", layout::STANDARDS_DIR))
+                && why.contains("name is not valid UTF-8")
+            {
+                sink.push(
+                    "PV-001",
+                    path.clone(),
+                    format!("cannot be read ({why}), so its provenance block cannot be checked; a file under .standards/ may be a record"),
+                );
+                continue;
+            }
             sink.note(format!(
                 "{path} could not be read ({why}), so it was not checked"
             ));

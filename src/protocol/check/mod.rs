@@ -279,6 +279,9 @@ pub fn run_cached(
     cache: Option<&ContentCache>,
 ) -> Report {
     let mut sink = Sink::default();
+    // Every snapshot reads a path below a link as the link (issue 21).
+    let linked = crate::protocol::tree::LinksRead(tree);
+    let tree: &dyn Tree = &linked;
     // 1–2: runtime files and the merge-conflict stop.
     if runtime::check_files_and_conflicts(tree, head, &mut sink, cache) {
         return sink.finish();

@@ -153,6 +153,15 @@ pub fn check_files_and_conflicts(
             }
         }
     }
+    // A linked records folder is never followed, in any snapshot: the
+    // working tree, the index and `--ref` give the same verdict (issue 21).
+    if tree.node(DOCS_DIR) == Node::Symlink {
+        sink.push(
+            "RT-002",
+            DOCS_DIR,
+            "cannot be read: it is a symbolic link, not a folder; git standards never follows links, so no record under it is read (replace the link with a real folder holding the records)",
+        );
+    }
     let found = conflicts::find_cached(tree, cache);
     for c in &found {
         let rule = if c.unmerged { "RT-003" } else { "RT-004" };
