@@ -82,7 +82,18 @@ pub fn branches_at(project: &Project, commit: gix::ObjectId) -> Result<Branches,
 }
 
 fn branches_with(project: &Project, file: Config) -> Result<Branches, Error> {
-    let snapshot = project.repo.config_snapshot();
+    resolve_branches(&project.repo, file, remote_head(&project.repo))
+}
+
+/// D23's order over one repository's git config, a config.toml already read,
+/// and the branch standing for the remote's HEAD (a clone's `origin/HEAD`, a
+/// server's own HEAD).
+pub(crate) fn resolve_branches(
+    repo: &gix::Repository,
+    file: Config,
+    remote_head: Option<String>,
+) -> Result<Branches, Error> {
+    let snapshot = repo.config_snapshot();
     let string = |key: &str| snapshot.string(key).map(|v| v.to_str_lossy().into_owned());
     let git_main_branch = string("standards.mainBranch");
     if let Some(name) = &git_main_branch {
@@ -109,7 +120,7 @@ fn branches_with(project: &Project, file: Config) -> Result<Branches, Error> {
     Ok(Branches::resolve(BranchInputs {
         git_main_branch,
         file,
-        remote_head: remote_head(&project.repo),
+        remote_head,
         init_default_branch: string("init.defaultBranch"),
         git_protected_branches,
     }))

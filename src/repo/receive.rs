@@ -7,7 +7,7 @@
 use gix::bstr::ByteSlice;
 
 use crate::error::Error;
-use crate::protocol::config::{self, BranchInputs, Branches, Config, CONFIG_PATH};
+use crate::protocol::config::{self, Branches, Config, CONFIG_PATH};
 use crate::repo::Project;
 
 fn git_err(context: &str, e: impl std::fmt::Display) -> Error {
@@ -116,37 +116,7 @@ pub fn target_branches(project: &Project) -> Result<Branches, Error> {
             }
         }
     }
-    let snapshot = repo.config_snapshot();
-    let string = |key: &str| snapshot.string(key).map(|v| v.to_str_lossy().into_owned());
-    let git_main_branch = string("standards.mainBranch");
-    if let Some(name) = &git_main_branch {
-        config::check_branch_name(name).map_err(|why| Error::Invalid {
-            path: "git config standards.mainBranch".into(),
-            message: why,
-        })?;
-    }
-    let git_protected_branches = snapshot
-        .plumbing()
-        .strings("standards.protectedBranches")
-        .map(|values| {
-            values
-                .iter()
-                .flat_map(|v| {
-                    v.to_str_lossy()
-                        .split([',', ' '])
-                        .filter(|p| !p.is_empty())
-                        .map(str::to_string)
-                        .collect::<Vec<_>>()
-                })
-                .collect()
-        });
-    Ok(Branches::resolve(BranchInputs {
-        git_main_branch,
-        file,
-        remote_head: head,
-        init_default_branch: string("init.defaultBranch"),
-        git_protected_branches,
-    }))
+    crate::repo::config::resolve_branches(repo, file, head)
 }
 
 /// Keeps the object view [`see_quarantine`] made alive (a temporary folder
