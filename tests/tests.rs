@@ -19,6 +19,7 @@ mod crash;
 mod cycle;
 mod demo;
 mod fixture;
+mod gates;
 mod hints;
 mod hook;
 mod hooks;

@@ -11,6 +11,7 @@
 //! stays valid input and keeps its layout).
 
 pub mod changes;
+pub mod route;
 
 use std::ops::Range;
 
@@ -2171,6 +2172,45 @@ impl<'a> Gate<'a> {
             content: t.doc.render().as_bytes(),
         };
         let after = check::run(&after_tree, self.head, Options::default());
+        // A handoff gives the next role its work: what `check` asks of the
+        // files that role owns in the new state (a Tester's report that does
+        // not yet show the checkpoint's increment) is the next role's to do,
+        // not a problem of the gate being passed (Checkpoint Handoffs).
+        let receiver = t.after.owner();
+        let theirs = |p: &check::Problem| {
+            matches!(
+                t.kind,
+                MoveKind::Handoff | MoveKind::Checkpoint | MoveKind::Resume
+            ) && receiver != Role::User
+                && receiver != t.before.owner()
+                && file_owner(&t.doc, &p.file) == Some(receiver)
+        };
+        let after = Report {
+            problems: after
+                .problems
+                .iter()
+                .filter(|p| !theirs(p))
+                .cloned()
+                .collect(),
+            notes: after.notes,
+        };
+        // Issue 23: a forward handoff, a checkpoint or a resume passes its
+        // gate only when `check` reports no problem in the state it leaves,
+        // whether the problem is new or not; sign-off requires that `check`
+        // reports none at all, before the move and after it.
+        if gate_covers_all(t.kind) {
+            let mut all: Vec<String> = Vec::new();
+            let before = (t.kind == MoveKind::Signoff).then_some(&self.before.problems);
+            for p in before.into_iter().flatten().chain(after.problems.iter()) {
+                let line = format!("{}: {} [{}]", p.file, p.message, p.rule);
+                if !all.contains(&line) {
+                    all.push(line);
+                }
+            }
+            if !all.is_empty() {
+                return Err(gate_refusal(t.kind, self.doc, &all));
+            }
+        }
         let new: Vec<String> = after
             .problems
             .iter()
@@ -2198,6 +2238,49 @@ impl<'a> Gate<'a> {
         }
         Ok(t)
     }
+}
+
+/// Whether the move's gate covers every problem `check` reports, not only
+/// the ones the move would newly create: "Before every state-changing
+/// handoff, `check` must report no problems in files the current role
+/// owns", and sign-off needs a project `check` accepts (Standard Cycle
+/// Completion, sign-off step).
+fn gate_covers_all(kind: MoveKind) -> bool {
+    matches!(
+        kind,
+        MoveKind::Handoff | MoveKind::Checkpoint | MoveKind::Resume | MoveKind::Signoff
+    )
+}
+
+/// The refusal of a move whose gate a problem breaks, naming the fix or the
+/// failure route.
+fn gate_refusal(kind: MoveKind, doc: &StateDoc, problems: &[String]) -> Refusal {
+    let role = doc.workflow_state.value.owner();
+    if kind == MoveKind::Signoff {
+        return Refusal::new(
+            SIGN_OFF,
+            format!(
+                "sign-off re-checks the completion contract against the current files, and `check` reports {} problem(s): {}",
+                problems.len(),
+                problems.join("; ")
+            ),
+        )
+        .hint(
+            "the owning role completes or corrects its record first (`git standards check` lists them); a defect goes back to its owner through `git standards rework --type <FailureType> --request \"<request>\"`",
+        );
+    }
+    Refusal::new(
+        RUNTIME_TOOLS,
+        format!(
+            "the {} would leave a state `check` rejects ({} problem(s), whether new or not): {}",
+            kind.name(),
+            problems.len(),
+            problems.join("; ")
+        ),
+    )
+    .hint(format!(
+        "the {role} fixes what it owns (`git standards check` lists the problems); a defect in a file another role owns goes through `git standards fail`"
+    ))
 }
 
 /// One move through a [`Gate`].

@@ -225,6 +225,22 @@ pub const CATALOGUE: &[ProtocolRule] = &[
         "Acceptance Traceability (rules 1-3); Workflow Artifact Provenance (entry numbering)",
         "An acceptance condition, step, finding, documentation entry or discrepancy new since the last commit is numbered above every identifier of its prefix the committed record held, as `id next` hands them out.",
         "the scope or the record"),
+    pr("PR-043", "A standard scope defines conditions", RECORDS,
+        "Acceptance Traceability (rule 1); Standard Cycle Completion",
+        "\"Scoper represents every verifiable in-scope completion obligation as one or more acceptance conditions\": a `STANDARD` cycle past `SCOPING` (or resumed from it) has a scope with at least one current `AC-NNN` (AC-004 holds `DOCUMENTATION` cycles).",
+        "the scope"),
+    pr("PR-044", "A complete plan has steps", RECORDS,
+        "Verification Cadence, Full Verification Boundary; Acceptance Traceability (rule 6)",
+        "A plan is marked `COMPLETE` when all current approved steps are `DONE`, so a `COMPLETE` plan defines at least one `### DEV-NNN` step.",
+        PLAN),
+    pr("PR-045", "A complete review leaves no finding open", RECORDS,
+        "Review Gates (Reviewer completion gate); Handoff Rules (rule 1)",
+        "\"No material finding is open; the report is `COMPLETE`\": a review report marked `COMPLETE` has no finding whose `Status` is `OPEN`.",
+        "the review report"),
+    pr("PR-046", "The route since the last commit is legal", LINEAGE,
+        "Handoff Rules (rule 1); user-decisions.md, Sign off; Standard Cycle Completion",
+        "\"Forward handoff requires the current completion gate to pass\": when `WorkflowState` advances along the cycle's route since the last commit, the forward handoffs (and the sign-off) between the two states pass their gates on the current records. Several legal moves squashed into one commit stay legal; a hand edit that skips roles does not. `verify` judges each commit against its first parent.",
+        STATE),
 ];
 
 pub const JUDGEMENT: &[Judgement] = &[

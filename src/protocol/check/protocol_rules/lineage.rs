@@ -24,6 +24,33 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
     pr_024_no_new_obligations(now, then, sink);
     pr_025_promotion_converts_unfinished_frames(now, then, sink);
     pr_026_baseline_entries_carried(now, then, sink);
+    pr_046_route_is_legal(cx, now, then, sink);
+}
+
+/// PR-046: "Forward handoff requires the current completion gate to pass"
+/// (Handoff Rules 1), and sign-off requires sign-off readiness: a change of
+/// `WorkflowState` since the last commit that advances the cycle is legal
+/// only when the forward handoffs (and sign-off) that connect the two
+/// states pass their gates on the records this snapshot holds. Several
+/// legal moves in one commit stay legal; a hand edit that skips roles does
+/// not (`verify` compares each commit with its first parent this way).
+fn pr_046_route_is_legal(cx: &Cx, now: &StateDoc, then: &StateDoc, sink: &mut Sink) {
+    let Some(project) = cx.mode else { return };
+    let Some(s) = crate::protocol::transition::route::judge(cx.tree, project, now, then) else {
+        return;
+    };
+    sink.push_hinted(
+        "PR-046",
+        STATE_PATH,
+        format!(
+            "`WorkflowState` went from `{}` in the last commit to `{}`, but no sequence of legal moves connects them with these records: at `{}` the move `{}` is refused: {}",
+            s.from, s.to, s.at, s.step, s.refusal
+        ),
+        Some(format!(
+            "restore `WorkflowState` `{}` in STATE.md (`git show HEAD:.standards/STATE.md` shows it), let each role complete its gate and record the moves with `git standards handoff --to <STATE> --reason \"<summary>\"`",
+            s.from
+        )),
+    );
 }
 
 /// The same cycle, nonterminal in both snapshots.
