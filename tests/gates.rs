@@ -257,3 +257,69 @@ fn a_laundered_cycle_fails_check_and_verify() {
     let out = crate::common::stdout(&a);
     assert!(out.contains("PR-046"), "{out}");
 }
+
+/// The value of the first `name` field of STATE.md.
+fn state_field(repo: &Path, name: &str) -> String {
+    let s = read(repo.join(STATE));
+    let found = git_standards::protocol::fields::scan(&s);
+    git_standards::protocol::fields::first(&found, name)
+        .unwrap()
+        .value
+        .clone()
+}
+
+/// An installed brownfield repository with an EXPEDITED cycle started.
+fn expedited() -> (Env, PathBuf) {
+    let (env, repo) = Env::repo();
+    write(repo.join("app.py"), "print(\"hi\")\n");
+    env.run(&repo, &["install"]).success();
+    env.commit_all(&repo, "install");
+    env.run(
+        &repo,
+        &[
+            "start",
+            "--request",
+            "Fix the login timeout",
+            "--mode",
+            "expedited",
+        ],
+    )
+    .success();
+    (env, repo)
+}
+
+#[test]
+fn an_expedited_cycle_is_promoted_where_the_protocol_promotes_it() {
+    // Item 7: `cadence incremental` promotes and keeps the request pending.
+    let (env, repo) = expedited();
+    env.run(&repo, &["cadence", "incremental"]).success();
+    assert_eq!(state_field(&repo, "CycleMode"), "STANDARD");
+    assert_eq!(state_field(&repo, "WorkflowState"), "AUDITING");
+    assert_eq!(state_field(&repo, "Kind"), "PROMOTE");
+    assert_eq!(
+        state_field(&repo, "PendingVerificationCadence"),
+        "INCREMENTAL"
+    );
+    env.run(&repo, &["check"]).success();
+
+    // A rework that needs the Scoper promotes and records the changed request.
+    let (env, repo) = expedited();
+    env.run(
+        &repo,
+        &[
+            "rework",
+            "--type",
+            "SCOPING",
+            "--request",
+            "Fix the login timeout and let users stay signed in",
+        ],
+    )
+    .success();
+    assert_eq!(state_field(&repo, "CycleMode"), "STANDARD");
+    assert_eq!(state_field(&repo, "WorkflowState"), "AUDITING");
+    assert_eq!(
+        state_field(&repo, "Request"),
+        "Fix the login timeout and let users stay signed in"
+    );
+    env.run(&repo, &["check"]).success();
+}

@@ -1211,7 +1211,7 @@ pub fn fail(
 /// changed request, routed to the earliest invalidated owner.
 pub fn rework(
     doc: &StateDoc,
-    _facts: &Facts,
+    facts: &Facts,
     failure: FailureType,
     request: &str,
     to: Option<WorkflowState>,
@@ -1220,11 +1220,12 @@ pub fn rework(
     let request = require_reason(request, "the reworked request")?;
     let from = doc.workflow_state.value;
     if mode == CycleMode::Expedited && topology::failure_targets(mode, failure).is_empty() {
-        return Err(Refusal::new(
-            REWORK,
-            format!("{failure} rework needs a role the expedited path skips, so the rework promotes the cycle instead of routing"),
-        )
-        .hint("record it with `git standards promote --reason \"<the standard guarantee now needed>\"`, after updating the request"));
+        // Expedited Promotion (step 1): the user's rework whose changed
+        // contract needs an omitted role authorizes the promotion, and the
+        // promoted cycle keeps the changed request (step 3).
+        let reason =
+            format!("The user's rework needs {failure} work, which the expedited path omits.");
+        return promote_with(doc, facts, &reason, Some(&request), None);
     }
     let target = route_failure(doc, mode, failure, to)?;
     let reason = format!("The user changed the request; {failure} work is reworked.");
@@ -1565,6 +1566,33 @@ pub fn policy(
 
 /// `cadence incremental|after-implementation` (user-decisions.md, Switch
 /// verification cadence): records the pending request for the Developer.
+/// A promotion a user decision authorizes, recording with it what the
+/// decision changed: the reworked request, or the pending cadence.
+fn promote_with(
+    doc: &StateDoc,
+    facts: &Facts,
+    reason: &str,
+    request: Option<&str>,
+    pending_cadence: Option<&str>,
+) -> Result<Transition, Refusal> {
+    let promoted = promote(doc, facts, reason)?;
+    let mut e = Editor::new(&promoted.doc);
+    if let Some(request) = request {
+        e.set(F::Request, request)?;
+    }
+    if let Some(cadence) = pending_cadence {
+        e.set(F::PendingCadence, cadence)?;
+    }
+    let mut summary = promoted.summary;
+    if request.is_some() {
+        summary.push_str(" The reworked request is recorded.");
+    }
+    if let Some(cadence) = pending_cadence {
+        summary.push_str(&format!(" The cadence {cadence} stays pending."));
+    }
+    finish(MoveKind::Promote, doc, e, summary)
+}
+
 pub fn cadence(doc: &StateDoc, facts: &Facts, cadence: Cadence) -> Result<Transition, Refusal> {
     let mode = active_mode(doc, "a cadence switch")?;
     match mode {
@@ -1575,11 +1603,16 @@ pub fn cadence(doc: &StateDoc, facts: &Facts, cadence: Cadence) -> Result<Transi
             ))
         }
         CycleMode::Expedited if cadence == Cadence::Incremental => {
-            return Err(Refusal::new(
-                SWITCH_CADENCE,
-                "EXPEDITED allows only AFTER_IMPLEMENTATION; INCREMENTAL needs the cycle promoted first",
-            )
-            .hint("the request authorizes `git standards promote --reason \"Incremental verification was requested.\"`; then record the cadence again"))
+            // Switch verification cadence (step 1): "an explicit `INCREMENTAL`
+            // request authorizes Expedited Promotion ... Keep the request
+            // pending through the promotion".
+            return promote_with(
+                doc,
+                facts,
+                "The user requested INCREMENTAL verification, which the expedited path does not allow.",
+                None,
+                Some(Cadence::Incremental.as_str()),
+            );
         }
         _ => {}
     }

@@ -241,6 +241,14 @@ pub const CATALOGUE: &[ProtocolRule] = &[
         "Handoff Rules (rule 1); user-decisions.md, Sign off; Standard Cycle Completion",
         "\"Forward handoff requires the current completion gate to pass\": when `WorkflowState` advances along the cycle's route since the last commit, the forward handoffs (and the sign-off) between the two states pass their gates on the current records. Several legal moves squashed into one commit stay legal; a hand edit that skips roles does not. `verify` judges each commit against its first parent.",
         STATE),
+    pr("PR-047", "Promotion never selects the shorter policy", RECOVERY,
+        "expedited.md, Expedited Promotion (step 6); user-decisions.md, Change completion policy (step 4)",
+        "\"Promotion never selects `IMPLEMENTATION_REVIEWED`\"; a separate user choice is recorded in `Active Work.Request`, so while the handoff is still the `PROMOTE`, `IMPLEMENTATION_REVIEWED` needs the request to record it.",
+        STATE),
+    pr("PR-048", "A new cycle carries over no policy", LINEAGE,
+        "user-decisions.md, Start a cycle (step 5)",
+        "\"Never carry over the previous cycle's policy\": a new cycle after a retained `CANCELLED` or `SIGNED_OFF` cycle under `IMPLEMENTATION_REVIEWED` is under the shorter policy only when its request records the user's choice of it.",
+        STATE),
 ];
 
 pub const JUDGEMENT: &[Judgement] = &[
@@ -251,7 +259,7 @@ pub const JUDGEMENT: &[Judgement] = &[
     Judgement { section: "user-decisions.md, Start a cycle (step 1)", rule: "After a retained `CANCELLED`, the new cycle's `BaselineReconciliation` lists the cancelled cycle.",
         reason: "The entry is omitted when the user explicitly confirms that the cycle left no project changes; that confirmation lives in the conversation. Keeping the older entries is mechanical (PR-026)." },
     Judgement { section: "expedited.md, Expedited Promotion (step 6)", rule: "Promotion never selects `IMPLEMENTATION_REVIEWED`.",
-        reason: "A same-state policy choice keeps the `PROMOTE` handoff, so a promoted cycle in `AUDITING` with the shorter policy is legal when the user chose it separately; only the conversation shows who chose it." },
+        reason: "A same-state policy choice keeps the `PROMOTE` handoff, so a promoted cycle in `AUDITING` with the shorter policy is legal when the user chose it separately; who chose it is in the conversation, and PR-047 holds that the request records the choice." },
     Judgement { section: "Completion Policies; user-decisions.md, Change completion policy", rule: "Only an explicit user choice selects or withdraws `IMPLEMENTATION_REVIEWED`, and no normal documentation, final-review or synchronization work has started.",
         reason: "User authority and \"has started\" are judged from conversation and repository evidence, not from a field." },
     Judgement { section: "Failure Types; Failure Handoffs", rule: "A failure is routed to the owner of the defective artifact or decision.",

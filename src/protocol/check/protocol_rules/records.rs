@@ -708,7 +708,7 @@ fn pr_043_standard_scope_defines_conditions(cx: &Cx, sink: &mut Sink) {
             "this STANDARD cycle is at `{ws}`, past SCOPING, but its scope defines no current acceptance condition; every verifiable completion obligation is an `AC-NNN` condition"
         ),
         Some(format!(
-            "Scoper defines the cycle's conditions as list items such as ``- `AC-001`: <condition>`` (`git standards id next AC {path}` gives the number); past SCOPING the defect goes back through `git standards fail --type SCOPING --reason \"<what is missing>\"`"
+            "Scoper defines the cycle's conditions as list items such as ``- `AC-001`: <condition>`` (`git standards id next AC {path}` gives the number); past SCOPING the defect goes back to the Scoper as a `SCOPING` failure"
         )),
     );
 }
@@ -755,7 +755,7 @@ fn pr_045_complete_review_has_no_open_finding(
                     "line {}: the review is `COMPLETE` but finding {} is still `OPEN`; the Reviewer's gate passes only when no material finding is open",
                     e.line, e.id
                 ),
-                Some("Reviewer sets the report back to `IN_PROGRESS` and routes the finding to its owner with `git standards fail --type IMPLEMENTATION --reason \"<finding>\"` (or the failure type that owns it); a finding settled otherwise is recorded `RESOLVED` or `WITHDRAWN`".into()),
+                Some("Reviewer sets the report back to `IN_PROGRESS` and routes the finding to its owner through Failure Handoffs; a finding settled otherwise is recorded `RESOLVED` or `WITHDRAWN`".into()),
             );
         }
     }
