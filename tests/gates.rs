@@ -323,3 +323,36 @@ fn an_expedited_cycle_is_promoted_where_the_protocol_promotes_it() {
     );
     env.run(&repo, &["check"]).success();
 }
+
+#[test]
+fn a_documentation_cycle_without_project_context_does_not_reach_the_documenter() {
+    // Item 4: `.standards/CONTEXT.md` is missing before ARCHITECTING ->
+    // DOCUMENTING; the problem exists before the move and still refuses it.
+    let (env, repo) = project(
+        "f-doc",
+        false,
+        &[
+            ("WorkflowState", "ARCHITECTING"),
+            ("Kind", "FORWARD"),
+            ("From", "SCOPING"),
+        ],
+    );
+    let doc_id = "document-the-existing-greeting-command-20260927T190146Z-3c9a1d2e";
+    for rel in [
+        format!(".standards/docs/documentation/{doc_id}.md"),
+        format!(".standards/docs/reviews/{doc_id}/final-deliverable.md"),
+        format!(".standards/docs/synchronization/{doc_id}.md"),
+        ".standards/CONTEXT.md".to_string(),
+    ] {
+        std::fs::remove_file(repo.join(rel)).unwrap();
+    }
+    env.commit_all(&repo, "no project context");
+    let a = env.run(&repo, &["check"]).code(1);
+    assert!(crate::common::stdout(&a).contains(".standards/CONTEXT.md"));
+    let err = refused(
+        &env,
+        &repo,
+        &["handoff", "--to", "DOCUMENTING", "--reason", "Designed."],
+    );
+    assert!(err.contains(".standards/CONTEXT.md"), "{err}");
+}
