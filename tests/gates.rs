@@ -356,3 +356,31 @@ fn a_documentation_cycle_without_project_context_does_not_reach_the_documenter()
     );
     assert!(err.contains(".standards/CONTEXT.md"), "{err}");
 }
+
+#[test]
+fn a_question_can_be_open_at_signoff_readiness() {
+    // Item 7: the user may be asked at AWAITING_USER_SIGNOFF; sign-off waits
+    // for the answer.
+    let (env, repo) = project("f-ir", false, &[]);
+    env.run(
+        &repo,
+        &["block", "--on", "Should the CSV export ship in this cycle?"],
+    )
+    .success();
+    env.run(&repo, &["check"]).success();
+    env.commit_all(&repo, "asked at readiness");
+    env.run(&repo, &["check"]).success();
+    refused(&env, &repo, &["signoff"]);
+    env.run(&repo, &["unblock"]).success();
+    env.run(&repo, &["signoff"]).success();
+    env.run(&repo, &["check"]).success();
+    // The reference checker reports every question at readiness.
+    let (env, repo) = project("f-ir", false, &[]);
+    env.run(
+        &repo,
+        &["block", "--on", "Should the CSV export ship in this cycle?"],
+    )
+    .success();
+    let a = env.run(&repo, &["check", "--compat"]).code(1);
+    assert!(crate::common::stdout(&a).contains("ST-026"));
+}

@@ -66,7 +66,7 @@ pub fn judge(
         return None; // backwards: a failure or a rework, held elsewhere
     }
     let mut doc = then.clone();
-    for _ in 0..=route.len() {
+    for _ in 0..=route.len() + 1 {
         let here = doc.workflow_state.value;
         if here == to {
             return None;
@@ -80,6 +80,12 @@ pub fn judge(
         // No last commit inside the replay: the lineage rules belong to the
         // outer check, and the replay must not judge its own route.
         let gate = Gate::new(&snapshot, None, &doc).ok()?;
+        // A question answered since the last commit was cleared by `unblock`.
+        if doc.active_work.blocked_on.value != "NONE" && now.active_work.blocked_on.value == "NONE"
+        {
+            doc = super::apply(&doc, gate.facts(), &Move::Unblock).ok()?.doc;
+            continue;
+        }
         let (mv, step) = if here == W::AwaitingUserSignoff {
             (Move::Signoff, "signoff".to_string())
         } else {
