@@ -81,6 +81,16 @@ const TABLE: &[(&str, &str, Situation)] = &[
         Guides("AC-001-defined-twice", "AC-001"),
     ),
     (
+        "src/protocol/check/protocol_rules/records.rs",
+        "git standards id next AC {path}",
+        Guides("PR-043-standard-scope-without-conditions", "PR-043"),
+    ),
+    (
+        "src/protocol/check/protocol_rules/records.rs",
+        "git standards id next DEV {path}",
+        Guides("PR-044-complete-plan-without-steps", "PR-044"),
+    ),
+    (
         "src/protocol/check/completion.rs",
         "git standards artifact init {}",
         Case("CP-001-verification-report-missing", "CP-001"),
@@ -498,11 +508,6 @@ const TABLE: &[(&str, &str, Situation)] = &[
         "src/protocol/transition.rs",
         "git standards promote --reason \\\"<reason>\\\"",
         Custom(policy_in_expedited),
-    ),
-    (
-        "src/protocol/transition.rs",
-        "git standards promote --reason \\\"Incremental verification was requested.\\\"",
-        Custom(incremental_in_expedited),
     ),
     (
         "src/protocol/transition.rs",
@@ -2302,22 +2307,15 @@ fn checkpoint_without_incremental() {
 /// In an expedited cycle a scoping defect and a scoping rework have no owner:
 /// the promotion the hints name brings the standard route back.
 fn expedited_without_an_owner() {
-    let moves: [&[&str]; 2] = [
-        &[
-            "fail",
-            "--type",
-            "SCOPING",
-            "--reason",
-            "The timeout is unspecified.",
-        ],
-        &[
-            "rework",
-            "--type",
-            "SCOPING",
-            "--request",
-            "Fix and document the timeout",
-        ],
-    ];
+    // (A user's rework that needs the Scoper promotes the cycle itself,
+    // issue 23; `gates::an_expedited_cycle_is_promoted_where_the_protocol_promotes_it`.)
+    let moves: [&[&str]; 1] = [&[
+        "fail",
+        "--type",
+        "SCOPING",
+        "--reason",
+        "The timeout is unspecified.",
+    ]];
     for args in moves {
         let (env, repo) = started("EXPEDITED");
         let hint = refusal_hint(&output(&env, &repo, args));
@@ -2388,20 +2386,6 @@ fn policy_in_expedited() {
     assert_eq!(
         state_field(&repo, "CompletionPolicy"),
         "IMPLEMENTATION_REVIEWED"
-    );
-}
-
-/// Incremental verification in an expedited cycle: the hinted promotion runs
-/// as written, then the cadence is recorded again.
-fn incremental_in_expedited() {
-    let (env, repo) = started("EXPEDITED");
-    let hint = refusal_hint(&output(&env, &repo, &["cadence", "incremental"]));
-    run_ok(&env, &repo, &named(&hint, "git standards promote"), &hint);
-    assert_eq!(state_field(&repo, "CycleMode"), "STANDARD");
-    env.run(&repo, &["cadence", "incremental"]).success();
-    assert_eq!(
-        state_field(&repo, "PendingVerificationCadence"),
-        "INCREMENTAL"
     );
 }
 

@@ -22,6 +22,7 @@ mod cycle;
 mod demo;
 mod doors;
 mod fixture;
+mod gates;
 mod hints;
 mod hook;
 mod hooks;

@@ -570,3 +570,59 @@ fn moves_are_refused_while_an_interrupted_write_awaits_recover() {
         assert_eq!(read(repo.join(STATE)), before, "{args:?}");
     }
 }
+
+/// The expedited sign-off fixture (SC-FXT-002) in a brownfield repository,
+/// committed at `AWAITING_USER_SIGNOFF`.
+fn expedited_at_signoff() -> (Env, PathBuf) {
+    let (env, repo) = Env::repo();
+    write(repo.join("app.py"), "print(\"hi\")\n");
+    env.run(&repo, &["install"]).success();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/check/cases/valid-expedited-signoff-fixture/tree"),
+        &repo,
+    );
+    env.commit_all(&repo, "at sign-off");
+    env.run(&repo, &["check"]).success();
+    (env, repo)
+}
+
+#[test]
+fn expedited_rework_that_needs_the_scoper_promotes_with_the_changed_request() {
+    // Issue 23: Expedited Promotion (steps 1-3): the user's rework at
+    // readiness authorizes the promotion, and the request keeps its change.
+    let (env, repo) = expedited_at_signoff();
+    replay(
+        "expedited-rework-promotes",
+        &env,
+        &repo,
+        &[(
+            &[
+                "rework",
+                "--type",
+                "scoping",
+                "--request",
+                "Fix the date format and let users pick their locale",
+            ],
+            "AUDITING",
+        )],
+    );
+}
+
+#[test]
+fn incremental_cadence_in_an_expedited_cycle_promotes_and_stays_pending() {
+    // Issue 23: Switch verification cadence (step 1).
+    let (env, repo) = expedited_at_signoff();
+    replay(
+        "expedited-incremental-promotes",
+        &env,
+        &repo,
+        &[(&["cadence", "incremental"], "AUDITING")],
+    );
+    let s = read(repo.join(STATE));
+    assert!(
+        s.contains("`PendingVerificationCadence`: `INCREMENTAL`"),
+        "{s}"
+    );
+    assert!(s.contains("`Kind`: `PROMOTE`"), "{s}");
+}

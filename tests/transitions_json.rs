@@ -335,7 +335,6 @@ fn start_blocked_expedited_promotion_and_signoff_in_json() {
         &repo,
     );
     env.commit_all(&repo, "at sign-off");
-    refused(&env, &repo, &["cadence", "incremental"], "EXPEDITED");
     let a = "AWAITING_USER_SIGNOFF";
     let v = ok(&env, &repo, &["signoff"], a, "SIGNED_OFF");
     assert_eq!(v["move"], "signoff");

@@ -11,6 +11,7 @@
 //! stays valid input and keeps its layout).
 
 pub mod changes;
+pub mod route;
 
 use std::ops::Range;
 
@@ -1210,7 +1211,7 @@ pub fn fail(
 /// changed request, routed to the earliest invalidated owner.
 pub fn rework(
     doc: &StateDoc,
-    _facts: &Facts,
+    facts: &Facts,
     failure: FailureType,
     request: &str,
     to: Option<WorkflowState>,
@@ -1219,11 +1220,12 @@ pub fn rework(
     let request = require_reason(request, "the reworked request")?;
     let from = doc.workflow_state.value;
     if mode == CycleMode::Expedited && topology::failure_targets(mode, failure).is_empty() {
-        return Err(Refusal::new(
-            REWORK,
-            format!("{failure} rework needs a role the expedited path skips, so the rework promotes the cycle instead of routing"),
-        )
-        .hint("record it with `git standards promote --reason \"<the standard guarantee now needed>\"`, after updating the request"));
+        // Expedited Promotion (step 1): the user's rework whose changed
+        // contract needs an omitted role authorizes the promotion, and the
+        // promoted cycle keeps the changed request (step 3).
+        let reason =
+            format!("The user's rework needs {failure} work, which the expedited path omits.");
+        return promote_with(doc, facts, &reason, Some(&request), None);
     }
     let target = route_failure(doc, mode, failure, to)?;
     let reason = format!("The user changed the request; {failure} work is reworked.");
@@ -1564,6 +1566,33 @@ pub fn policy(
 
 /// `cadence incremental|after-implementation` (user-decisions.md, Switch
 /// verification cadence): records the pending request for the Developer.
+/// A promotion a user decision authorizes, recording with it what the
+/// decision changed: the reworked request, or the pending cadence.
+fn promote_with(
+    doc: &StateDoc,
+    facts: &Facts,
+    reason: &str,
+    request: Option<&str>,
+    pending_cadence: Option<&str>,
+) -> Result<Transition, Refusal> {
+    let promoted = promote(doc, facts, reason)?;
+    let mut e = Editor::new(&promoted.doc);
+    if let Some(request) = request {
+        e.set(F::Request, request)?;
+    }
+    if let Some(cadence) = pending_cadence {
+        e.set(F::PendingCadence, cadence)?;
+    }
+    let mut summary = promoted.summary;
+    if request.is_some() {
+        summary.push_str(" The reworked request is recorded.");
+    }
+    if let Some(cadence) = pending_cadence {
+        summary.push_str(&format!(" The cadence {cadence} stays pending."));
+    }
+    finish(MoveKind::Promote, doc, e, summary)
+}
+
 pub fn cadence(doc: &StateDoc, facts: &Facts, cadence: Cadence) -> Result<Transition, Refusal> {
     let mode = active_mode(doc, "a cadence switch")?;
     match mode {
@@ -1574,11 +1603,16 @@ pub fn cadence(doc: &StateDoc, facts: &Facts, cadence: Cadence) -> Result<Transi
             ))
         }
         CycleMode::Expedited if cadence == Cadence::Incremental => {
-            return Err(Refusal::new(
-                SWITCH_CADENCE,
-                "EXPEDITED allows only AFTER_IMPLEMENTATION; INCREMENTAL needs the cycle promoted first",
-            )
-            .hint("the request authorizes `git standards promote --reason \"Incremental verification was requested.\"`; then record the cadence again"))
+            // Switch verification cadence (step 1): "an explicit `INCREMENTAL`
+            // request authorizes Expedited Promotion ... Keep the request
+            // pending through the promotion".
+            return promote_with(
+                doc,
+                facts,
+                "The user requested INCREMENTAL verification, which the expedited path does not allow.",
+                None,
+                Some(Cadence::Incremental.as_str()),
+            );
         }
         _ => {}
     }
@@ -2171,6 +2205,45 @@ impl<'a> Gate<'a> {
             content: t.doc.render().as_bytes(),
         };
         let after = check::run(&after_tree, self.head, Options::default());
+        // A handoff gives the next role its work: what `check` asks of the
+        // files that role owns in the new state (a Tester's report that does
+        // not yet show the checkpoint's increment) is the next role's to do,
+        // not a problem of the gate being passed (Checkpoint Handoffs).
+        let receiver = t.after.owner();
+        let theirs = |p: &check::Problem| {
+            matches!(
+                t.kind,
+                MoveKind::Handoff | MoveKind::Checkpoint | MoveKind::Resume
+            ) && receiver != Role::User
+                && receiver != t.before.owner()
+                && file_owner(&t.doc, &p.file) == Some(receiver)
+        };
+        let after = Report {
+            problems: after
+                .problems
+                .iter()
+                .filter(|p| !theirs(p))
+                .cloned()
+                .collect(),
+            notes: after.notes,
+        };
+        // Issue 23: a forward handoff, a checkpoint or a resume passes its
+        // gate only when `check` reports no problem in the state it leaves,
+        // whether the problem is new or not; sign-off requires that `check`
+        // reports none at all, before the move and after it.
+        if gate_covers_all(t.kind) {
+            let mut all: Vec<String> = Vec::new();
+            let before = (t.kind == MoveKind::Signoff).then_some(&self.before.problems);
+            for p in before.into_iter().flatten().chain(after.problems.iter()) {
+                let line = format!("{}: {} [{}]", p.file, p.message, p.rule);
+                if !all.contains(&line) {
+                    all.push(line);
+                }
+            }
+            if !all.is_empty() {
+                return Err(gate_refusal(t.kind, self.doc, &all));
+            }
+        }
         let new: Vec<String> = after
             .problems
             .iter()
@@ -2198,6 +2271,49 @@ impl<'a> Gate<'a> {
         }
         Ok(t)
     }
+}
+
+/// Whether the move's gate covers every problem `check` reports, not only
+/// the ones the move would newly create: "Before every state-changing
+/// handoff, `check` must report no problems in files the current role
+/// owns", and sign-off needs a project `check` accepts (Standard Cycle
+/// Completion, sign-off step).
+fn gate_covers_all(kind: MoveKind) -> bool {
+    matches!(
+        kind,
+        MoveKind::Handoff | MoveKind::Checkpoint | MoveKind::Resume | MoveKind::Signoff
+    )
+}
+
+/// The refusal of a move whose gate a problem breaks, naming the fix or the
+/// failure route.
+fn gate_refusal(kind: MoveKind, doc: &StateDoc, problems: &[String]) -> Refusal {
+    let role = doc.workflow_state.value.owner();
+    if kind == MoveKind::Signoff {
+        return Refusal::new(
+            SIGN_OFF,
+            format!(
+                "sign-off re-checks the completion contract against the current files, and `check` reports {} problem(s): {}",
+                problems.len(),
+                problems.join("; ")
+            ),
+        )
+        .hint(
+            "the owning role completes or corrects its record first (`git standards check` lists them); a defect goes back to its owner through `git standards rework --type <FailureType> --request \"<request>\"`",
+        );
+    }
+    Refusal::new(
+        RUNTIME_TOOLS,
+        format!(
+            "the {} would leave a state `check` rejects ({} problem(s), whether new or not): {}",
+            kind.name(),
+            problems.len(),
+            problems.join("; ")
+        ),
+    )
+    .hint(format!(
+        "the {role} fixes what it owns (`git standards check` lists the problems); a defect in a file another role owns goes through `git standards fail`"
+    ))
 }
 
 /// One move through a [`Gate`].

@@ -79,7 +79,9 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
         st_024_expedited_scope_design(doc, sink);
         st_025_expedited_promotion_reason(doc, sink);
     }
-    st_026_signoff_blocker(doc, sink);
+    if !question_opened_at_readiness(cx, doc) {
+        st_026_signoff_blocker(doc, sink);
+    }
     st_027_baseline_format(doc, sink);
     st_028_030_baseline_entries(doc, sink);
     st_031_expedited_baseline(doc, sink);
@@ -419,6 +421,26 @@ fn st_025_expedited_promotion_reason(doc: &StateDoc, sink: &mut Sink) {
             Some("finish the promotion as expedited.md describes (`CycleMode` `STANDARD`, `WorkflowState` `AUDITING`, `CompletionPolicy` `FULL_DELIVERABLE`, `Handoff.Kind` `PROMOTE`), or set `PromotionReason` back to `NONE` if no promotion happened".into()),
         );
     }
+}
+
+/// Whether the open question was asked while the cycle was already at
+/// `AWAITING_USER_SIGNOFF` (the last commit holds the same cycle there with
+/// no question, or with this one): "Blocking questions during an active
+/// cycle do not change workflow state" (State-update rules 3), and the user
+/// may be asked at readiness (user-decisions.md, Greenfield Bootstrap
+/// Cancellation, step 3). Readiness is still entered with no blocker, and
+/// sign-off needs none (PR-017). The reference checker (`--compat`) reports
+/// every such question.
+fn question_opened_at_readiness(cx: &Cx, doc: &StateDoc) -> bool {
+    let Some(then) = cx.committed_state.as_ref() else {
+        return false;
+    };
+    !cx.options.compat
+        && doc.workflow_state.value == WorkflowState::AwaitingUserSignoff
+        && then.workflow_state.value == WorkflowState::AwaitingUserSignoff
+        && then.active_work.id.value == doc.active_work.id.value
+        && (then.active_work.blocked_on.value == NONE
+            || then.active_work.blocked_on.value == doc.active_work.blocked_on.value)
 }
 
 /// ST-026: no open user question at sign-off readiness.

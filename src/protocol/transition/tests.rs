@@ -584,12 +584,40 @@ fn rework_replaces_the_request_and_pushes_a_frame() {
         d.recovery.entries[0].get("ResumeAt"),
         Some("AWAITING_USER_SIGNOFF")
     );
-    // Expedited rework needing a skipped role promotes instead.
+    // Expedited rework needing a skipped role promotes the cycle and keeps
+    // the changed request (Expedited Promotion, steps 1 and 3).
     let exp = active(ProjectMode::Brownfield, "EXPEDITED", "NONE", "DEVELOPING");
+    let t = ok(rework(
+        &exp,
+        &brown(),
+        FailureType::Scoping,
+        "Search by email too",
+        None,
+    ));
+    assert_eq!(t.kind, MoveKind::Promote);
+    assert_eq!(t.doc.workflow_state.value, W::Auditing);
+    assert_eq!(t.doc.cycle_mode.value, CycleMode::Standard);
+    assert_eq!(t.doc.active_work.request.value, "Search by email too");
+    assert_eq!(field(&t.doc, "Kind"), "PROMOTE");
+    assert_eq!(field(&t.doc, "From"), "DEVELOPING");
+}
+
+#[test]
+fn incremental_cadence_in_an_expedited_cycle_promotes_and_stays_pending() {
+    // Switch verification cadence (step 1).
+    let exp = active(ProjectMode::Brownfield, "EXPEDITED", "NONE", "DEVELOPING");
+    let t = ok(cadence(&exp, &brown(), Cadence::Incremental));
+    assert_eq!(t.kind, MoveKind::Promote);
+    assert_eq!(t.doc.workflow_state.value, W::Auditing);
+    assert_eq!(t.doc.cycle_mode.value, CycleMode::Standard);
     assert_eq!(
-        refusal(rework(&exp, &brown(), FailureType::Scoping, "x", None)).rule,
-        REWORK
+        t.doc.active_work.pending_verification_cadence.value,
+        PendingCadence::Incremental
     );
+    // AFTER_IMPLEMENTATION is the expedited cadence already: no promotion.
+    let t = ok(cadence(&exp, &brown(), Cadence::AfterImplementation));
+    assert_eq!(t.kind, MoveKind::Cadence);
+    assert_eq!(t.doc.cycle_mode.value, CycleMode::Expedited);
 }
 
 // ---- user decisions
@@ -818,11 +846,13 @@ fn cadence_requests_are_recorded_for_the_developer() {
         refusal(cadence(&doc, &brown(), Cadence::Incremental)).rule,
         SWITCH_CADENCE
     );
+    // INCREMENTAL in an expedited cycle promotes it (issue 23; see
+    // incremental_cadence_in_an_expedited_cycle_promotes_and_stays_pending).
     let exp = active(ProjectMode::Brownfield, "EXPEDITED", "NONE", "DEVELOPING");
-    assert!(refusal(cadence(&exp, &brown(), Cadence::Incremental))
-        .hint
-        .unwrap()
-        .contains("promote"));
+    assert_eq!(
+        ok(cadence(&exp, &brown(), Cadence::Incremental)).kind,
+        MoveKind::Promote
+    );
 }
 
 #[test]

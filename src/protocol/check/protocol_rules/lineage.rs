@@ -24,6 +24,68 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
     pr_024_no_new_obligations(now, then, sink);
     pr_025_promotion_converts_unfinished_frames(now, then, sink);
     pr_026_baseline_entries_carried(now, then, sink);
+    pr_046_route_is_legal(cx, now, then, sink);
+    pr_048_new_cycle_carries_no_policy(now, then, sink);
+}
+
+/// PR-048: a new cycle after a retained `CANCELLED` (or `SIGNED_OFF`) is
+/// `FULL_DELIVERABLE` "unless the user explicitly chose
+/// `IMPLEMENTATION_REVIEWED` for this request; keep such a choice ... in
+/// `Active Work.Request` ... Never carry over the previous cycle's policy"
+/// (Start a cycle, step 5). The last commit's finished cycle was under the
+/// shorter policy, the new one is too, and its request records no choice.
+fn pr_048_new_cycle_carries_no_policy(now: &StateDoc, then: &StateDoc, sink: &mut Sink) {
+    use crate::protocol::vocab::CompletionPolicy as P;
+    if !then.workflow_state.value.is_terminal()
+        || then.active_work.completion_policy.value != P::ImplementationReviewed
+        || !now.has_active_cycle()
+        || now.handoff.kind() != Some(HandoffKind::NewCycle)
+        || now.active_work.id.value == then.active_work.id.value
+        || now.active_work.completion_policy.value != P::ImplementationReviewed
+        || now
+            .active_work
+            .request
+            .value
+            .contains("IMPLEMENTATION_REVIEWED")
+    {
+        return;
+    }
+    sink.push_hinted(
+        "PR-048",
+        STATE_PATH,
+        format!(
+            "line {}: the new cycle kept `IMPLEMENTATION_REVIEWED` from the `{}` cycle before it, and its request records no user choice of that policy; a new cycle never carries over the previous cycle's policy",
+            now.active_work.completion_policy.line,
+            then.workflow_state.value
+        ),
+        Some("set `CompletionPolicy: FULL_DELIVERABLE`; when the user chooses the shorter policy for this request, the policy command records the choice in the request".into()),
+    );
+}
+
+/// PR-046: "Forward handoff requires the current completion gate to pass"
+/// (Handoff Rules 1), and sign-off requires sign-off readiness: a change of
+/// `WorkflowState` since the last commit that advances the cycle is legal
+/// only when the forward handoffs (and sign-off) that connect the two
+/// states pass their gates on the records this snapshot holds. Several
+/// legal moves in one commit stay legal; a hand edit that skips roles does
+/// not (`verify` compares each commit with its first parent this way).
+fn pr_046_route_is_legal(cx: &Cx, now: &StateDoc, then: &StateDoc, sink: &mut Sink) {
+    let Some(project) = cx.mode else { return };
+    let Some(s) = crate::protocol::transition::route::judge(cx.tree, project, now, then) else {
+        return;
+    };
+    sink.push_hinted(
+        "PR-046",
+        STATE_PATH,
+        format!(
+            "`WorkflowState` went from `{}` in the last commit to `{}`, but no sequence of legal moves connects them with these records: at `{}` the move `{}` is refused: {}",
+            s.from, s.to, s.at, s.step, s.refusal
+        ),
+        Some(format!(
+            "restore the last commit's `WorkflowState` `{}` (and its handoff) in STATE.md; each skipped role then completes its record and records its own handoff once its gate passes",
+            s.from
+        )),
+    );
 }
 
 /// The same cycle, nonterminal in both snapshots.

@@ -5,10 +5,12 @@ use std::collections::{HashMap, HashSet};
 use crate::protocol::acceptance::inventory;
 use crate::protocol::fields::{self, Field};
 use crate::protocol::layout::{CHAPTERS_DIR, CONTEXT_PATH, USER_STYLES_DIR};
-use crate::protocol::plan::increments;
+use crate::protocol::plan::{increments, steps};
 use crate::protocol::record::{entry_headings, header_fields, identifier_numbers, is_unfilled};
 use crate::protocol::tree::{Node, Text};
-use crate::protocol::vocab::{ArtifactType, CycleMode, FailureType, IdPrefix, WorkflowState};
+use crate::protocol::vocab::{
+    ArtifactType, CycleMode, FailureType, HandoffKind, IdPrefix, WorkflowState,
+};
 
 use super::super::{Cx, OwnRecord, Sink};
 
@@ -29,6 +31,10 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
                 pr_028_finding_severity(record, &found, sink);
             }
             pr_029_entry_status(record, &found, sink);
+            // At readiness PR-027 reports the open finding.
+            if prefix == IdPrefix::F && !ready {
+                pr_045_complete_review_has_no_open_finding(record, &found, sink);
+            }
             pr_030_entry_failure_type(record, &found, sink);
         }
         for record in cx.own_records() {
@@ -40,7 +46,9 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
             pr_032_style_lock_kept(cx, path, &header, sink);
             pr_033_collaboration_mode(path, &header, sink);
             pr_041_increments_kept(cx, path, text, sink);
+            pr_044_complete_plan_has_steps(path, text, &header, sink);
         }
+        pr_043_standard_scope_defines_conditions(cx, sink);
         pr_042_new_identifiers_continue_numbering(cx, sink);
         if let Some(record) = cx.own_record(ArtifactType::Documentation, None) {
             pr_034_documentation_choices(record, sink);
@@ -662,6 +670,93 @@ fn pr_042_new_identifiers_continue_numbering(cx: &Cx, sink: &mut Sink) {
                     )),
                 );
             }
+        }
+    }
+}
+
+/// PR-043: "Scoper represents every verifiable in-scope completion
+/// obligation as one or more acceptance conditions" (Acceptance
+/// Traceability rule 1), so a `STANDARD` cycle past `SCOPING` (or resumed
+/// from it) has a scope that defines at least one current `AC-NNN`. AC-004
+/// holds the same for `DOCUMENTATION` cycles; an `EXPEDITED` cycle has none.
+fn pr_043_standard_scope_defines_conditions(cx: &Cx, sink: &mut Sink) {
+    let Some(doc) = cx.doc() else { return };
+    if !cx.standard() {
+        return;
+    }
+    let Some((path, text)) = cx.scope() else {
+        return;
+    };
+    let inv = inventory(text);
+    // AC-006 reports a scope whose only conditions sit under Previous Cycles.
+    if !inv.current.is_empty() || (inv.retired.is_empty() && !inv.previous.is_empty()) {
+        return;
+    }
+    let ws = doc.workflow_state.value;
+    let resumed_from_scoping = doc.handoff.kind() == Some(HandoffKind::Resume)
+        && doc.handoff.from_state() == Some(WorkflowState::Scoping)
+        && ws != WorkflowState::Scoping;
+    let past_scoping = !matches!(ws, WorkflowState::Auditing | WorkflowState::Scoping)
+        && (!cx.recovering() || doc.handoff.kind() == Some(HandoffKind::Forward));
+    if !(resumed_from_scoping || past_scoping) {
+        return;
+    }
+    sink.push_hinted(
+        "PR-043",
+        path.to_string(),
+        format!(
+            "this STANDARD cycle is at `{ws}`, past SCOPING, but its scope defines no current acceptance condition; every verifiable completion obligation is an `AC-NNN` condition"
+        ),
+        Some(format!(
+            "Scoper defines the cycle's conditions as list items such as ``- `AC-001`: <condition>`` (`git standards id next AC {path}` gives the number); past SCOPING the defect goes back to the Scoper as a `SCOPING` failure"
+        )),
+    );
+}
+
+/// PR-044: a `COMPLETE` development plan has at least one `### DEV-NNN`
+/// step: "when all current approved steps are `DONE` ... mark the plan
+/// `COMPLETE`" (Full Verification Boundary), and every current condition is
+/// covered by the plan's work (Acceptance Traceability rule 6).
+fn pr_044_complete_plan_has_steps(path: &str, text: &str, header: &[Field], sink: &mut Sink) {
+    if fields::first(header, "Status").map(|f| f.value.as_str()) != Some("COMPLETE") {
+        return;
+    }
+    if !steps(text).is_empty() {
+        return;
+    }
+    sink.push_hinted(
+        "PR-044",
+        path.to_string(),
+        "the development plan is `COMPLETE` but defines no `### DEV-NNN` step; completion means every approved step is `DONE`, so a plan with no step completes nothing",
+        Some(format!(
+            "Developer records the implementation as `### DEV-NNN` steps (`git standards id next DEV {path}`) with their `Acceptance` and `Status`, or sets the plan back to `IN_PROGRESS`"
+        )),
+    );
+}
+
+/// PR-045: the Reviewer's completion gate: "No material finding is open; the
+/// report is `COMPLETE`". A review report marked `COMPLETE` holds no finding
+/// whose `Status` is `OPEN` (either review kind).
+fn pr_045_complete_review_has_no_open_finding(
+    record: &OwnRecord,
+    found: &[RecordEntry],
+    sink: &mut Sink,
+) {
+    let header = header_fields(&record.text);
+    if fields::first(&header, "Status").map(|f| f.value.as_str()) != Some("COMPLETE") {
+        return;
+    }
+    for e in found {
+        if e.get("Status") == Some("OPEN") {
+            sink.push_hinted(
+                "PR-045",
+                record.path.clone(),
+                format!(
+                    "line {}: the review is `COMPLETE` but finding {} is still `OPEN`; the Reviewer's gate passes only when no material finding is open",
+                    e.line, e.id
+                ),
+                Some("Reviewer sets the report back to `IN_PROGRESS` and routes the finding to its owner through Failure Handoffs; a finding settled otherwise is recorded `RESOLVED` or `WITHDRAWN`".into()),
+            );
         }
     }
 }

@@ -37,6 +37,7 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
     pr_019_audit_target_only_while_auditing(doc, sink);
     pr_039_no_shorter_policy_with_obligations(doc, sink);
     pr_040_promotion_invents_no_scope_or_design(doc, sink);
+    pr_047_promotion_never_selects_the_shorter_policy(doc, sink);
 }
 
 fn active(doc: &StateDoc) -> bool {
@@ -683,6 +684,35 @@ fn pr_040_promotion_invents_no_scope_or_design(doc: &StateDoc, sink: &mut Sink) 
             );
         }
     }
+}
+
+/// PR-047: "Promotion never selects `IMPLEMENTATION_REVIEWED`"; the user may
+/// choose it separately, and that choice is recorded "in `Active Work.Request`
+/// as a workflow instruction" (Change completion policy, step 4). So while
+/// the handoff is still the `PROMOTE`, the shorter policy stands only when
+/// the request records the user's choice of it.
+fn pr_047_promotion_never_selects_the_shorter_policy(doc: &StateDoc, sink: &mut Sink) {
+    if doc.handoff.kind() != Some(K::Promote)
+        || doc.active_work.completion_policy.value != CompletionPolicy::ImplementationReviewed
+        // With outstanding obligations PR-039 reports the shorter policy.
+        || !doc.obligations.entries.is_empty()
+        || doc
+            .active_work
+            .request
+            .value
+            .contains("IMPLEMENTATION_REVIEWED")
+    {
+        return;
+    }
+    sink.push_hinted(
+        "PR-047",
+        STATE_PATH,
+        format!(
+            "line {}: the cycle was just promoted and is under `IMPLEMENTATION_REVIEWED`, but the request records no user choice of that policy; promotion selects `FULL_DELIVERABLE`",
+            doc.active_work.completion_policy.line
+        ),
+        Some("restore `CompletionPolicy: FULL_DELIVERABLE`; when the user chooses the shorter policy, the policy command records the choice in the request".into()),
+    );
 }
 
 #[cfg(test)]
