@@ -384,3 +384,60 @@ fn a_question_can_be_open_at_signoff_readiness() {
     let a = env.run(&repo, &["check", "--compat"]).code(1);
     assert!(crate::common::stdout(&a).contains("ST-026"));
 }
+
+#[test]
+fn an_empty_design_or_verification_record_is_refused_at_its_owners_handoff() {
+    // Item 1, the later records: with one acceptance condition defined, a
+    // design record holding only its provenance block, or a COMPLETE
+    // verification report holding only its header, is refused at the handoff
+    // that leaves its owner's state.
+    let (env, repo) = project(
+        "f-std",
+        false,
+        &[
+            ("WorkflowState", "ARCHITECTING"),
+            ("Kind", "FORWARD"),
+            ("From", "SCOPING"),
+        ],
+    );
+    let design = format!(".standards/docs/specs/{ID}.md");
+    edit(&repo, &design, |t| {
+        t[..t.find("# Technical Design").unwrap()].to_string()
+    });
+    env.commit_all(&repo, "empty design");
+    let err = refused(
+        &env,
+        &repo,
+        &["handoff", "--to", "DEVELOPING", "--reason", "Designed."],
+    );
+    assert!(err.contains(&design), "{err}");
+    assert!(err.contains("AC-001") && err.contains("[AC-009]"), "{err}");
+
+    let (env, repo) = project(
+        "f-std",
+        false,
+        &[
+            ("WorkflowState", "TESTING"),
+            ("Kind", "FORWARD"),
+            ("From", "DEVELOPING"),
+        ],
+    );
+    let report = format!(".standards/docs/verification/{ID}.md");
+    edit(&repo, &report, |t| {
+        t[..t.find("## Acceptance Evidence").unwrap()].to_string()
+    });
+    env.commit_all(&repo, "empty report");
+    let err = refused(
+        &env,
+        &repo,
+        &[
+            "handoff",
+            "--to",
+            "REVIEWING_IMPLEMENTATION",
+            "--reason",
+            "Verified.",
+        ],
+    );
+    assert!(err.contains(&report), "{err}");
+    assert!(err.contains("[AC-010]"), "{err}");
+}
