@@ -97,6 +97,12 @@ pub fn record(project: &Project, event: Event) -> Result<String> {
 /// append is reported on stderr with the event's JSON, so nothing is silently
 /// lost, and the command's result and exit status stand. Returns the
 /// event's ID once it is stored.
+///
+/// Issue 21 allows this only where the exit status belongs to someone else:
+/// the agent hooks (`hook stop`'s `check-failed`, whose 0/2 the clients read:
+/// an audit failure must never block an agent), the refusals' own events
+/// (the exit is already 1) and `recover`. A command's own operation records
+/// its event as a journal step ([`journalled`]) or first ([`append_before`]).
 pub fn append_after(ctx: &mut Context, project: &Project, event: Event) -> Option<String> {
     let (event, line, id) = prepare(project, event);
     match store(project, &event, &line) {
@@ -114,7 +120,9 @@ pub fn append_after(ctx: &mut Context, project: &Project, event: Event) -> Optio
 }
 
 /// D20, user-authority events: the event is the evidence, so it is recorded
-/// first, and the command refuses (changing nothing) when it cannot be.
+/// first, and the command refuses (changing nothing) when it cannot be. Also
+/// for a command whose product is the event itself (`cycle new`, issue 21:
+/// never exit 0 having dropped an event).
 /// Returns the stored event's ID.
 pub fn append_before(ctx: &mut Context, project: &Project, event: Event) -> Result<String> {
     let (event, line, id) = prepare(project, event);
