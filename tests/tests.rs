@@ -20,6 +20,7 @@ mod crash;
 mod cycle;
 mod demo;
 mod doors;
+mod events;
 mod fixture;
 mod hints;
 mod hook;
