@@ -245,3 +245,132 @@ fn an_artifact_init_killed_at_any_write_has_its_event_exactly_once_after_recover
     }
     assert!(landed_kills >= 9, "{landed_kills}");
 }
+
+/// Points `refs/notes/standards` at a blob: every append then fails.
+fn break_the_trail(env: &Env, repo: &Path) {
+    let blob = env.git(repo, &["hash-object", "-w", ".standards/STATE.md"]);
+    env.git(repo, &["update-ref", "refs/notes/standards", blob.trim()]);
+}
+
+/// Item 5: an operation whose event cannot be recorded never exits 0. An
+/// `artifact init` is undone and refused (exit 1, no record, STATE.md as
+/// it was, no journal); a reinstall likewise changes nothing; `cycle new`
+/// prints no ID. (Before, each exited 0 with a printed warning.)
+#[test]
+fn no_writer_exits_0_when_its_event_cannot_be_recorded() {
+    let p = Project::brown();
+    let id = p.start_cycle("ARCHITECTING", "STANDARD", "FULL_DELIVERABLE");
+    p.commit("cycle");
+    let record = format!(".standards/docs/specs/{id}.md");
+    let original = read(p.path(STATE));
+    break_the_trail(&p.env, &p.root);
+    let a = p.run(&["artifact", "init", "ARCHITECTURE"]).code(1);
+    let e = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(e.contains("could not be recorded"), "{e}");
+    assert!(e.contains("nothing was changed"), "{e}");
+    assert!(!p.path(&record).exists(), "the record was undone");
+    assert_eq!(read(p.path(STATE)), original);
+    clean(&p.root, "artifact init");
+    let version = read(p.path(VERSION));
+    p.write(VERSION, install::version_json(install::Version(0, 0, 1)));
+    let a = p.run(&["install"]).code(1);
+    let e = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(e.contains("could not be recorded"), "{e}");
+    assert_ne!(read(p.path(VERSION)), version, "the upgrade was undone");
+    clean(&p.root, "install");
+    // `cycle new` needs no active cycle.
+    let q = Project::brown();
+    break_the_trail(&q.env, &q.root);
+    let a = q.run(&["cycle", "new", "--request", "More"]).code(1);
+    let e = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(e.contains("could not be recorded"), "{e}");
+    assert_eq!(String::from_utf8_lossy(&a.get_output().stdout), "");
+}
+
+/// Item 5: a `refs/notes/standards.lock` left by a process that is gone
+/// (older than any live git's): `artifact init` and `cycle new` refuse
+/// (exit 1, nothing written) naming `git standards recover`, which removes
+/// it; then both record their events.
+#[test]
+fn a_stale_notes_lock_refuses_writers_until_recover() {
+    let stale_lock = |p: &Project| {
+        let lock = p.root.join(".git/refs/notes/standards.lock");
+        write(&lock, "");
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        std::fs::File::options()
+            .write(true)
+            .open(&lock)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        lock
+    };
+    let refused = |p: &Project, args: &[&str]| {
+        let a = p.run(args).code(1);
+        let e = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(e.contains("by a process that is gone"), "{args:?}: {e}");
+        assert!(e.contains("git standards recover"), "{args:?}: {e}");
+        assert_eq!(String::from_utf8_lossy(&a.get_output().stdout), "");
+    };
+    // `cycle new`, before any cycle.
+    let q = Project::brown();
+    let lock = stale_lock(&q);
+    refused(&q, &["cycle", "new", "--request", "More"]);
+    q.run(&["recover"]).success();
+    assert!(!lock.exists());
+    q.run(&["cycle", "new", "--request", "More"]).success();
+    assert_eq!(count(&q.env, &q.root, "cycle-id-issued"), 1);
+    // `artifact init`, in a cycle.
+    let p = Project::brown();
+    let id = p.start_cycle("TESTING", "STANDARD", "FULL_DELIVERABLE");
+    p.commit("cycle");
+    let record = format!(".standards/docs/verification/{id}.md");
+    let lock = stale_lock(&p);
+    refused(&p, &["artifact", "init", "VERIFICATION"]);
+    assert!(!p.path(&record).exists());
+    clean_journal(&p.root);
+    p.run(&["recover"]).success();
+    assert!(!lock.exists());
+    p.init(&["VERIFICATION"]);
+    assert_eq!(count(&p.env, &p.root, "record-created"), 1);
+}
+
+/// No journal is left (the notes lock aside).
+fn clean_journal(repo: &Path) {
+    let left: Vec<String> = std::fs::read_dir(repo.join(".git/standards"))
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("journal") && n != "journal.lock")
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// Item 5's exception: the stop hook's exit status is read by the agent
+/// clients, so an audit failure never changes it (a block stays 2) and
+/// is printed on stderr with the event, so that it is not lost.
+#[test]
+fn the_stop_hook_keeps_its_exit_status_and_prints_an_unrecorded_event() {
+    let p = Project::brown();
+    p.commit("install");
+    p.write(".standards/MODE.md", "`ProjectMode`: `HYBRID`\n");
+    break_the_trail(&p.env, &p.root);
+    std::fs::create_dir_all(p.env.dir.path().join("tmp")).unwrap();
+    let mut cmd = p.env.cmd(&p.root);
+    cmd.args(["hook", "stop"])
+        .env("TMPDIR", p.env.dir.path().join("tmp"));
+    let out = assert_cmd::Command::from_std(cmd)
+        .write_stdin(r#"{"stop_hook_active": false}"#)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("the audit event could not be recorded"), "{e}");
+    let json = e
+        .lines()
+        .find_map(|l| l.strip_prefix("warning: the event, so that it is not lost: "))
+        .expect("the event is printed");
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(v["event"], "check-failed");
+}
