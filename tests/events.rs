@@ -374,3 +374,60 @@ fn the_stop_hook_keeps_its_exit_status_and_prints_an_unrecorded_event() {
     let v: serde_json::Value = serde_json::from_str(json).unwrap();
     assert_eq!(v["event"], "check-failed");
 }
+
+/// Item 5 for the writers that cannot journal their event: `hooks install`
+/// and `hooks uninstall` (git's hook folder and config) and `recover` (the
+/// journal it finishes is the one being recovered) fail with exit 1 when
+/// their event cannot be recorded, saying what was done and printing the
+/// event. (Before, each exited 0 with a warning.)
+#[test]
+fn hooks_and_recover_fail_when_their_event_cannot_be_recorded() {
+    let p = Project::brown();
+    p.commit("install");
+    break_the_trail(&p.env, &p.root);
+    let said = |a: &assert_cmd::assert::Assert| {
+        String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+    };
+    let a = p.run(&["hooks", "install"]).code(1);
+    let e = said(&a);
+    assert!(
+        e.contains("the hooks were installed, but its audit event could not be recorded"),
+        "{e}"
+    );
+    assert!(e.contains("the event, so that it is not lost: {"), "{e}");
+    assert!(
+        p.path(".git/hooks/pre-commit").is_file(),
+        "the hooks stay installed"
+    );
+    let a = p.run(&["hooks", "uninstall"]).code(1);
+    assert!(
+        said(&a).contains("the hooks were removed, but"),
+        "{}",
+        said(&a)
+    );
+    // An `archive restore` (no event of its own) killed with its journal
+    // in place, then `recover` with the trail broken.
+    let (env, repo) = crate::transitions::f_std(&[("WorkflowState", "TESTING")]);
+    env.run(&repo, &["reset", "--yes"]).success();
+    let _ = std::fs::remove_dir_all(repo.join(".standards/docs"));
+    let name = "add-user-search-20260927T190146Z-7bef0f04";
+    assert!(killed(
+        &env,
+        &repo,
+        &["archive", "restore", name, ".standards/docs"],
+        "archive-restore:step-applied@1"
+    ));
+    break_the_trail(&env, &repo);
+    let a = env.run(&repo, &["recover"]).code(1);
+    let e = said(&a);
+    assert!(
+        e.contains("the interrupted `git standards archive-restore` was completed, but its audit event could not be recorded"),
+        "{e}"
+    );
+    assert!(e.contains("\"event\":\"recovered\""), "{e}");
+    clean_journal(&repo);
+    assert!(
+        repo.join(".standards/docs").is_dir(),
+        "the restore was completed"
+    );
+}

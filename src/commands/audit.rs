@@ -100,9 +100,10 @@ pub fn record(project: &Project, event: Event) -> Result<String> {
 ///
 /// Issue 21 allows this only where the exit status belongs to someone else:
 /// the agent hooks (`hook stop`'s `check-failed`, whose 0/2 the clients read:
-/// an audit failure must never block an agent), the refusals' own events
-/// (the exit is already 1) and `recover`. A command's own operation records
-/// its event as a journal step ([`journalled`]) or first ([`append_before`]).
+/// an audit failure must never block an agent) and the refusals' own events
+/// (the exit is already 1). A command's own operation records its event as
+/// a journal step ([`journalled`]), first ([`append_before`]) or, when
+/// neither can be, fails without it ([`append_or_fail`]).
 pub fn append_after(ctx: &mut Context, project: &Project, event: Event) -> Option<String> {
     let (event, line, id) = prepare(project, event);
     match store(project, &event, &line) {
@@ -117,6 +118,43 @@ pub fn append_after(ctx: &mut Context, project: &Project, event: Event) -> Optio
         }
     }
     Some(id)
+}
+
+/// Issue 21: the command's write already happened and cannot carry its
+/// event in a journal (`hooks install` and `uninstall`, `recover`): record
+/// the event now; when it cannot be, the command fails (exit 1) saying what
+/// was done and printing the event, so it is neither lost nor reported as
+/// recorded. `done` says what landed ("the hooks were installed").
+pub fn append_or_fail(
+    ctx: &mut Context,
+    project: &Project,
+    event: Event,
+    done: &str,
+) -> Result<String> {
+    let (event, line, id) = prepare(project, event);
+    match store(project, &event, &line) {
+        Ok(appended) => {
+            report_stale_lock(ctx, &appended);
+            Ok(id)
+        }
+        Err(e) => {
+            let hint = match &e {
+                Error::Refused { hint: Some(h), .. } => h.clone(),
+                _ => format!(
+                    "check `git show-ref {}` and `git fsck`; the event is printed above",
+                    notes::NOTES_REF
+                ),
+            };
+            let _ = writeln!(ctx.err, "the event, so that it is not lost: {line}");
+            Err(Error::refused(
+                format!(
+                    "{done}, but its audit event could not be recorded in `{}`: {e}",
+                    notes::NOTES_REF
+                ),
+                Some(hint),
+            ))
+        }
+    }
 }
 
 /// D20, user-authority events: the event is the evidence, so it is recorded
