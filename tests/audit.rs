@@ -69,7 +69,7 @@ fn cycle_new_records_cycle_id_issued_on_the_cycle_anchor() {
 }
 
 #[test]
-fn a_failed_append_prints_the_event_and_keeps_the_exit_status() {
+fn a_cycle_id_whose_event_cannot_be_recorded_is_refused() {
     let p = Project::brown();
     // A notes ref that points at a blob cannot be appended to.
     let blob = p
@@ -79,19 +79,20 @@ fn a_failed_append_prints_the_event_and_keeps_the_exit_status() {
         &p.root,
         &["update-ref", "refs/notes/standards", blob.trim()],
     );
-    let a = p.run(&["cycle", "new", "--request", "Add search"]);
-    let a = a.success();
+    // Issue 21: `cycle new`'s products are the ID and its event; an ID
+    // whose event was dropped is never handed out with exit 0.
+    let a = p.run(&["cycle", "new", "--request", "Add search"]).code(1);
     let err = stderr(&a);
     assert!(
         err.contains("the audit event could not be recorded"),
         "{err}"
     );
-    let json = err
-        .lines()
-        .find_map(|l| l.strip_prefix("warning: the event, so that it is not lost: "))
-        .expect("the event's JSON is printed");
-    let v: serde_json::Value = serde_json::from_str(json).unwrap();
-    assert_eq!(v["event"], "cycle-id-issued");
+    assert!(err.contains("so nothing was changed"), "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&a.get_output().stdout),
+        "",
+        "no ID without its event"
+    );
 }
 
 /// `log --json`: every stdout line parsed on its own.
@@ -469,7 +470,8 @@ fn recover_removes_the_ref_lock_of_a_killed_append() {
 /// A ref lock is never broken for a writer that is still running: not for
 /// one recorded in the writer lock file with its real start time (this test
 /// process stands in for it), and not for a lock no writer of ours recorded
-/// (a live `git notes`); the append then gives up and prints its event.
+/// (a live `git notes`); the append then gives up, and `cycle new`
+/// refuses (exit 1) rather than hand out an ID without its event.
 #[test]
 fn the_ref_lock_of_a_live_writer_is_never_broken() {
     let p = Project::brown();
@@ -485,7 +487,8 @@ fn the_ref_lock_of_a_live_writer_is_never_broken() {
     for owner in [format!("{} {start}\n", std::process::id()), String::new()] {
         std::fs::write(p.root.join(".git/git-standards-notes.lock"), &owner).unwrap();
         std::fs::write(&lock, "").unwrap();
-        let a = p.run(&["cycle", "new", "--request", "Blocked"]).success();
+        // Issue 21: refused (exit 1), never exit 0 with a dropped event.
+        let a = p.run(&["cycle", "new", "--request", "Blocked"]).code(1);
         assert!(
             stderr(&a).contains("could not be recorded"),
             "{owner:?}: {}",

@@ -387,26 +387,55 @@ fn resolve_refuses_while_other_files_conflict_and_without_a_conflict() {
     assert_eq!(read(repo.join(STATE)), before);
 }
 
-/// D22 crash points: a `resolve` killed at any write step leaves a state that
-/// the same `resolve` completes; nothing of either cycle is lost.
+/// D22 crash points and issue 21 item 4: a `resolve` killed at any write
+/// step (before its journal, at each of its journal's points, each step's
+/// included: the event first, STATE.md, the index; inside the event's notes
+/// update; after it), then `recover`, and `resolve` again while the conflict
+/// is still there: the chosen side is kept, nothing of either cycle is lost,
+/// and the resolution has exactly one `conflict-resolved` event. (Before,
+/// the event was appended alone first: a kill after it and the re-run
+/// recorded the decision twice.)
 #[test]
-fn resolve_killed_at_any_step_is_completed_by_running_it_again() {
+fn resolve_killed_at_any_step_is_completed_with_exactly_one_event() {
+    let mut points: Vec<String> = Vec::new();
     for point in git_standards::commands::resolve::FAILPOINTS {
+        if point.ends_with(":step-applied") || point.ends_with(":step-recorded") {
+            points.extend((1..=3).map(|n| format!("{point}@{n}")));
+        } else {
+            points.push(point.to_string());
+        }
+    }
+    points.push("audit:ref-locked".into());
+    for point in &points {
         let (env, repo) = installed();
         let (_main, side) = two_cycles_conflicting(&env, &repo);
         let theirs = env.git(&repo, &["show", "side:.standards/STATE.md"]);
+        let before = events(&env, &repo, "conflict-resolved").len();
         let out = env
             .cmd(&repo)
             .args(["resolve", "--keep", "theirs", "--yes"])
             .env("GIT_STANDARDS_FAILPOINT", point)
             .output()
             .unwrap();
-        assert!(!out.status.success(), "{point}: the process was killed");
-        let a = env.run(&repo, &["resolve", "--keep", "theirs", "--yes"]);
-        assert!(a.get_output().status.success(), "{point}: {}", said(&a));
+        assert_eq!(out.status.code(), None, "{point}: the process was killed");
+        env.run(&repo, &["recover"]).success();
+        if !env.git(&repo, &["ls-files", "-u"]).is_empty() {
+            let a = env.run(&repo, &["resolve", "--keep", "theirs", "--yes"]);
+            assert!(a.get_output().status.success(), "{point}: {}", said(&a));
+            assert!(stdout(&a).contains(&side), "{point}");
+        }
         assert_eq!(read(repo.join(STATE)), theirs, "{point}");
         assert_eq!(env.git(&repo, &["ls-files", "-u"]), "", "{point}");
-        assert!(stdout(&a).contains(&side), "{point}");
+        assert_eq!(
+            env.git(&repo, &["diff", "--name-only"]),
+            "",
+            "{point}: STATE.md is staged as written"
+        );
+        assert_eq!(
+            events(&env, &repo, "conflict-resolved").len(),
+            before + 1,
+            "{point}: exactly one event for the one resolution"
+        );
     }
 }
 

@@ -97,8 +97,7 @@ fn install_killed_at_every_failpoint_is_completed_by_the_next_install() {
     let p = Project::brown();
     p.commit("installed");
     let complete = snapshot(&p.root);
-    // Install writes through the journal (D22), whose points these are; the
-    // atomic writer's own points are reached by `artifact init` below.
+    // Install writes through the journal (D22), whose points these are.
     let points: Vec<&str> = install::FAILPOINTS.to_vec();
     let mut hit = 0;
     for point in &points {
@@ -140,7 +139,8 @@ fn install_killed_at_every_failpoint_is_completed_by_the_next_install() {
 
 #[test]
 fn artifact_init_killed_at_every_failpoint_is_completed_by_the_next_init() {
-    // A verification report has no `Active Work` field: one atomic write.
+    // A verification report has no `Active Work` field: the record and its
+    // event, journaled (issue 21); `recover` completes a killed one.
     let p = Project::brown();
     let id = p.start_cycle("TESTING", "STANDARD", "FULL_DELIVERABLE");
     p.commit("cycle");
@@ -154,6 +154,8 @@ fn artifact_init_killed_at_every_failpoint_is_completed_by_the_next_init() {
         if aborted(&cmd.output().unwrap()) {
             hit += 1;
         }
+        unchanged(&p.root, &before, point);
+        assert!(p.run(&["recover"]).get_output().status.success(), "{point}");
         unchanged(&p.root, &before, point);
         let path = p.init(&["VERIFICATION"]);
         assert_eq!(path, format!(".standards/docs/verification/{id}.md"));
@@ -315,16 +317,23 @@ fn install_and_artifact_init_survive_sigkill_at_random_moments() {
     }
     eprintln!("install: {TRIALS} SIGKILL trials, {killed} killed mid-run, all completed by the next install");
 
-    // A record without an `Active Work` field (one atomic write); the
-    // journaled kind is covered by the install trials above and the
-    // failpoint test.
+    // A record without an `Active Work` field (the record and its event,
+    // journaled since issue 21, so `recover` runs before the next init); the
+    // kind with its `Active Work` path is covered by the failpoint tests.
     let id = p.start_cycle("TESTING", "STANDARD", "FULL_DELIVERABLE");
     let record = format!(".standards/docs/verification/{id}.md");
     let before = snapshot(&p.root);
     let took = typical(&p, &["artifact", "init", "VERIFICATION"]);
     let mut killed = 0;
+    let created = || {
+        let a = p.run(&["log", "--json", "--event", "record-created"]);
+        String::from_utf8_lossy(&a.get_output().stdout)
+            .lines()
+            .count()
+    };
     for trial in 0..TRIALS {
         let _ = std::fs::remove_dir_all(p.path(".standards/docs/verification"));
+        let events_before = created();
         killed += usize::from(kill_randomly(
             &p,
             &["artifact", "init", "VERIFICATION"],
@@ -332,13 +341,18 @@ fn install_and_artifact_init_survive_sigkill_at_random_moments() {
             &mut rng,
         ));
         unchanged(&p.root, &before, &format!("init trial {trial}"));
+        // A kill during the append of the record's event leaves its journal
+        // and git's ref lock: `recover` completes the one and removes the other.
+        let recovered = recover(&p, &format!("init trial {trial}"));
         let out = p.run(&["artifact", "init", "VERIFICATION"]);
-        assert!(out.get_output().status.success(), "init trial {trial}");
-        // A kill during the append of the record's event leaves the record
-        // and git's ref lock; the re-run then has nothing to record, so the
-        // lock waits for the next append, or for `recover`, which removes it.
-        let said = String::from_utf8_lossy(&out.get_output().stderr).to_string()
-            + &recover(&p, &format!("init trial {trial}"));
+        assert!(
+            out.get_output().status.success(),
+            "init trial {trial}: {}\nafter recover said: {recovered}",
+            String::from_utf8_lossy(&out.get_output().stderr)
+        );
+        let said = String::from_utf8_lossy(&out.get_output().stderr).to_string() + &recovered;
+        // Issue 21: the record, made once in this trial, has one event.
+        assert_eq!(created(), events_before + 1, "init trial {trial}");
         trail_intact(&p, &said, &format!("init trial {trial}"));
         assert_eq!(
             String::from_utf8_lossy(&out.get_output().stdout).trim(),

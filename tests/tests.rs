@@ -21,6 +21,7 @@ mod crash;
 mod cycle;
 mod demo;
 mod doors;
+mod events;
 mod fixture;
 mod gates;
 mod hints;

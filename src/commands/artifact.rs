@@ -180,9 +180,9 @@ fn describe_other(found: &Provenance, wanted: &Provenance) -> String {
     }
 }
 
-/// The crash points of `artifact init` creating a record alone: its one
-/// write is an atomic write, whose steps are [`write::FAILPOINTS`].
-pub const FAILPOINTS: &[&str] = write::FAILPOINTS;
+/// The crash points of `artifact init` creating a record alone: the record
+/// and its event, journaled (issue 21), so the journal's points.
+pub const FAILPOINTS: &[&str] = JOURNAL_FAILPOINTS;
 
 /// The crash points of `artifact init` creating a record whose path it also
 /// writes into `Active Work` (D22: the two files through the journal).
@@ -219,26 +219,32 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
         _ => None,
     };
     let mut wrote_state = false;
+    let cycle = audit::active_cycle(&rt.tree);
+    let set_field = match &field {
+        RecordPath::Set { field, .. } => Some(*field),
+        _ => None,
+    };
     if let Plan::Create { path, content } = &plan {
-        let created = match &new_state {
-            None => {
-                write::atomic_write(&rt.root, path, content.as_bytes(), write::Existing::Refuse)
-            }
-            Some(state) => journal::write_all(
-                &rt.project,
-                "artifact-init",
-                vec![
-                    Change::create(path.clone(), content.as_bytes()),
-                    Change::write(layout::STATE_PATH, state.as_bytes()),
-                ],
-                serde_json::json!({"record": path}),
-            )
-            .map(|()| wrote_state = true),
-        };
+        // Issue 21: the event is the journal's last step, so the record lands
+        // with its event (after a crash, through `recover`) or not at all.
+        let event = created_event(&rt.project, request, path, content, set_field, &cycle);
+        let mut changes = vec![Change::create(path.clone(), content.as_bytes())];
+        if let Some(state) = &new_state {
+            changes.push(Change::write(layout::STATE_PATH, state.as_bytes()));
+        }
+        changes.push(audit::journalled(&rt.project, event).0);
+        let created = journal::write_all(
+            &rt.project,
+            "artifact-init",
+            changes,
+            serde_json::json!({"record": path}),
+        )
+        .map(|()| wrote_state = new_state.is_some());
         match created {
             Ok(()) => {}
-            // A concurrent `artifact init` won the race: if what it wrote is
-            // this record, that is success; otherwise the usual collision.
+            // Another program created the file meanwhile (every `artifact
+            // init` holds the workflow lock): if what it wrote is this
+            // record, that is success; otherwise the usual collision.
             Err(Error::AlreadyExists { .. }) => {
                 let again = runtime::open(&ctx.cwd)?;
                 plan = self::plan(&again.tree, request)?;
@@ -263,15 +269,26 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
             write::sweep_stale(&rt.root, dir);
         }
         // A record that exists while its field is still `NONE` (created by
-        // hand or by an older version): one file changes, STATE.md.
-        if let (Some(state), false) = (&new_state, wrote_state) {
+        // hand or by an older version): one file changes, STATE.md, with
+        // its event as the journal's last step.
+        if let (Some(state), Some(field), false) = (&new_state, set_field, wrote_state) {
             let now = runtime::load_state(&runtime::open(&ctx.cwd)?.tree)?;
             if now.render() == doc.render() {
-                write::atomic_write(
-                    &rt.root,
-                    layout::STATE_PATH,
-                    state.as_bytes(),
-                    write::Existing::Replace,
+                let mut event = Event::new(EventKind::RecordPathRecorded)
+                    .detail("path", rt.project.repo_path(path))
+                    .detail("type", request.artifact.to_string())
+                    .detail("state_field", field);
+                if let Some(cycle) = &cycle {
+                    event = event.cycle(cycle.as_str());
+                }
+                journal::write_all(
+                    &rt.project,
+                    "artifact-init",
+                    vec![
+                        Change::write(layout::STATE_PATH, state.as_bytes()),
+                        audit::journalled(&rt.project, event).0,
+                    ],
+                    serde_json::json!({"record": path}),
                 )?;
                 filled = true;
             }
@@ -323,40 +340,39 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
             writeln!(ctx.err, "{next}").map_err(|e| Error::io("<stderr>", e))?;
         }
     }
-    let cycle = audit::active_cycle(&rt.tree);
-    if let Plan::Create { path, content } = &plan {
-        let blob = gix::objs::compute_hash(
-            rt.project.repo.object_hash(),
-            gix::objs::Kind::Blob,
-            content.as_bytes(),
-        )
-        .map(|id| id.to_string())
-        .ok();
-        let mut event = Event::new(EventKind::RecordCreated)
-            .detail("path", rt.project.repo_path(path))
-            .detail("blob", blob)
-            .detail("type", request.artifact.to_string());
-        if let Some(kind) = request.kind {
-            event = event.detail("kind", kind.to_string());
-        }
-        if let Some(field) = state_field {
-            event = event.detail("state_field", field);
-        }
-        if let Some(cycle) = cycle {
-            event = event.cycle(cycle);
-        }
-        audit::append_after(ctx, &rt.project, event);
-    } else if let (Some(field), Plan::Exists { path }) = (state_field, &plan) {
-        let mut event = Event::new(EventKind::RecordPathRecorded)
-            .detail("path", rt.project.repo_path(path))
-            .detail("type", request.artifact.to_string())
-            .detail("state_field", field);
-        if let Some(cycle) = cycle {
-            event = event.cycle(cycle);
-        }
-        audit::append_after(ctx, &rt.project, event);
-    }
     Ok(())
+}
+
+/// The `record-created` event of a record `artifact init` creates.
+fn created_event(
+    project: &crate::repo::Project,
+    request: &InitRequest,
+    path: &str,
+    content: &str,
+    state_field: Option<&'static str>,
+    cycle: &Option<String>,
+) -> Event {
+    let blob = gix::objs::compute_hash(
+        project.repo.object_hash(),
+        gix::objs::Kind::Blob,
+        content.as_bytes(),
+    )
+    .map(|id| id.to_string())
+    .ok();
+    let mut event = Event::new(EventKind::RecordCreated)
+        .detail("path", project.repo_path(path))
+        .detail("blob", blob)
+        .detail("type", request.artifact.to_string());
+    if let Some(kind) = request.kind {
+        event = event.detail("kind", kind.to_string());
+    }
+    if let Some(field) = state_field {
+        event = event.detail("state_field", field);
+    }
+    if let Some(cycle) = cycle {
+        event = event.cycle(cycle.as_str());
+    }
+    event
 }
 
 /// What the owner does next with the record: the header fields that still

@@ -97,6 +97,13 @@ pub fn record(project: &Project, event: Event) -> Result<String> {
 /// append is reported on stderr with the event's JSON, so nothing is silently
 /// lost, and the command's result and exit status stand. Returns the
 /// event's ID once it is stored.
+///
+/// Issue 21 allows this only where the exit status belongs to someone else:
+/// the agent hooks (`hook stop`'s `check-failed`, whose 0/2 the clients read:
+/// an audit failure must never block an agent) and the refusals' own events
+/// (the exit is already 1). A command's own operation records its event as
+/// a journal step ([`journalled`]), first ([`append_before`]) or, when
+/// neither can be, fails without it ([`append_or_fail`]).
 pub fn append_after(ctx: &mut Context, project: &Project, event: Event) -> Option<String> {
     let (event, line, id) = prepare(project, event);
     match store(project, &event, &line) {
@@ -113,8 +120,47 @@ pub fn append_after(ctx: &mut Context, project: &Project, event: Event) -> Optio
     Some(id)
 }
 
+/// Issue 21: the command's write already happened and cannot carry its
+/// event in a journal (`hooks install` and `uninstall`, `recover`): record
+/// the event now; when it cannot be, the command fails (exit 1) saying what
+/// was done and printing the event, so it is neither lost nor reported as
+/// recorded. `done` says what landed ("the hooks were installed").
+pub fn append_or_fail(
+    ctx: &mut Context,
+    project: &Project,
+    event: Event,
+    done: &str,
+) -> Result<String> {
+    let (event, line, id) = prepare(project, event);
+    match store(project, &event, &line) {
+        Ok(appended) => {
+            report_stale_lock(ctx, &appended);
+            Ok(id)
+        }
+        Err(e) => {
+            let hint = match &e {
+                Error::Refused { hint: Some(h), .. } => h.clone(),
+                _ => format!(
+                    "check `git show-ref {}` and `git fsck`; the event is printed above",
+                    notes::NOTES_REF
+                ),
+            };
+            let _ = writeln!(ctx.err, "the event, so that it is not lost: {line}");
+            Err(Error::refused(
+                format!(
+                    "{done}, but its audit event could not be recorded in `{}`: {e}",
+                    notes::NOTES_REF
+                ),
+                Some(hint),
+            ))
+        }
+    }
+}
+
 /// D20, user-authority events: the event is the evidence, so it is recorded
-/// first, and the command refuses (changing nothing) when it cannot be.
+/// first, and the command refuses (changing nothing) when it cannot be. Also
+/// for a command whose product is the event itself (`cycle new`, issue 21:
+/// never exit 0 having dropped an event).
 /// Returns the stored event's ID.
 pub fn append_before(ctx: &mut Context, project: &Project, event: Event) -> Result<String> {
     let (event, line, id) = prepare(project, event);

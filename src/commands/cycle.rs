@@ -68,17 +68,19 @@ pub fn run_new(ctx: &mut Context, request: &NewRequest, json: bool) -> Result<()
     let rt = runtime::open_for(&ctx.cwd, Some(&command))?;
     crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "cycle new")?;
     let id = new_id(&rt.tree, request, chrono::Utc::now(), os_random)?;
+    // Issue 21: the event is this command's only product besides the ID, so
+    // it is recorded first and the ID is printed only once it is: an ID whose
+    // event could not be written is refused (exit 1), never handed out.
+    let event = Event::new(EventKind::CycleIdIssued)
+        .cycle(id.as_str())
+        .detail("request", request.request.as_str());
+    audit::append_before(ctx, &rt.project, event)?;
     super::print_result(
         ctx.out,
         json,
         &id,
         serde_json::json!({"ok": true, "id": id}),
-    )?;
-    let event = Event::new(EventKind::CycleIdIssued)
-        .cycle(id.as_str())
-        .detail("request", request.request.as_str());
-    audit::append_after(ctx, &rt.project, event);
-    Ok(())
+    )
 }
 
 #[cfg(test)]

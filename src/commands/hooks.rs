@@ -325,7 +325,8 @@ fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Resul
         let event = Event::new(EventKind::HooksInstalled)
             .detail("hooks", changed)
             .detail("folder", dir.display().to_string());
-        crate::commands::audit::append_after(ctx, project, event);
+        // Issue 21: never exit 0 having dropped the event.
+        crate::commands::audit::append_or_fail(ctx, project, event, "the hooks were installed")?;
     }
     Ok(())
 }
@@ -414,7 +415,7 @@ fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
     }
     if !removed.is_empty() {
         let event = Event::new(EventKind::HooksUninstalled).detail("hooks", removed);
-        crate::commands::audit::append_after(ctx, project, event);
+        crate::commands::audit::append_or_fail(ctx, project, event, "the hooks were removed")?;
     }
     Ok(())
 }

@@ -755,14 +755,10 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let clients = plan_clients(&tree, &root, &plan, &request.clients)?;
     plan.set_manifest(&tree, clients.manifest.clone());
 
-    if !request.dry_run {
-        // The client files first, PROTOCOL.md (the ownership marker) last.
-        let mut all = super::clients::changes(&clients);
-        all.extend(changes(&plan));
-        journal::write_all(&project, "install", all, serde_json::Value::Null)?;
-    }
-    // The files are in place: a config that cannot be written is a warning
-    // with the commands to run, never a failed install.
+    // Everything is validated: the audit trail's git settings come first, so
+    // the event (a step of the journal below) names what was really set. A
+    // config that cannot be written is a warning with the commands to run,
+    // never a failed install.
     let settings = match notes_config::configure(&project.repo, request.dry_run) {
         Ok(settings) => settings,
         Err(e) => {
@@ -774,6 +770,15 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             Vec::new()
         }
     };
+    if !request.dry_run {
+        // The client files first, PROTOCOL.md (the ownership marker) next,
+        // the events last (issue 21): the install lands with its events,
+        // after a crash through `recover`, or not at all.
+        let mut all = super::clients::changes(&clients);
+        all.extend(changes(&plan));
+        all.extend(events(&project, &plan, &settings, &clients));
+        journal::write_all(&project, "install", all, serde_json::Value::Null)?;
+    }
     let inferred = (plan.kind == InstallKind::First && request.mode.is_none())
         .then(|| mode_reason(plan.mode, &listing_names));
     let view = PathView::new(&ctx.cwd, &root);
@@ -823,13 +828,21 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         )
         .map_err(Error::stdout)?;
     }
-    if !request.dry_run {
-        audit::append_after(ctx, &project, install_event(&plan, &settings));
-        if let Some(event) = super::clients::event(&clients) {
-            audit::append_after(ctx, &project, event);
-        }
-    }
     Ok(())
+}
+
+/// The install's events as steps of its journal: `installed` or `upgraded`,
+/// then `clients-installed` when client files changed.
+fn events(
+    project: &Project,
+    plan: &Plan,
+    settings: &[notes_config::Setting],
+    clients: &super::clients::Plan,
+) -> Vec<journal::Change> {
+    std::iter::once(install_event(plan, settings))
+        .chain(super::clients::event(clients))
+        .map(|event| audit::journalled(project, event).0)
+        .collect()
 }
 
 /// `installed` for a first install, `upgraded` for an upgrade or a reinstall.

@@ -88,7 +88,17 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             if let Some(c) = p.detail.get("cycle").and_then(|c| c.as_str()) {
                 event = event.cycle(c);
             }
-            audit::append_after(ctx, &project, event);
+            // Issue 21: never exit 0 having dropped the event.
+            let what = match done.direction {
+                Direction::Completed => "completed",
+                Direction::RolledBack => "rolled back",
+            };
+            audit::append_or_fail(
+                ctx,
+                &project,
+                event,
+                &format!("the interrupted `git standards {}` was {what}", p.operation),
+            )?;
         }
     }
     Ok(())

@@ -4,7 +4,9 @@
 //! It writes the chosen side's whole STATE.md, stages it, and leaves every
 //! record of both cycles where it is: the cycle not kept simply stops being
 //! tracked. The `conflict-resolved` event is the evidence of the user's
-//! decision, so it is appended before anything is written (D20).
+//! decision, so it is the first step of the resolution's journal (D20, issue
+//! 21): written before STATE.md and the index, and exactly once after a
+//! crash and `git standards recover`.
 
 use std::io::BufRead;
 
@@ -17,10 +19,21 @@ use crate::protocol::state::StateDoc;
 use crate::protocol::state_merge::SideSummary;
 use crate::protocol::tree::{Text, Tree};
 use crate::repo::conflicts::{self, ConflictState};
-use crate::repo::{failpoint, write};
+use crate::repo::failpoint;
+use crate::repo::journal::{self, Change};
 
-/// Every crash point of `resolve`, in order (see `repo::failpoint`).
-pub const FAILPOINTS: &[&str] = &["resolve:before-write", "resolve:before-stage"];
+/// Every crash point of `resolve`, in order (see `repo::failpoint`): before
+/// its journal, the journal's own (the event, STATE.md and the index are its
+/// steps: arm the `n`-th step with `resolve:step-applied@<n>`), and after it.
+pub const FAILPOINTS: &[&str] = &[
+    "resolve:before-write",
+    "resolve:journal-staged",
+    "resolve:journal-begun",
+    "resolve:step-applied",
+    "resolve:step-recorded",
+    "resolve:journal-closing",
+    "resolve:before-stage",
+];
 
 /// Which side the user keeps, in git's terms: stage 2 ("ours") or 3 ("theirs").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,16 +129,45 @@ pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRe
     if let Some(id) = &decision.kept.cycle {
         event = event.cycle(id.as_str());
     }
-    audit::append_before(ctx, project, event)?;
+    // Issue 21: the event is the first step of the resolution's journal
+    // (user authority: D20's exception), STATE.md and the index follow, so
+    // the resolution lands with exactly one event (after a crash, through
+    // `recover`) or not at all; an event that cannot be recorded refuses it.
+    // Another git command holding the index (or a killed one's lock): the
+    // index is not replaced under it; the decision and STATE.md land, and
+    // the user stages the file once git is done (as `git add` would).
     failpoint::hit("resolve:before-write");
-    write::atomic_write(
-        &rt.root,
-        STATE_PATH,
-        &decision.content,
-        write::Existing::Replace,
+    let locked = conflicts::index_lock(project);
+    let mut changes = vec![
+        audit::journalled(project, event).0,
+        Change::write(STATE_PATH, decision.content.clone()),
+    ];
+    if locked.is_none() {
+        changes.push(Change::WriteGitFile {
+            name: "index".into(),
+            content: conflicts::resolved_index(project, STATE_PATH, &decision.content)?,
+        });
+    }
+    journal::write_all(
+        project,
+        "resolve",
+        changes,
+        serde_json::json!({ "choice": request.keep.name() }),
     )?;
+    if let Some(lock) = locked {
+        return Err(conflicts::index_refusal(
+            project,
+            STATE_PATH,
+            &format!(
+                "`{}` exists: another git command is changing the index, or a killed one left its lock",
+                lock.display()
+            ),
+        ));
+    }
     failpoint::hit("resolve:before-stage");
-    conflicts::stage_resolved(project, STATE_PATH, &decision.content)?;
+    // The index entry was made before the file was written: re-stage it so
+    // git need not re-read the file (best effort: the content is already staged).
+    let _ = conflicts::stage_resolved(project, STATE_PATH, &decision.content);
 
     let records = decision
         .dropped

@@ -456,20 +456,52 @@ pub fn refusal(state: &ConflictState) -> Option<Error> {
 /// written with `content`) becomes the one stage-0 entry, replacing stages
 /// 1-3, as `git add <path>` would. The index is written under git's lock.
 pub fn stage_resolved(project: &Project, path: &str, content: &[u8]) -> Result<()> {
+    let mut index = resolved(project, path, content)?;
+    index
+        .write(gix::index::write::Options::default())
+        .map_err(|e| index_refusal(project, path, &e))
+}
+
+/// The bytes of the git index with `path` resolved to `content` (its
+/// conflict stages replaced by one entry), for a journal step that writes
+/// the index (issue 21: `resolve` writes STATE.md, the index and its event
+/// as one journaled operation). Stores the blob; writes nothing else.
+pub fn resolved_index(project: &Project, path: &str, content: &[u8]) -> Result<Vec<u8>> {
+    let index = resolved(project, path, content)?;
+    let mut bytes = Vec::new();
+    index
+        .write_to(&mut bytes, gix::index::write::Options::default())
+        .map_err(|e| index_refusal(project, path, &e))?;
+    Ok(bytes)
+}
+
+/// The refusal of a written file that could not be staged.
+pub fn index_refusal(project: &Project, path: &str, e: &dyn std::fmt::Display) -> Error {
+    let repo_path = project.repo_path(path);
+    Error::refused(
+        format!("cannot update the git index: {e}"),
+        Some(format!(
+            "the file is written; stage it yourself with `git add {repo_path}`"
+        )),
+    )
+}
+
+/// Git's lock on the index when another git command holds it (or a killed
+/// one left it): a writer must not replace the index then.
+pub fn index_lock(project: &Project) -> Option<std::path::PathBuf> {
+    let lock = project.repo.index_path().with_extension("lock");
+    lock.exists().then_some(lock)
+}
+
+/// The index with `path` resolved to `content`, in memory.
+fn resolved(project: &Project, path: &str, content: &[u8]) -> Result<gix::index::File> {
     use gix::bstr::{BStr, ByteSlice};
     use gix::index::entry::{Flags, Mode, Stage, Stat};
 
     let top = project.require_workdir()?;
     let repo_path = project.repo_path(path);
     let full = top.join(&repo_path);
-    let index_err = |e: &dyn std::fmt::Display| {
-        Error::refused(
-            format!("cannot update the git index: {e}"),
-            Some(format!(
-                "the file is written; stage it yourself with `git add {repo_path}`"
-            )),
-        )
-    };
+    let index_err = |e: &dyn std::fmt::Display| index_refusal(project, path, e);
     let mut index = project.repo.open_index().map_err(|e| index_err(&e))?;
     let key: &BStr = repo_path.as_bytes().as_bstr();
     let mode = [Stage::Ours, Stage::Theirs, Stage::Unconflicted]
@@ -486,18 +518,19 @@ pub fn stage_resolved(project: &Project, path: &str, content: &[u8]) -> Result<(
             ))
         })?
         .detach();
-    let meta =
-        gix::index::fs::Metadata::from_path_no_follow(&full).map_err(|e| Error::io(&full, e))?;
-    let stat = Stat::from_fs(&meta).map_err(|e| index_err(&e))?;
+    // The file as it is now (before a journal writes it, git re-reads it
+    // once: its size or time differ from the entry's, never its content).
+    let stat = match gix::index::fs::Metadata::from_path_no_follow(&full) {
+        Ok(meta) => Stat::from_fs(&meta).map_err(|e| index_err(&e))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Stat::default(),
+        Err(e) => return Err(Error::io(&full, e)),
+    };
     index.remove_entries(|_, p, _| p == key);
     index.dangerously_push_entry(stat, blob, Flags::empty(), mode, key);
     index.sort_entries();
     // A stale tree cache would make the next commit capture the old subtree.
     index.remove_tree();
-    index
-        .write(gix::index::write::Options::default())
-        .map_err(|e| index_err(&e))?;
-    Ok(())
+    Ok(index)
 }
 
 #[cfg(test)]
