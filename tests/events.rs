@@ -405,8 +405,9 @@ fn hooks_and_recover_fail_when_their_event_cannot_be_recorded() {
         "{}",
         said(&a)
     );
-    // An `archive restore` (no event of its own) killed with its journal
-    // in place, then `recover` with the trail broken.
+    // An `archive restore` killed with its journal in place, then `recover`
+    // with the trail broken: its `archive-restored` event is a step of the
+    // journal, so the journal stays until the event can be recorded.
     let (env, repo) = crate::transitions::f_std(&[("WorkflowState", "TESTING")]);
     env.run(&repo, &["reset", "--yes"]).success();
     let _ = std::fs::remove_dir_all(repo.join(".standards/docs"));
@@ -417,17 +418,23 @@ fn hooks_and_recover_fail_when_their_event_cannot_be_recorded() {
         &["archive", "restore", name, ".standards/docs"],
         "archive-restore:step-applied@1"
     ));
+    let trail = env.git(&repo, &["rev-parse", "refs/notes/standards"]);
     break_the_trail(&env, &repo);
     let a = env.run(&repo, &["recover"]).code(1);
     let e = said(&a);
-    assert!(
-        e.contains("the interrupted `git standards archive-restore` was completed, but its audit event could not be recorded"),
-        "{e}"
-    );
-    assert!(e.contains("\"event\":\"recovered\""), "{e}");
+    assert!(e.contains("the journal stays until it can be"), "{e}");
+    env.git(&repo, &["update-ref", "refs/notes/standards", trail.trim()]);
+    env.run(&repo, &["recover"]).success();
     clean_journal(&repo);
     assert!(
         repo.join(".standards/docs").is_dir(),
         "the restore was completed"
+    );
+    let log = env.run(&repo, &["log", "--json"]).success();
+    let log = String::from_utf8_lossy(&log.get_output().stdout).into_owned();
+    assert_eq!(
+        log.matches("\"event\":\"archive-restored\"").count(),
+        1,
+        "{log}"
     );
 }

@@ -54,6 +54,7 @@ event_kinds! {
     Reset = "reset": "the cycle state was reset to a fresh installation; keys: archive (ref), archive_commit.",
     Archived = "archived": "the `.standards/` tree was committed under an archive ref; keys: ref, archive_commit, operation.",
     Uninstalled = "uninstalled": "the runtime was removed; keys: archive (ref), archive_commit.",
+    ArchiveRestored = "archive-restored": "`archive restore` wrote archived files back into the working tree; keys: archive, archive_commit, paths.",
     Recovered = "recovered": "an interrupted multi-file write was completed or rolled back; keys: operation, outcome.",
     MergeRefused = "merge-refused": "the merge guard refused a merge into a protected branch; keys: reason, rule, branch, target.",
     ConflictResolved = "conflict-resolved": "the user resolved a STATE.md conflict (user authority); keys: path, choice.",

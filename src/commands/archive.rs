@@ -1,6 +1,7 @@
 //! `git standards archive list|show|restore`: reads back what reset and
 //! uninstall archived under `refs/standards/archive/` (D21).
 
+use crate::audit::{Event, EventKind};
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::archive;
@@ -143,6 +144,15 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String]) -> Result<()
             ));
             chosen.push(f.path.clone());
         }
+    }
+    // Issue 21: the event is the journal's last step, so the files land with
+    // their event (after a crash, through `recover`) or not at all.
+    if !changes.is_empty() {
+        let event = Event::new(EventKind::ArchiveRestored)
+            .detail("archive", name)
+            .detail("archive_commit", commit.to_string())
+            .detail("paths", chosen.clone());
+        changes.push(crate::commands::audit::journalled(&project, event).0);
     }
     journal::write_all(
         &project,
