@@ -57,7 +57,7 @@ baselineReconciliation: the cancelled cycles awaiting baseline reconciliation: [
 
 problems: what is wrong but did not stop the report, as "file:line: message" strings.
 
-next: {owner, state, invocation, userOptions, blockedBy}: the role that owns the current state ("user" when the user decides), its invocation {skill, heading, codex, claudeCode} for Codex (`$skill ...`) and Claude Code (`/skill ...`) or null, the user's options [{action, command}] at AWAITING_USER_SIGNOFF or without a cycle, and what blocks the work (a user question, an open recovery frame, outstanding obligations, merge conflicts) as sentences.
+next: {owner, state, invocation, userOptions, blockedBy}: the role that owns the current state ("user" when the user decides), its invocation {skill, heading, codex, claudeCode} for Codex (`$skill ...`) and Claude Code (`/skill ...`) or null, the user's options [{action, command, then}] at AWAITING_USER_SIGNOFF or without a cycle (`then`, when present, is what follows the command: a reset before merging a branch other than the main one), and what blocks the work (a user question, an open recovery frame, outstanding obligations, merge conflicts) as sentences.
 
 TRANSITION JSON
 
@@ -74,6 +74,8 @@ event: the ID of the audit event the move recorded (`git standards log --json` s
 summary: the sentence also printed on stderr.
 
 next: the next step when the text output prints one (the next role's invocation, the user's options), as `next` in STATUS JSON; else null.
+
+warnings: what the text output prints as `warning:` lines on stderr (a cycle started on the main branch or on a detached HEAD), else [].
 
 A refusal prints {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and exits 1 (2 for a usage error, 3 for an internal error); nothing was written.
 
