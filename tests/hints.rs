@@ -516,6 +516,11 @@ const TABLE: &[(&str, &str, Situation)] = &[
     ),
     (
         "src/protocol/transition.rs",
+        "git standards reset --mode greenfield --yes",
+        Custom(greenfield_cancel_by_reset),
+    ),
+    (
+        "src/protocol/transition.rs",
         "git standards next-mode standard",
         Custom(greenfield_next_mode),
     ),
@@ -2456,9 +2461,18 @@ fn greenfield_cancel_by_reset() {
         text,
         "a preview changes nothing"
     );
-    // "then run it with the user's approval".
-    let run = preview.replace("--dry-run", "--yes");
-    run_ok(&env, &repo, &run, &hint);
+    // Issue 25, item 6: the run itself is named in the form that works
+    // without a terminal.
+    let commands = commands_in(&hint);
+    assert_eq!(
+        commands,
+        [
+            "git standards reset --mode greenfield --dry-run",
+            "git standards reset --mode greenfield --yes"
+        ],
+        "{hint}"
+    );
+    run_ok(&env, &repo, &commands[1], &hint);
     assert_eq!(state_field(&repo, "Id"), "UNSET");
 }
 
@@ -2814,13 +2828,14 @@ fn merge_of_an_active_cycle() {
             let hint = refusal_hint(&output(&env, &repo, &guard));
             assert!(!hint.contains(&action), "{hint}");
             let reset = named(&hint, &format!("git standards{dash_c} reset"));
+            // Issue 25, item 6: the form that runs without a terminal.
             assert_eq!(
                 reset,
-                format!("git standards{dash_c} reset --commit"),
+                format!("git standards{dash_c} reset --yes --commit"),
                 "{hint}"
             );
             env.git(&repo, &["checkout", "-q", "feature"]);
-            run_ok(&env, &repo, &format!("{reset} --yes"), &hint);
+            run_ok(&env, &repo, &reset, &hint);
             env.git(&repo, &["checkout", "-q", "main"]);
             env.run(&repo, &guard).success();
         }

@@ -47,7 +47,7 @@ fn unreset_feature() -> (Env, PathBuf) {
     (env, repo)
 }
 
-/// Resets `feature` as the release manager does: `git standards reset --commit`
+/// Resets `feature` as the release manager does: `git standards reset --yes --commit`
 /// on the branch (D23: then it may merge).
 fn reset_feature(env: &Env, repo: &Path) {
     env.git(repo, &["checkout", "-q", "feature"]);
@@ -78,7 +78,7 @@ fn the_command_refuses_an_unreset_branch_naming_cycle_state_and_command() {
         "{err}"
     );
     assert!(
-        err.contains("hint: run on `feature`: `git standards reset --commit`"),
+        err.contains("hint: run on `feature`: `git standards reset --yes --commit`"),
         "{err}"
     );
     // The refusal is in the audit trail, on the cycle.
@@ -122,7 +122,7 @@ fn an_active_cycle_must_be_signed_off_or_cancelled_first() {
         "{err}"
     );
     assert!(
-        err.contains("the user signs it off (`git standards signoff`, from AWAITING_USER_SIGNOFF) or cancels it (`git standards cancel`) first; then run on `feature`: `git standards reset --commit`"),
+        err.contains("the user signs it off (`git standards signoff`, from AWAITING_USER_SIGNOFF) or cancels it (`git standards cancel`) first; then run on `feature`: `git standards reset --yes --commit`"),
         "{err}"
     );
 }
@@ -224,9 +224,21 @@ fn a_target_without_standards_offers_reset_and_uninstall() {
         .code(1);
     let err = stderr(&a);
     assert!(
-        err.contains("either `git standards reset --commit` or `git standards uninstall`"),
+        err.contains(
+            "either `git standards reset --yes --commit` or `git standards uninstall --yes`"
+        ),
         "{err}"
     );
+    // Issue 25, item 6: the hinted uninstall runs as written where the guard
+    // prints it (no terminal), and after its removal is committed the merge
+    // is accepted.
+    env.git(&repo, &["checkout", "-q", "feature"]);
+    env.run(&repo, &["uninstall", "--yes"]).success();
+    env.git(&repo, &["add", "-A"]);
+    env.git(&repo, &["commit", "-q", "-m", "uninstall"]);
+    env.git(&repo, &["checkout", "-q", "main"]);
+    env.run(&repo, &["merge-guard", "feature", "--into", "main"])
+        .success();
 }
 
 #[test]

@@ -305,7 +305,7 @@ pub enum Command {
     Resolve(ResolveArgs),
     /// Refuse to merge a branch that still holds cycle state into the main branch.
     ///
-    /// A branch may merge into the main branch (or a protected branch) only when its committed `.standards/` is a fresh installation: no CONTEXT.md, no `.standards/docs/`, STATE.md in the installed state of its MODE.md's mode, no cycle. Reset the branch first (`git standards reset --commit`); when the target has no `.standards/` at all, `git standards uninstall` is the other way out. Every project of the repository is checked.
+    /// A branch may merge into the main branch (or a protected branch) only when its committed `.standards/` is a fresh installation: no CONTEXT.md, no `.standards/docs/`, STATE.md in the installed state of its MODE.md's mode, no cycle. Reset the branch first (`git standards reset --yes --commit`); when the target has no `.standards/` at all, `git standards uninstall --yes` is the other way out (both forms run without a terminal, as in a hook or CI). Every project of the repository is checked.
     ///
     /// The main branch is git config `standards.mainBranch`, else `main-branch` in `.standards/config.toml`, else the remote's HEAD branch, else `init.defaultBranch`, else `main`; protected branches are the glob patterns `protected-branches` (or git config `standards.protectedBranches`).
     ///
