@@ -230,7 +230,7 @@ const TABLE: &[(&str, &str, Situation)] = &[
     ),
     (
         "src/commands/install.rs",
-        "git add {standards} && git commit -m \\\"Install STANDARDS\\\"",
+        "git add {written} && git commit -m \\\"Install STANDARDS\\\"",
         Custom(first_steps),
     ),
     (
@@ -1304,23 +1304,31 @@ fn missing_parent_object() {
     assert!(said.contains(&parent), "{said}");
 }
 
+/// Issue 25, item 7: the commit the first steps name adds every path the
+/// install wrote (the clients' files too), so nothing it wrote is left
+/// untracked.
 fn first_steps() {
-    let (env, repo) = Env::repo();
-    let a = env.run(&repo, &["install"]).success();
-    let out = crate::common::stdout(&a);
-    let line = out
-        .lines()
-        .find(|l| l.starts_with("First steps"))
-        .unwrap_or_else(|| panic!("{out}"));
-    let commands = commands_in(line);
-    let commands: Vec<_> = commands
-        .iter()
-        .filter(|c| c.starts_with("git add") || c.starts_with("git standards"))
-        .collect();
-    assert_eq!(commands.len(), 2, "{line}");
-    run_each(&env, &repo, &commands, line);
-    let a = env.run(&repo, &["status", "--json"]).success();
-    assert!(crate::common::stdout(&a).contains("<what you want done>"));
+    for clients in [&["install"][..], &["install", "--client", "both"]] {
+        let (env, repo) = Env::repo();
+        let a = env.run(&repo, clients).success();
+        let out = crate::common::stdout(&a);
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("First steps"))
+            .unwrap_or_else(|| panic!("{out}"));
+        let commands = commands_in(line);
+        let commands: Vec<_> = commands
+            .iter()
+            .filter(|c| c.starts_with("git add") || c.starts_with("git standards"))
+            .collect();
+        assert_eq!(commands.len(), 2, "{line}");
+        run_each(&env, &repo, &commands[..1], line);
+        let left = env.git(&repo, &["status", "--porcelain", "--untracked-files=all"]);
+        assert_eq!(left, "", "{line}");
+        run_each(&env, &repo, &commands[1..], line);
+        let a = env.run(&repo, &["status", "--json"]).success();
+        assert!(crate::common::stdout(&a).contains("<what you want done>"));
+    }
 }
 
 fn kept_notes_setting() {
