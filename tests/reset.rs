@@ -668,3 +668,29 @@ fn cancel_in_greenfield_runs_the_reset() {
     );
     assert_eq!(refs.trim(), format!("refs/standards/archive/{id}"));
 }
+
+/// Issue 25, item 8: the records warning names only the kinds present (here
+/// scope, design and development), says "deletes" in a preview and
+/// "deleted" once the records are gone, and the counts match the files.
+#[test]
+fn the_records_warning_names_the_kinds_present_in_the_right_tense() {
+    let (env, repo) = project_with_cycle();
+    let expected =
+        "cycle records in `.standards/docs/` (1 scope, 1 design and 1 development records)";
+    let a = env.run(&repo, &["reset", "--dry-run"]).success();
+    let err = stderr(&a);
+    assert!(
+        err.contains(&format!("Warning: deletes 3 {expected}")),
+        "{err}"
+    );
+    assert!(!err.contains("synchronization"), "{err}");
+    assert!(repo.join(".standards/docs").exists());
+    let a = env.run(&repo, &["reset", "--yes"]).success();
+    let err = stderr(&a);
+    assert!(
+        err.contains(&format!("Warning: deleted 3 {expected}")),
+        "{err}"
+    );
+    assert!(!err.contains("Warning: deletes"), "{err}");
+    assert!(!repo.join(".standards/docs").exists());
+}
