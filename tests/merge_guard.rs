@@ -284,3 +284,47 @@ fn config_toml_and_git_config_choose_the_main_branch() {
         stderr(&a)
     );
 }
+
+/// Issue 25, `--json` on every command: the guard's refusal is the usual
+/// `{"ok": false, "error", "hint"}` object (exit 1) with the hint's command
+/// as text prints it, and an accepted merge is `{"ok": true, ...}` naming
+/// why, even with --quiet.
+#[test]
+fn json_reports_the_refusal_and_the_accepted_merge() {
+    let (env, repo) = unreset_feature();
+    let guard = ["merge-guard", "feature", "--into", "main", "--json"];
+    let a = env.run(&repo, &guard).code(1);
+    let v: serde_json::Value =
+        serde_json::from_str(&crate::common::stdout(&a)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(v["ok"], false, "{v:#}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("`feature` may not merge into `main`"),
+        "{v:#}"
+    );
+    assert!(
+        v["hint"]
+            .as_str()
+            .unwrap()
+            .contains("`git standards reset --yes --commit`"),
+        "{v:#}"
+    );
+    reset_feature(&env, &repo);
+    for args in [&guard[..], &[&guard[..], &["--quiet"]].concat()] {
+        let a = env.run(&repo, args).success();
+        let v: serde_json::Value =
+            serde_json::from_str(&crate::common::stdout(&a)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(v["ok"], true, "{v:#}");
+        assert_eq!(v["target"], "main", "{v:#}");
+        assert!(
+            v["merges"][0]
+                .as_str()
+                .unwrap()
+                .contains("`feature` may merge into `main`"),
+            "{v:#}"
+        );
+        assert!(stderr(&a).is_empty(), "{}", stderr(&a));
+    }
+}

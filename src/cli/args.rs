@@ -522,6 +522,9 @@ pub struct MergeGuardArgs {
     /// Print nothing when the merge may go ahead.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print one JSON object on stdout: {"ok": true, "command": "merge-guard", "target", "merges": [the sentences saying why each merge may go ahead]}; a refusal prints {"ok": false, "error", "hint"} and exits 1.
+    #[arg(long)]
+    pub json: bool,
     /// For the reference-transaction hook: `--into`'s branch moves from this commit to <branch>; plain commits pass, other arriving history is judged.
     #[arg(long, value_name = "commit", hide = true)]
     pub from: Option<String>,
@@ -918,6 +921,7 @@ impl Command {
             Command::Block(a) => a.json,
             Command::NextMode(a) => a.json,
             Command::Invocation(a) => a.json,
+            Command::MergeGuard(a) => a.json,
             Command::Hook(HookCommand::PreReceive(a)) => a.json,
             Command::Hook(HookCommand::Update(a)) => a.json,
             _ => false,
@@ -1495,6 +1499,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 incoming: a.branch,
                 into: a.into,
                 quiet: a.quiet,
+                json: a.json,
                 from: a.from,
             },
         ),
