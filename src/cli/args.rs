@@ -441,6 +441,9 @@ pub struct ResetArgs {
     /// Commit the reset (only the paths it changed) with Standards-Reset and Standards-Archive trailers.
     #[arg(long)]
     pub commit: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask (a reset to run needs --yes): {"ok": true, "command": "reset", "dryRun", "changed", "mode", "cycle", "paths": [{action: remove|write, path}], "records", "recordKinds": {kind: count}, "archive" (<ref>@<commit> or null), "commit" (or null), "warnings"}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -922,6 +925,7 @@ impl Command {
             Command::NextMode(a) => a.json,
             Command::Invocation(a) => a.json,
             Command::MergeGuard(a) => a.json,
+            Command::Reset(a) => a.json,
             Command::Hook(HookCommand::PreReceive(a)) => a.json,
             Command::Hook(HookCommand::Update(a)) => a.json,
             _ => false,
@@ -1514,7 +1518,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             .out
             .write_all(super::manual::completions(a.shell).as_bytes())
             .map_err(Error::stdout),
-        Command::Reset(a) => commands::reset::run(
+        Command::Reset(a) => commands::reset::run_json(
             ctx,
             &commands::reset::Request {
                 mode: a.mode.map(Into::into),
@@ -1522,6 +1526,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 yes: a.yes,
                 commit: a.commit,
             },
+            a.json,
         ),
         Command::Archive(ArchiveCommand::List { json }) => commands::archive::run_list(ctx, json),
         Command::Archive(ArchiveCommand::Show { name, path }) => {

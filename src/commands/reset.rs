@@ -441,11 +441,58 @@ pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
 
 /// Runs `reset` from the command line: preview, confirmation, then the reset.
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
+    run_json(ctx, request, false)
+}
+
+/// The `--json` result of a reset (issue 25): what it removed and wrote,
+/// the records by kind, the archive and the commit.
+fn result_json(plan: &Plan, outcome: Option<&Outcome>, dry_run: bool) -> serde_json::Value {
+    let paths: Vec<serde_json::Value> = plan
+        .ops
+        .iter()
+        .map(|op| {
+            serde_json::json!({
+                "action": match op { Op::Remove { .. } => "remove", Op::Write { .. } => "write" },
+                "path": op.path(),
+            })
+        })
+        .collect();
+    let kinds: serde_json::Map<String, serde_json::Value> = plan
+        .record_kinds
+        .iter()
+        .map(|(k, n)| (k.to_string(), serde_json::json!(n)))
+        .collect();
+    let warnings: Vec<String> = plan
+        .warnings
+        .iter()
+        .cloned()
+        .chain(records_warning(plan, !dry_run))
+        .collect();
+    serde_json::json!({
+        "ok": true,
+        "command": "reset",
+        "dryRun": dry_run,
+        "changed": !dry_run && !plan.ops.is_empty(),
+        "mode": plan.mode.to_string(),
+        "cycle": plan.cycle.as_ref().map(|c| c.id.clone()),
+        "paths": paths,
+        "records": plan.records,
+        "recordKinds": kinds,
+        "archive": outcome.and_then(|o| o.archive.as_ref()).map(|a| a.at()),
+        "commit": outcome.and_then(|o| o.commit).map(|c| c.to_string()),
+        "warnings": warnings,
+    })
+}
+
+/// [`run`]; with `json` one JSON object on stdout instead of the report,
+/// and never a prompt (a reset to run needs --yes).
+pub fn run_json(ctx: &mut Context, request: &Request, json: bool) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
+    let interactive = !json && super::confirm::interactive();
     // Issue 21: held from reading the plan's inputs to the last write (a
     // preview, or a refusal to run unconfirmed, writes nothing, not even the
     // lock file).
-    let _lock = if request.dry_run || !(request.yes || super::confirm::interactive()) {
+    let _lock = if request.dry_run || !(request.yes || interactive) {
         None
     } else {
         Some(journal::lock(&project, "reset")?)
@@ -466,14 +513,22 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             plan.mode.to_string().to_lowercase()
         )
         .map_err(w)?;
+        if json {
+            let value = result_json(&plan, None, request.dry_run);
+            super::print_result(ctx.out, true, "", value)?;
+        }
         return Ok(());
     }
     if request.dry_run {
+        if json {
+            let value = result_json(&plan, None, true);
+            return super::print_result(ctx.out, true, "", value);
+        }
         print_plan(ctx, &view, &plan, &root, None, true)?;
         return Ok(());
     }
     if !request.yes {
-        if !super::confirm::interactive() {
+        if !interactive {
             return Err(Error::refused(
                 format!(
                     "reset deletes workflow data and needs confirmation{}; outside a terminal nothing can ask",
@@ -496,6 +551,10 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         }
     }
     let outcome = apply(ctx, &project, plan, request)?;
+    if json {
+        let value = result_json(&outcome.plan, Some(&outcome), false);
+        return super::print_result(ctx.out, true, "", value);
+    }
     print_plan(ctx, &view, &outcome.plan, &root, Some(&outcome), false)
 }
 
