@@ -475,7 +475,14 @@ pub enum HooksCommand {
     /// Remove what `hooks install` added and put back the hooks that were there, byte for byte.
     Uninstall,
     /// Show each hook, the merge driver, the `.gitattributes` lines and any hook manager.
-    Status,
+    Status(HooksStatusArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HooksStatusArgs {
+    /// Print one JSON object on stdout: {"ok": true, "command": "hooks status", "items": [{name, state}]}, one item per line of the text output; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -926,6 +933,7 @@ impl Command {
             Command::Invocation(a) => a.json,
             Command::MergeGuard(a) => a.json,
             Command::Reset(a) => a.json,
+            Command::Hooks(HooksCommand::Status(a)) => a.json,
             Command::Hook(HookCommand::PreReceive(a)) => a.json,
             Command::Hook(HookCommand::Update(a)) => a.json,
             _ => false,
@@ -1493,7 +1501,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     })
                 }
                 HooksCommand::Uninstall => Action::Uninstall,
-                HooksCommand::Status => Action::Status,
+                HooksCommand::Status(a) => Action::Status { json: a.json },
             };
             commands::hooks::run(ctx, &action)
         }
