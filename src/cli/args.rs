@@ -454,6 +454,9 @@ pub struct UninstallArgs {
     /// Do not ask for confirmation (required outside a terminal).
     #[arg(long)]
     pub yes: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask (an uninstall to run needs --yes): {"ok": true, "command": "uninstall", "dryRun", "changed", "cycle", "clients", "paths": [{action: remove|update, path}], "records", "archive" (<ref>@<commit> or null), "warnings"}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -934,6 +937,7 @@ impl Command {
             Command::MergeGuard(a) => a.json,
             Command::Reset(a) => a.json,
             Command::Hooks(HooksCommand::Status(a)) => a.json,
+            Command::Uninstall(a) => a.json,
             Command::Hook(HookCommand::PreReceive(a)) => a.json,
             Command::Hook(HookCommand::Update(a)) => a.json,
             _ => false,
@@ -1548,6 +1552,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             &commands::uninstall::Request {
                 dry_run: a.dry_run,
                 yes: a.yes,
+                json: a.json,
             },
         ),
         Command::Recover(a) => commands::recover::run(
