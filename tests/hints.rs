@@ -240,7 +240,7 @@ const TABLE: &[(&str, &str, Situation)] = &[
     ),
     (
         "src/commands/install.rs",
-        "git add {standards} && git commit -m \\\"Install STANDARDS\\\"",
+        "git add {written} && git commit -m \\\"Install STANDARDS\\\"",
         Custom(first_steps),
     ),
     (
@@ -517,6 +517,11 @@ const TABLE: &[(&str, &str, Situation)] = &[
     (
         "src/protocol/transition.rs",
         "git standards reset --mode greenfield --dry-run",
+        Custom(greenfield_cancel_by_reset),
+    ),
+    (
+        "src/protocol/transition.rs",
+        "git standards reset --mode greenfield --yes",
         Custom(greenfield_cancel_by_reset),
     ),
     (
@@ -1304,23 +1309,31 @@ fn missing_parent_object() {
     assert!(said.contains(&parent), "{said}");
 }
 
+/// Issue 25, item 7: the commit the first steps name adds every path the
+/// install wrote (the clients' files too), so nothing it wrote is left
+/// untracked.
 fn first_steps() {
-    let (env, repo) = Env::repo();
-    let a = env.run(&repo, &["install"]).success();
-    let out = crate::common::stdout(&a);
-    let line = out
-        .lines()
-        .find(|l| l.starts_with("First steps"))
-        .unwrap_or_else(|| panic!("{out}"));
-    let commands = commands_in(line);
-    let commands: Vec<_> = commands
-        .iter()
-        .filter(|c| c.starts_with("git add") || c.starts_with("git standards"))
-        .collect();
-    assert_eq!(commands.len(), 2, "{line}");
-    run_each(&env, &repo, &commands, line);
-    let a = env.run(&repo, &["status", "--json"]).success();
-    assert!(crate::common::stdout(&a).contains("<what you want done>"));
+    for clients in [&["install"][..], &["install", "--client", "both"]] {
+        let (env, repo) = Env::repo();
+        let a = env.run(&repo, clients).success();
+        let out = crate::common::stdout(&a);
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("First steps"))
+            .unwrap_or_else(|| panic!("{out}"));
+        let commands = commands_in(line);
+        let commands: Vec<_> = commands
+            .iter()
+            .filter(|c| c.starts_with("git add") || c.starts_with("git standards"))
+            .collect();
+        assert_eq!(commands.len(), 2, "{line}");
+        run_each(&env, &repo, &commands[..1], line);
+        let left = env.git(&repo, &["status", "--porcelain", "--untracked-files=all"]);
+        assert_eq!(left, "", "{line}");
+        run_each(&env, &repo, &commands[1..], line);
+        let a = env.run(&repo, &["status", "--json"]).success();
+        assert!(crate::common::stdout(&a).contains("<what you want done>"));
+    }
 }
 
 fn kept_notes_setting() {
@@ -2440,9 +2453,18 @@ fn greenfield_cancel_by_reset() {
         text,
         "a preview changes nothing"
     );
-    // "then run it with the user's approval".
-    let run = preview.replace("--dry-run", "--yes");
-    run_ok(&env, &repo, &run, &hint);
+    // Issue 25, item 6: the run itself is named in the form that works
+    // without a terminal.
+    let commands = commands_in(&hint);
+    assert_eq!(
+        commands,
+        [
+            "git standards reset --mode greenfield --dry-run",
+            "git standards reset --mode greenfield --yes"
+        ],
+        "{hint}"
+    );
+    run_ok(&env, &repo, &commands[1], &hint);
     assert_eq!(state_field(&repo, "Id"), "UNSET");
 }
 
@@ -2798,13 +2820,14 @@ fn merge_of_an_active_cycle() {
             let hint = refusal_hint(&output(&env, &repo, &guard));
             assert!(!hint.contains(&action), "{hint}");
             let reset = named(&hint, &format!("git standards{dash_c} reset"));
+            // Issue 25, item 6: the form that runs without a terminal.
             assert_eq!(
                 reset,
-                format!("git standards{dash_c} reset --commit"),
+                format!("git standards{dash_c} reset --yes --commit"),
                 "{hint}"
             );
             env.git(&repo, &["checkout", "-q", "feature"]);
-            run_ok(&env, &repo, &format!("{reset} --yes"), &hint);
+            run_ok(&env, &repo, &reset, &hint);
             env.git(&repo, &["checkout", "-q", "main"]);
             env.run(&repo, &guard).success();
         }

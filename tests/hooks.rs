@@ -279,3 +279,45 @@ fn a_refused_commit_or_merge_leaves_a_check_failed_event_naming_the_hook() {
         .collect();
     assert_eq!(hooks, ["pre-commit", "pre-merge-commit"]);
 }
+
+/// Issue 25, `--json` on every command: `hooks status --json` carries each
+/// line of the text output as an item, so a script sees the hook installed
+/// by `hooks install`; outside a repository it is the usual error object.
+#[test]
+fn hooks_status_json_lists_each_line_as_an_item() {
+    let (env, repo) = crate::common::Env::repo();
+    let items = |env: &crate::common::Env| -> Vec<(String, String)> {
+        let a = env.run(&repo, &["hooks", "status", "--json"]).success();
+        let v: serde_json::Value = serde_json::from_str(&crate::common::stdout(&a)).unwrap();
+        assert_eq!(v["ok"], true, "{v:#}");
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["name"].as_str().unwrap().to_string(),
+                    i["state"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    };
+    let text = crate::common::stdout(&env.run(&repo, &["hooks", "status"]).success());
+    let before = items(&env);
+    assert_eq!(before.len(), text.lines().count(), "{text}");
+    assert!(
+        before.contains(&("pre-commit".into(), "not installed".into())),
+        "{before:?}"
+    );
+    env.run(&repo, &["hooks", "install"]).success();
+    let after = items(&env);
+    assert!(
+        after.contains(&("pre-commit".into(), "installed".into())),
+        "{after:?}"
+    );
+    let outside = env.dir.path().join("not-a-repo");
+    std::fs::create_dir_all(&outside).unwrap();
+    let a = env.run(&outside, &["hooks", "status", "--json"]).failure();
+    let v: serde_json::Value = serde_json::from_str(&crate::common::stdout(&a)).unwrap();
+    assert_eq!(v["ok"], false, "{v:#}");
+}

@@ -171,3 +171,40 @@ fn sc_inv_047_navigator_needs_no_workflow_files() {
     assert_eq!(j["complete"], true, "SC-INV-005");
     assert_eq!(j["groups"][0]["selected"]["status"], "conversation");
 }
+
+/// Issue 25: `--json` results say `ok` like every other command's, and a
+/// well-formed name that is none of the nine roles is a usage error (exit 2)
+/// with the `{"ok": false, "error", "hint"}` object under --json.
+#[test]
+fn json_results_carry_ok_and_an_unknown_role_is_a_usage_error() {
+    let (env, repo) = installed("codex");
+    let j = json(
+        &env.run(&repo, &["invocation", "navigator", "--json"])
+            .success(),
+    );
+    assert_eq!(j["ok"], true, "{j:#}");
+    let j = json(
+        &env.run(&repo, &["invocation", "../escape", "--json"])
+            .code(1),
+    );
+    assert_eq!(j["ok"], false, "{j:#}");
+    assert_eq!(j["catalogStatus"], "unavailable");
+    let a = env.run(&repo, &["invocation", "wizard"]).code(2);
+    assert!(
+        stderr(&a).contains("unknown role `wizard`: the roles are scoper, architect"),
+        "{}",
+        stderr(&a)
+    );
+    assert!(stdout(&a).is_empty());
+    let a = env.run(&repo, &["invocation", "wizard", "--json"]).code(2);
+    let j = json(&a);
+    assert_eq!(j["ok"], false, "{j:#}");
+    assert!(
+        j["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown role `wizard`"),
+        "{j:#}"
+    );
+    assert!(j.get("hint").is_some(), "{j:#}");
+}

@@ -47,7 +47,7 @@ fn unreset_feature() -> (Env, PathBuf) {
     (env, repo)
 }
 
-/// Resets `feature` as the release manager does: `git standards reset --commit`
+/// Resets `feature` as the release manager does: `git standards reset --yes --commit`
 /// on the branch (D23: then it may merge).
 fn reset_feature(env: &Env, repo: &Path) {
     env.git(repo, &["checkout", "-q", "feature"]);
@@ -78,7 +78,7 @@ fn the_command_refuses_an_unreset_branch_naming_cycle_state_and_command() {
         "{err}"
     );
     assert!(
-        err.contains("hint: run on `feature`: `git standards reset --commit`"),
+        err.contains("hint: run on `feature`: `git standards reset --yes --commit`"),
         "{err}"
     );
     // The refusal is in the audit trail, on the cycle.
@@ -122,7 +122,7 @@ fn an_active_cycle_must_be_signed_off_or_cancelled_first() {
         "{err}"
     );
     assert!(
-        err.contains("the user signs it off (`git standards signoff`, from AWAITING_USER_SIGNOFF) or cancels it (`git standards cancel`) first; then run on `feature`: `git standards reset --commit`"),
+        err.contains("the user signs it off (`git standards signoff`, from AWAITING_USER_SIGNOFF) or cancels it (`git standards cancel`) first; then run on `feature`: `git standards reset --yes --commit`"),
         "{err}"
     );
 }
@@ -224,9 +224,21 @@ fn a_target_without_standards_offers_reset_and_uninstall() {
         .code(1);
     let err = stderr(&a);
     assert!(
-        err.contains("either `git standards reset --commit` or `git standards uninstall`"),
+        err.contains(
+            "either `git standards reset --yes --commit` or `git standards uninstall --yes`"
+        ),
         "{err}"
     );
+    // Issue 25, item 6: the hinted uninstall runs as written where the guard
+    // prints it (no terminal), and after its removal is committed the merge
+    // is accepted.
+    env.git(&repo, &["checkout", "-q", "feature"]);
+    env.run(&repo, &["uninstall", "--yes"]).success();
+    env.git(&repo, &["add", "-A"]);
+    env.git(&repo, &["commit", "-q", "-m", "uninstall"]);
+    env.git(&repo, &["checkout", "-q", "main"]);
+    env.run(&repo, &["merge-guard", "feature", "--into", "main"])
+        .success();
 }
 
 #[test]
@@ -271,4 +283,48 @@ fn config_toml_and_git_config_choose_the_main_branch() {
         "{}",
         stderr(&a)
     );
+}
+
+/// Issue 25, `--json` on every command: the guard's refusal is the usual
+/// `{"ok": false, "error", "hint"}` object (exit 1) with the hint's command
+/// as text prints it, and an accepted merge is `{"ok": true, ...}` naming
+/// why, even with --quiet.
+#[test]
+fn json_reports_the_refusal_and_the_accepted_merge() {
+    let (env, repo) = unreset_feature();
+    let guard = ["merge-guard", "feature", "--into", "main", "--json"];
+    let a = env.run(&repo, &guard).code(1);
+    let v: serde_json::Value =
+        serde_json::from_str(&crate::common::stdout(&a)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(v["ok"], false, "{v:#}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("`feature` may not merge into `main`"),
+        "{v:#}"
+    );
+    assert!(
+        v["hint"]
+            .as_str()
+            .unwrap()
+            .contains("`git standards reset --yes --commit`"),
+        "{v:#}"
+    );
+    reset_feature(&env, &repo);
+    for args in [&guard[..], &[&guard[..], &["--quiet"]].concat()] {
+        let a = env.run(&repo, args).success();
+        let v: serde_json::Value =
+            serde_json::from_str(&crate::common::stdout(&a)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(v["ok"], true, "{v:#}");
+        assert_eq!(v["target"], "main", "{v:#}");
+        assert!(
+            v["merges"][0]
+                .as_str()
+                .unwrap()
+                .contains("`feature` may merge into `main`"),
+            "{v:#}"
+        );
+        assert!(stderr(&a).is_empty(), "{}", stderr(&a));
+    }
 }

@@ -224,7 +224,10 @@ fn install_says_what_it_would_do_why_the_mode_and_what_comes_next() {
     );
     let a = env.run(&repo, &["install"]).success();
     let out = stdout(&a);
-    assert!(out.contains("First steps: commit the runtime"), "{out}");
+    assert!(
+        out.contains("First steps: commit what install wrote (`git add .standards && "),
+        "{out}"
+    );
     assert!(
         out.contains("`/auditor`") && out.contains("`$auditor`"),
         "{out}"

@@ -458,9 +458,10 @@ fn install_reset_uninstall_and_archive_restore_show_paths_from_a_subfolder() {
         !out.contains(" .standards/"),
         "no path is shown from the top: {out}"
     );
-    // The first step's `git add` works from where install ran.
+    // The first step's `git add` works from where install ran, and names
+    // every path install wrote (issue 25, item 7).
     assert!(
-        out.contains("`git add ../.standards && git commit"),
+        out.contains("`git add ../.standards ../.claude ../AGENTS.md ../CLAUDE.md && git commit"),
         "{out}"
     );
     env.git(&src, &["add", "../.standards"]);

@@ -668,3 +668,78 @@ fn cancel_in_greenfield_runs_the_reset() {
     );
     assert_eq!(refs.trim(), format!("refs/standards/archive/{id}"));
 }
+
+/// Issue 25, item 8: the records warning names only the kinds present (here
+/// scope, design and development), says "deletes" in a preview and
+/// "deleted" once the records are gone, and the counts match the files.
+#[test]
+fn the_records_warning_names_the_kinds_present_in_the_right_tense() {
+    let (env, repo) = project_with_cycle();
+    let expected =
+        "cycle records in `.standards/docs/` (1 scope, 1 design and 1 development records)";
+    let a = env.run(&repo, &["reset", "--dry-run"]).success();
+    let err = stderr(&a);
+    assert!(
+        err.contains(&format!("Warning: deletes 3 {expected}")),
+        "{err}"
+    );
+    assert!(!err.contains("synchronization"), "{err}");
+    assert!(repo.join(".standards/docs").exists());
+    let a = env.run(&repo, &["reset", "--yes"]).success();
+    let err = stderr(&a);
+    assert!(
+        err.contains(&format!("Warning: deleted 3 {expected}")),
+        "{err}"
+    );
+    assert!(!err.contains("Warning: deletes"), "{err}");
+    assert!(!repo.join(".standards/docs").exists());
+}
+
+/// Issue 25, `--json` on every command: a preview, the reset and the
+/// refusal to run unconfirmed each print one JSON object on stdout whose
+/// paths, records and archive match what git and the files show.
+#[test]
+fn json_reports_the_preview_the_reset_and_the_refusal() {
+    let (env, repo) = project_with_cycle();
+    let parse = |a: &assert_cmd::assert::Assert| -> serde_json::Value {
+        serde_json::from_str(&stdout(a)).unwrap_or_else(|e| panic!("{e}: {}", stdout(a)))
+    };
+    let v = parse(&env.run(&repo, &["reset", "--json"]).code(1));
+    assert_eq!(v["ok"], false, "{v:#}");
+    assert!(v["hint"].as_str().unwrap().contains("--yes"), "{v:#}");
+    let v = parse(&env.run(&repo, &["reset", "--dry-run", "--json"]).success());
+    assert_eq!(
+        (v["ok"].clone(), v["dryRun"].clone(), v["changed"].clone()),
+        (true.into(), true.into(), false.into()),
+        "{v:#}"
+    );
+    assert_eq!(v["records"], 3, "{v:#}");
+    assert_eq!(
+        v["recordKinds"],
+        serde_json::json!({"scope": 1, "design": 1, "development": 1}),
+        "{v:#}"
+    );
+    assert!(
+        repo.join(".standards/docs").exists(),
+        "a preview changes nothing"
+    );
+    let a = env.run(&repo, &["reset", "--yes", "--json"]).success();
+    let v = parse(&a);
+    assert_eq!(v["changed"], true, "{v:#}");
+    assert_eq!(v["cycle"], CYCLE, "{v:#}");
+    assert!(v["paths"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!({"action": "remove", "path": ".standards/docs"})));
+    let archive = v["archive"].as_str().unwrap();
+    let (reference, commit) = archive.split_once('@').unwrap();
+    assert_eq!(env.git(&repo, &["rev-parse", reference]).trim(), commit);
+    assert!(!repo.join(".standards/docs").exists());
+    assert!(
+        v["warnings"][1]
+            .as_str()
+            .unwrap()
+            .starts_with("deleted 3 cycle records"),
+        "{v:#}"
+    );
+}

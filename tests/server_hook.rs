@@ -69,7 +69,7 @@ fn a_no_verify_push_of_an_unreset_branch_into_main_is_refused_by_the_server() {
         "{text}"
     );
     assert!(
-        text.contains("remote: git-standards:   hint: on the branch you pushed run `git standards reset --commit` (add `--yes` outside a terminal), then push to `main` again"),
+        text.contains("remote: git-standards:   hint: on the branch you pushed run `git standards reset --yes --commit`, then push to `main` again"),
         "{text}"
     );
     assert_eq!(tip(&env, &bare, "main"), before, "main must not move");

@@ -675,3 +675,124 @@ fn piping_into_head_is_a_clean_exit() {
         );
     }
 }
+
+/// A project on `main` whose branch `feature` holds a cycle awaiting sign-off.
+fn awaiting_signoff_on(branch: &str) -> (Env, std::path::PathBuf) {
+    let (env, repo) = installed();
+    env.commit_all(&repo, "install");
+    if branch != "main" {
+        env.git(&repo, &["checkout", "-q", "-b", branch]);
+    }
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check/bases/f-ir");
+    crate::transitions::copy_dir(&from, &repo);
+    env.commit_all(&repo, "a cycle awaiting sign-off");
+    (env, repo)
+}
+
+/// A transition's `--json` object (its summary sentence is on stderr).
+fn moved(env: &Env, dir: &Path, args: &[&str]) -> Value {
+    let a = env.run(dir, args).success();
+    serde_json::from_str(&stdout(&a)).unwrap_or_else(|e| panic!("{e}: {}", stdout(&a)))
+}
+
+fn reset_option(next: &Value) -> Option<&Value> {
+    next["userOptions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|o| o["action"] == "reset before merging")
+}
+
+/// Issue 25, item 4: after `signoff` or `cancel` on a branch that is not the
+/// main branch, the printed next step and `status` (text and `--json`) name
+/// the reset before merging, as a command that runs as written without a
+/// terminal; once it ran, the merge guard accepts the branch and the option
+/// is gone. On the main branch itself nothing names it.
+#[test]
+fn a_finished_cycle_on_a_branch_says_reset_before_merging() {
+    for action in ["signoff", "cancel"] {
+        let (env, repo) = awaiting_signoff_on("feature");
+        let v = moved(&env, &repo, &[action, "--json"]);
+        let option = reset_option(&v["next"]).unwrap_or_else(|| panic!("{v:#}"));
+        assert_eq!(option["command"], "git standards reset --yes --commit");
+        assert!(
+            option["then"]
+                .as_str()
+                .unwrap()
+                .contains("merge into `main`"),
+            "{v:#}"
+        );
+        assert_eq!(v["warnings"], serde_json::json!([]), "{v:#}");
+        let st = json(&env, &repo, &["status", "--json"]);
+        assert_eq!(reset_option(&st["next"]), Some(option), "{st:#}");
+        let text = stdout(&env.run(&repo, &["status"]).success());
+        assert!(
+            text.contains("reset before merging")
+                && text.contains("git standards reset --yes --commit; then merge into `main`"),
+            "{text}"
+        );
+        env.commit_all(&repo, action);
+        let guard = ["merge-guard", "feature", "--into", "main"];
+        env.run(&repo, &guard).failure();
+        // The command as printed, in a process without a terminal.
+        let command = option["command"].as_str().unwrap();
+        let args: Vec<&str> = command.split(' ').skip(2).collect();
+        env.run(&repo, &args).success();
+        env.git(&repo, &["checkout", "-q", "main"]);
+        env.run(&repo, &guard).success();
+        env.git(&repo, &["checkout", "-q", "feature"]);
+        let st = json(&env, &repo, &["status", "--json"]);
+        assert_eq!(reset_option(&st["next"]), None, "fresh again: {st:#}");
+    }
+    // The text output of the move prints it too.
+    let (env, repo) = awaiting_signoff_on("feature");
+    let out = stdout(&env.run(&repo, &["signoff"]).success());
+    assert!(
+        out.contains("reset before merging: git standards reset --yes --commit"),
+        "{out}"
+    );
+    // On the main branch no reset is offered before a merge.
+    let (env, repo) = awaiting_signoff_on("main");
+    let v = moved(&env, &repo, &["signoff", "--json"]);
+    assert_eq!(reset_option(&v["next"]), None, "{v:#}");
+    let st = json(&env, &repo, &["status", "--json"]);
+    assert_eq!(reset_option(&st["next"]), None, "{st:#}");
+}
+
+/// Issue 25, item 4: starting a cycle on the main branch or on a detached
+/// HEAD warns on stderr and in `--json` `warnings`; on a branch it does not.
+#[test]
+fn starting_a_cycle_on_main_or_a_detached_head_warns() {
+    let start = ["start", "--request", "Fix the typo.", "--json"];
+    let (env, repo) = installed();
+    env.commit_all(&repo, "install");
+    let a = env.run(&repo, &start).success();
+    let v: Value = serde_json::from_str(&stdout(&a)).unwrap();
+    let w = v["warnings"][0].as_str().unwrap_or_else(|| panic!("{v:#}"));
+    assert!(
+        w.contains("main branch `main`") && w.contains("git switch -c <name>"),
+        "{w}"
+    );
+    assert!(
+        stderr(&a).contains(&format!("warning: {w}")),
+        "{}",
+        stderr(&a)
+    );
+
+    let (env, repo) = installed();
+    env.commit_all(&repo, "install");
+    env.git(&repo, &["checkout", "-q", "--detach"]);
+    let a = env.run(&repo, &start).success();
+    let v: Value = serde_json::from_str(&stdout(&a)).unwrap();
+    let w = v["warnings"][0].as_str().unwrap_or_else(|| panic!("{v:#}"));
+    assert!(w.contains("detached HEAD"), "{w}");
+    assert!(stderr(&a).contains("warning: "), "{}", stderr(&a));
+
+    let (env, repo) = installed();
+    env.commit_all(&repo, "install");
+    env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+    let a = env.run(&repo, &start).success();
+    let v: Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(v["warnings"], serde_json::json!([]), "{v:#}");
+    assert!(!stderr(&a).contains("warning"), "{}", stderr(&a));
+}

@@ -261,3 +261,50 @@ fn an_uninstall_killed_anywhere_is_recovered_with_no_record_lost() {
     }
     assert!(journaled > 0);
 }
+
+/// Issue 25, `--json` on every command: the refusal to run unconfirmed, the
+/// preview and the uninstall each print one JSON object on stdout, and the
+/// archive it names is a real ref.
+#[test]
+fn json_reports_the_refusal_the_preview_and_the_uninstall() {
+    let (env, repo) = project_with_cycle();
+    let parse = |a: &assert_cmd::assert::Assert| -> serde_json::Value {
+        serde_json::from_str(&stdout(a)).unwrap_or_else(|e| panic!("{e}: {}", stdout(a)))
+    };
+    let v = parse(&env.run(&repo, &["uninstall", "--json"]).code(1));
+    assert_eq!(v["ok"], false, "{v:#}");
+    assert!(
+        v["hint"]
+            .as_str()
+            .unwrap()
+            .contains("`git standards uninstall --yes`"),
+        "{v:#}"
+    );
+    let v = parse(
+        &env.run(&repo, &["uninstall", "--dry-run", "--json"])
+            .success(),
+    );
+    assert_eq!(v["dryRun"], true, "{v:#}");
+    assert_eq!(v["changed"], false, "{v:#}");
+    assert_eq!(v["cycle"], CYCLE, "{v:#}");
+    assert!(
+        repo.join(".standards").exists(),
+        "a preview changes nothing"
+    );
+    let v = parse(&env.run(&repo, &["uninstall", "--yes", "--json"]).success());
+    assert_eq!(
+        (v["ok"].clone(), v["changed"].clone()),
+        (true.into(), true.into()),
+        "{v:#}"
+    );
+    assert!(
+        v["paths"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!({"action": "remove", "path": ".standards"})),
+        "{v:#}"
+    );
+    let (reference, commit) = v["archive"].as_str().unwrap().split_once('@').unwrap();
+    assert_eq!(env.git(&repo, &["rev-parse", reference]).trim(), commit);
+    assert!(!repo.join(".standards").exists());
+}

@@ -324,7 +324,7 @@ fn into_a_branch_known_only_as_origin_main_in_a_ci_clone() {
     let out = stdout(&a);
     assert!(out.contains("may not merge into `main`"), "{out}");
     // origin/main holds STANDARDS, so reset is the only way out offered.
-    assert!(out.contains("git standards reset --commit"), "{out}");
+    assert!(out.contains("git standards reset --yes --commit"), "{out}");
     assert!(!out.contains("uninstall"), "{out}");
 }
 

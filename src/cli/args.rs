@@ -57,7 +57,7 @@ baselineReconciliation: the cancelled cycles awaiting baseline reconciliation: [
 
 problems: what is wrong but did not stop the report, as "file:line: message" strings.
 
-next: {owner, state, invocation, userOptions, blockedBy}: the role that owns the current state ("user" when the user decides), its invocation {skill, heading, codex, claudeCode} for Codex (`$skill ...`) and Claude Code (`/skill ...`) or null, the user's options [{action, command}] at AWAITING_USER_SIGNOFF or without a cycle, and what blocks the work (a user question, an open recovery frame, outstanding obligations, merge conflicts) as sentences.
+next: {owner, state, invocation, userOptions, blockedBy}: the role that owns the current state ("user" when the user decides), its invocation {skill, heading, codex, claudeCode} for Codex (`$skill ...`) and Claude Code (`/skill ...`) or null, the user's options [{action, command, then}] at AWAITING_USER_SIGNOFF or without a cycle (`then`, when present, is what follows the command: a reset before merging a branch other than the main one), and what blocks the work (a user question, an open recovery frame, outstanding obligations, merge conflicts) as sentences.
 
 TRANSITION JSON
 
@@ -74,6 +74,8 @@ event: the ID of the audit event the move recorded (`git standards log --json` s
 summary: the sentence also printed on stderr.
 
 next: the next step when the text output prints one (the next role's invocation, the user's options), as `next` in STATUS JSON; else null.
+
+warnings: what the text output prints as `warning:` lines on stderr (a cycle started on the main branch or on a detached HEAD), else [].
 
 A refusal prints {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and exits 1 (2 for a usage error, 3 for an internal error); nothing was written.
 
@@ -201,7 +203,7 @@ pub enum Command {
     ///
     /// Without --client the one installed copy is used; with both installed, --client is required (copies are never merged).
     ///
-    /// JSON OUTPUT (--json), keys in this order: schemaVersion (1), role, client ("codex", "claude" or null), catalogStatus ("complete" or "unavailable"), complete (true only when the catalog is complete and no diagnostic was raised), groups, userStyles (null when unavailable), diagnostics ([{code, source, message}], sorted), skillFile (only when the catalog was assembled).
+    /// JSON OUTPUT (--json), keys in this order: schemaVersion (1), role, client ("codex", "claude" or null), catalogStatus ("complete" or "unavailable"), complete (true only when the catalog is complete and no diagnostic was raised), groups, userStyles (null when unavailable), diagnostics ([{code, source, message}], sorted), skillFile (only when the catalog was assembled), ok (true when the catalog was assembled and the exit status is 0, false otherwise). A well-formed role name that is none of the nine roles is a usage error (exit 2; with --json, {"ok": false, "error", "hint"}).
     ///
     /// A group: id, label, source, selectionRules, defaultForNew and inferFromRequest (when declared), options, selected, savedValue, savedArgument (when declared), locked ("true", "false" or "unknown"). An option: id, label, description, selection (user, state or assessment), when, requiresAssessment, argument, instructionFile (when present), condition ("true", "false", "unknown"), assessmentRequired, selectability (user, locked, assessment-required, state-controlled, informational, unavailable or unknown).
     ///
@@ -305,7 +307,7 @@ pub enum Command {
     Resolve(ResolveArgs),
     /// Refuse to merge a branch that still holds cycle state into the main branch.
     ///
-    /// A branch may merge into the main branch (or a protected branch) only when its committed `.standards/` is a fresh installation: no CONTEXT.md, no `.standards/docs/`, STATE.md in the installed state of its MODE.md's mode, no cycle. Reset the branch first (`git standards reset --commit`); when the target has no `.standards/` at all, `git standards uninstall` is the other way out. Every project of the repository is checked.
+    /// A branch may merge into the main branch (or a protected branch) only when its committed `.standards/` is a fresh installation: no CONTEXT.md, no `.standards/docs/`, STATE.md in the installed state of its MODE.md's mode, no cycle. Reset the branch first (`git standards reset --yes --commit`); when the target has no `.standards/` at all, `git standards uninstall --yes` is the other way out (both forms run without a terminal, as in a hook or CI). Every project of the repository is checked.
     ///
     /// The main branch is git config `standards.mainBranch`, else `main-branch` in `.standards/config.toml`, else the remote's HEAD branch, else `init.defaultBranch`, else `main`; protected branches are the glob patterns `protected-branches` (or git config `standards.protectedBranches`).
     ///
@@ -443,6 +445,9 @@ pub struct ResetArgs {
     /// Commit the reset (only the paths it changed) with Standards-Reset and Standards-Archive trailers.
     #[arg(long)]
     pub commit: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask (a reset to run needs --yes): {"ok": true, "command": "reset", "dryRun", "changed", "mode", "cycle", "paths": [{action: remove|write, path}], "records", "recordKinds": {kind: count}, "archive" (<ref>@<commit> or null), "commit" (or null), "warnings"}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -453,6 +458,9 @@ pub struct UninstallArgs {
     /// Do not ask for confirmation (required outside a terminal).
     #[arg(long)]
     pub yes: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask (an uninstall to run needs --yes): {"ok": true, "command": "uninstall", "dryRun", "changed", "cycle", "clients", "paths": [{action: remove|update, path}], "records", "archive" (<ref>@<commit> or null), "warnings"}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -474,7 +482,14 @@ pub enum HooksCommand {
     /// Remove what `hooks install` added and put back the hooks that were there, byte for byte.
     Uninstall,
     /// Show each hook, the merge driver, the `.gitattributes` lines and any hook manager.
-    Status,
+    Status(HooksStatusArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HooksStatusArgs {
+    /// Print one JSON object on stdout: {"ok": true, "command": "hooks status", "items": [{name, state}]}, one item per line of the text output; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -524,6 +539,9 @@ pub struct MergeGuardArgs {
     /// Print nothing when the merge may go ahead.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print one JSON object on stdout: {"ok": true, "command": "merge-guard", "target", "merges": [the sentences saying why each merge may go ahead]}; a refusal prints {"ok": false, "error", "hint"} and exits 1.
+    #[arg(long)]
+    pub json: bool,
     /// For the reference-transaction hook: `--into`'s branch moves from this commit to <branch>; plain commits pass, other arriving history is judged.
     #[arg(long, value_name = "commit", hide = true)]
     pub from: Option<String>,
@@ -922,6 +940,11 @@ impl Command {
             Command::Cancel(a) => a.json,
             Command::Block(a) => a.json,
             Command::NextMode(a) => a.json,
+            Command::Invocation(a) => a.json,
+            Command::MergeGuard(a) => a.json,
+            Command::Reset(a) => a.json,
+            Command::Hooks(HooksCommand::Status(a)) => a.json,
+            Command::Uninstall(a) => a.json,
             Command::Hook(HookCommand::PreReceive(a)) => a.json,
             Command::Hook(HookCommand::Update(a)) => a.json,
             _ => false,
@@ -1575,7 +1598,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     })
                 }
                 HooksCommand::Uninstall => Action::Uninstall,
-                HooksCommand::Status => Action::Status,
+                HooksCommand::Status(a) => Action::Status { json: a.json },
             };
             commands::hooks::run(ctx, &action)
         }
@@ -1585,6 +1608,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 incoming: a.branch,
                 into: a.into,
                 quiet: a.quiet,
+                json: a.json,
                 from: a.from,
             },
         ),
@@ -1599,7 +1623,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             .out
             .write_all(super::manual::completions(a.shell).as_bytes())
             .map_err(Error::stdout),
-        Command::Reset(a) => commands::reset::run(
+        Command::Reset(a) => commands::reset::run_json(
             ctx,
             &commands::reset::Request {
                 mode: a.mode.map(Into::into),
@@ -1607,6 +1631,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                 yes: a.yes,
                 commit: a.commit,
             },
+            a.json,
         ),
         Command::Archive(ArchiveCommand::List { json }) => commands::archive::run_list(ctx, json),
         Command::Archive(ArchiveCommand::Show { name, path }) => {
@@ -1620,6 +1645,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             &commands::uninstall::Request {
                 dry_run: a.dry_run,
                 yes: a.yes,
+                json: a.json,
             },
         ),
         Command::Recover(a) => commands::recover::run(

@@ -41,7 +41,10 @@ impl Selection {
 pub enum Action {
     Install(Selection),
     Uninstall,
-    Status,
+    /// With `json`, one JSON object on stdout instead of the lines.
+    Status {
+        json: bool,
+    },
 }
 
 /// What install did, so uninstall restores exactly what was there. Kept in
@@ -172,6 +175,9 @@ fn has_line(text: &str) -> bool {
 }
 
 pub fn run(ctx: &mut Context, action: &Action) -> Result<()> {
+    if let Action::Status { json: true } = action {
+        return status_json(ctx);
+    }
     let project = Project::discover(&ctx.cwd)?;
     if project.workdir.is_none() {
         // A bare repository (a server): the server hooks instead (issue 22).
@@ -179,17 +185,42 @@ pub fn run(ctx: &mut Context, action: &Action) -> Result<()> {
         return match action {
             Action::Install(_) => server_hook::install(ctx, &project),
             Action::Uninstall => server_hook::uninstall(ctx, &project),
-            Action::Status => server_hook::status(ctx, &project),
+            Action::Status { .. } => server_hook::status(ctx, &project),
         };
     }
-    if !matches!(action, Action::Status) {
+    if !matches!(action, Action::Status { .. }) {
         crate::repo::journal::refuse_if_pending(&project)?;
     }
     match action {
         Action::Install(selection) => install(ctx, &project, selection),
         Action::Uninstall => uninstall(ctx, &project),
-        Action::Status => status(ctx, &project),
+        Action::Status { .. } => status(ctx, &project),
     }
+}
+
+/// `hooks status --json` (issue 25): the status lines, each `<name>: <state>`,
+/// as `{"ok": true, "command": "hooks status", "items": [{name, state}]}`.
+fn status_json(ctx: &mut Context) -> Result<()> {
+    let mut text = Vec::new();
+    {
+        let mut inner = Context {
+            cwd: ctx.cwd.clone(),
+            out: &mut text,
+            err: &mut *ctx.err,
+            color: false,
+        };
+        run(&mut inner, &Action::Status { json: false })?;
+    }
+    let text = String::from_utf8_lossy(&text);
+    let items: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| match l.split_once(": ") {
+            Some((name, state)) => serde_json::json!({"name": name, "state": state}),
+            None => serde_json::json!({"name": l, "state": null}),
+        })
+        .collect();
+    let value = serde_json::json!({"ok": true, "command": "hooks status", "items": items});
+    crate::commands::print_result(ctx.out, true, "", value)
 }
 
 fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Result<()> {

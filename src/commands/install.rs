@@ -820,11 +820,14 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             ProjectMode::Greenfield => "scoper",
             ProjectMode::Brownfield => "auditor",
         };
-        let standards =
-            super::runtime::shell_word(&view.show(crate::protocol::layout::STANDARDS_DIR));
+        let written = written_roots(&plan, &clients)
+            .iter()
+            .map(|p| super::runtime::shell_word(&view.show(p)))
+            .collect::<Vec<_>>()
+            .join(" ");
         writeln!(
             ctx.out,
-            "First steps: commit the runtime (`git add {standards} && git commit -m \"Install STANDARDS\"`), then start the first cycle with `git standards start --request \"<what you want done>\"`; it hands the cycle to the {role}, invoked as `/{role}` in Claude Code or `${role}` in Codex."
+            "First steps: commit what install wrote (`git add {written} && git commit -m \"Install STANDARDS\"`), then start the first cycle with `git standards start --request \"<what you want done>\"`; it hands the cycle to the {role}, invoked as `/{role}` in Claude Code or `${role}` in Codex."
         )
         .map_err(Error::stdout)?;
     }
@@ -843,6 +846,29 @@ fn events(
         .chain(super::clients::event(clients))
         .map(|event| audit::journalled(project, event).0)
         .collect()
+}
+
+/// The top-level paths an install wrote, `.standards` first (issue 25, item
+/// 7): what the first commit adds, so no client file is left untracked.
+/// Every one exists once the install is done: each holds a written file.
+fn written_roots(plan: &Plan, clients: &super::clients::Plan) -> Vec<String> {
+    let runtime = plan.ops.iter().filter_map(|op| match op {
+        Op::Create { path, .. } | Op::Replace { path, .. } => Some(path.as_str()),
+        _ => None,
+    });
+    let client = clients.ops.iter().filter_map(|op| match op {
+        super::clients::Op::Write { path, .. } => Some(path.as_str()),
+        _ => None,
+    });
+    let mut roots: Vec<String> = Vec::new();
+    for path in runtime.chain(client) {
+        let top = path.split('/').next().unwrap_or(path).to_string();
+        if !roots.contains(&top) {
+            roots.push(top);
+        }
+    }
+    roots.sort_by_key(|r| (r != crate::protocol::layout::STANDARDS_DIR, r.clone()));
+    roots
 }
 
 /// `installed` for a first install, `upgraded` for an upgrade or a reinstall.

@@ -7,6 +7,7 @@ use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::protocol::invocation::output::{self, Discovery};
 use crate::protocol::invocation::{metadata, Client};
+use crate::protocol::vocab::Role;
 use crate::repo::bounded::ProjectFiles;
 use crate::repo::Project;
 
@@ -87,8 +88,32 @@ pub fn discover(cwd: &Path, request: &Request) -> Discovery {
     output::discover(&files, &request.role, client)
 }
 
+/// The nine roles whose skills `invocation` reads (D10).
+const ROLES: [Role; 9] = [
+    Role::Scoper,
+    Role::Architect,
+    Role::Auditor,
+    Role::Developer,
+    Role::Tester,
+    Role::Reviewer,
+    Role::Documenter,
+    Role::Synchronizer,
+    Role::Navigator,
+];
+
 /// Runs `invocation`: prints the result; exit 1 unless the catalog is complete.
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
+    // Issue 25: a well-formed name that is none of the nine roles is a usage
+    // error (exit 2). A name that is no role identifier at all (`../escape`)
+    // stays an unavailable catalog, exit 1, as SC-INV-039 specifies.
+    if metadata::is_role_id(&request.role) && !ROLES.iter().any(|r| r.skill() == request.role) {
+        let roles: Vec<&str> = ROLES.iter().map(|r| r.skill()).collect();
+        return Err(Error::Usage(format!(
+            "unknown role `{}`: the roles are {}",
+            request.role,
+            roles.join(", ")
+        )));
+    }
     let d = discover(&ctx.cwd, request);
     let text = if request.json {
         let mut t = serde_json::to_string_pretty(&output::to_json(&d))

@@ -23,6 +23,9 @@ pub struct Request {
     pub into: Option<String>,
     /// Say nothing when the merge is allowed (hooks).
     pub quiet: bool,
+    /// Print one JSON object on stdout: `{"ok": true, "target", "merges"}`
+    /// when the merge may go ahead (a refusal is the usual error object).
+    pub json: bool,
     /// The reference-transaction hook's mode: `--into`'s branch moves from
     /// this commit (all zeros: it is created) to `incoming`. Plain commits
     /// (and amends, and rewinds) pass; any other move, the history arriving
@@ -385,6 +388,7 @@ pub fn pre_commit_guard(ctx: &mut Context, project: &Project) -> Result<()> {
         true,
         Some(op.way_out()),
         true,
+        false,
     )
 }
 
@@ -482,6 +486,7 @@ fn ref_update(
         true,
         way_out,
         request.quiet,
+        false,
     )
 }
 
@@ -527,6 +532,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         hooked,
         way_out,
         request.quiet,
+        request.json,
     )
 }
 
@@ -542,9 +548,12 @@ fn guard(
     hooked: bool,
     way_out: Option<&str>,
     quiet: bool,
+    json: bool,
 ) -> Result<()> {
     let target = target.to_string();
     let mut first_error = None;
+    // With `json` the sentences go into the result instead of stderr.
+    let mut said: Vec<String> = Vec::new();
     for inc in incoming {
         let report = evaluate_at(project, inc, &target, tip, hooked)?;
         if let Some(e) = refusal_error_after(&report, way_out) {
@@ -563,11 +572,16 @@ fn guard(
             first_error.get_or_insert(e);
             continue;
         }
-        if quiet {
+        if quiet && !json {
             continue;
         }
-        let say = |ctx: &mut Context, text: String| {
-            writeln!(ctx.err, "{text}").map_err(|e| Error::io("<stderr>", e))
+        let mut say = |ctx: &mut Context, text: String| {
+            if json {
+                said.push(text);
+                Ok(())
+            } else {
+                writeln!(ctx.err, "{text}").map_err(|e| Error::io("<stderr>", e))
+            }
         };
         if !report.guarded {
             say(
@@ -603,6 +617,17 @@ fn guard(
     }
     match first_error {
         Some(e) => Err(e),
+        None if json => crate::commands::print_result(
+            ctx.out,
+            true,
+            "",
+            serde_json::json!({
+                "ok": true,
+                "command": "merge-guard",
+                "target": target,
+                "merges": said,
+            }),
+        ),
         None => Ok(()),
     }
 }

@@ -79,6 +79,8 @@ pub struct Plan {
     pub ops: Vec<Op>,
     /// Markdown files under `.standards/docs/` (the cycle records it deletes).
     pub records: usize,
+    /// Those records by kind, only the kinds present, in the protocol's order.
+    pub record_kinds: Vec<(&'static str, usize)>,
     pub cycle: Option<Cycle>,
     pub warnings: Vec<String>,
     /// Unified diffs of STATE.md and MODE.md (empty when unchanged).
@@ -268,6 +270,69 @@ fn cycle_of(tree: &dyn Tree) -> Option<Cycle> {
     })
 }
 
+/// The record kinds by the folder under `.standards/docs/` that holds them.
+const RECORD_KINDS: [(&str, &str); 7] = [
+    ("scope", "scope"),
+    ("specs", "design"),
+    ("development", "development"),
+    ("verification", "verification"),
+    ("reviews", "review"),
+    ("documentation", "documentation"),
+    ("synchronization", "synchronization"),
+];
+
+/// The cycle records under `.standards/docs/` by kind: only the kinds
+/// present, in the protocol's order, then any other Markdown file there.
+fn count_records(project: &Project) -> Result<Vec<(&'static str, usize)>> {
+    let mut kinds = Vec::new();
+    let mut known = 0;
+    for (folder, kind) in RECORD_KINDS {
+        let n = count_markdown(project, &format!("{DOCS_DIR}/{folder}"))?;
+        known += n;
+        if n > 0 {
+            kinds.push((kind, n));
+        }
+    }
+    let other = count_markdown(project, DOCS_DIR)? - known;
+    if other > 0 {
+        kinds.push(("other", other));
+    }
+    Ok(kinds)
+}
+
+/// Issue 25, item 8: the records warning names only the kinds present, and
+/// says what will happen before the reset and what happened after it.
+fn records_warning(plan: &Plan, done: bool) -> Option<String> {
+    if plan.records == 0 {
+        return None;
+    }
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    let kinds: Vec<String> = plan
+        .record_kinds
+        .iter()
+        .map(|(kind, n)| format!("{n} {kind}"))
+        .collect();
+    let kinds = match kinds.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    let (verb, reads) = if done {
+        ("deleted", "`archive show` reads them back")
+    } else {
+        (
+            "deletes",
+            "the archive keeps them and `archive show` reads them back",
+        )
+    };
+    Some(format!(
+        "{verb} {} cycle record{} in `.standards/docs/` ({kinds} record{}); {reads}",
+        plan.records,
+        s(plan.records),
+        s(plan.records),
+    ))
+}
+
 fn count_markdown(project: &Project, rel: &str) -> Result<usize> {
     let mut n = 0;
     let mut stack = vec![project.root.join(rel)];
@@ -316,9 +381,11 @@ pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
     let mut warnings = Vec::new();
     let mut diffs = Vec::new();
     let mut records = 0;
+    let mut record_kinds = Vec::new();
     if !matches!(tree.node(DOCS_DIR), Node::Missing) {
         refuse_links(project, DOCS_DIR, "reset")?;
-        records = count_markdown(project, DOCS_DIR)?;
+        record_kinds = count_records(project)?;
+        records = record_kinds.iter().map(|(_, n)| n).sum();
         ops.push(Op::Remove {
             path: DOCS_DIR.into(),
         });
@@ -351,12 +418,6 @@ pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
             });
         }
     }
-    if records > 0 {
-        warnings.push(format!(
-            "deletes {records} cycle record{} in `.standards/docs/` (scope, design, development, verification, review, documentation, and synchronization records); `archive show` reads them back",
-            if records == 1 { "" } else { "s" }
-        ));
-    }
     let cycle = cycle_of(&tree);
     if let Some(c) = cycle.as_ref().filter(|c| c.active) {
         warnings.insert(
@@ -372,6 +433,7 @@ pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
         ops,
         records,
         cycle,
+        record_kinds,
         warnings,
         diffs,
     })
@@ -379,11 +441,58 @@ pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
 
 /// Runs `reset` from the command line: preview, confirmation, then the reset.
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
+    run_json(ctx, request, false)
+}
+
+/// The `--json` result of a reset (issue 25): what it removed and wrote,
+/// the records by kind, the archive and the commit.
+fn result_json(plan: &Plan, outcome: Option<&Outcome>, dry_run: bool) -> serde_json::Value {
+    let paths: Vec<serde_json::Value> = plan
+        .ops
+        .iter()
+        .map(|op| {
+            serde_json::json!({
+                "action": match op { Op::Remove { .. } => "remove", Op::Write { .. } => "write" },
+                "path": op.path(),
+            })
+        })
+        .collect();
+    let kinds: serde_json::Map<String, serde_json::Value> = plan
+        .record_kinds
+        .iter()
+        .map(|(k, n)| (k.to_string(), serde_json::json!(n)))
+        .collect();
+    let warnings: Vec<String> = plan
+        .warnings
+        .iter()
+        .cloned()
+        .chain(records_warning(plan, !dry_run))
+        .collect();
+    serde_json::json!({
+        "ok": true,
+        "command": "reset",
+        "dryRun": dry_run,
+        "changed": !dry_run && !plan.ops.is_empty(),
+        "mode": plan.mode.to_string(),
+        "cycle": plan.cycle.as_ref().map(|c| c.id.clone()),
+        "paths": paths,
+        "records": plan.records,
+        "recordKinds": kinds,
+        "archive": outcome.and_then(|o| o.archive.as_ref()).map(|a| a.at()),
+        "commit": outcome.and_then(|o| o.commit).map(|c| c.to_string()),
+        "warnings": warnings,
+    })
+}
+
+/// [`run`]; with `json` one JSON object on stdout instead of the report,
+/// and never a prompt (a reset to run needs --yes).
+pub fn run_json(ctx: &mut Context, request: &Request, json: bool) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
+    let interactive = !json && super::confirm::interactive();
     // Issue 21: held from reading the plan's inputs to the last write (a
     // preview, or a refusal to run unconfirmed, writes nothing, not even the
     // lock file).
-    let _lock = if request.dry_run || !(request.yes || super::confirm::interactive()) {
+    let _lock = if request.dry_run || !(request.yes || interactive) {
         None
     } else {
         Some(journal::lock(&project, "reset")?)
@@ -404,14 +513,22 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             plan.mode.to_string().to_lowercase()
         )
         .map_err(w)?;
+        if json {
+            let value = result_json(&plan, None, request.dry_run);
+            super::print_result(ctx.out, true, "", value)?;
+        }
         return Ok(());
     }
     if request.dry_run {
+        if json {
+            let value = result_json(&plan, None, true);
+            return super::print_result(ctx.out, true, "", value);
+        }
         print_plan(ctx, &view, &plan, &root, None, true)?;
         return Ok(());
     }
     if !request.yes {
-        if !super::confirm::interactive() {
+        if !interactive {
             return Err(Error::refused(
                 format!(
                     "reset deletes workflow data and needs confirmation{}; outside a terminal nothing can ask",
@@ -434,6 +551,10 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         }
     }
     let outcome = apply(ctx, &project, plan, request)?;
+    if json {
+        let value = result_json(&outcome.plan, Some(&outcome), false);
+        return super::print_result(ctx.out, true, "", value);
+    }
     print_plan(ctx, &view, &outcome.plan, &root, Some(&outcome), false)
 }
 
@@ -792,7 +913,12 @@ fn print_plan(
         )
         .map_err(w)?;
     }
-    for warning in &plan.warnings {
+    for warning in plan
+        .warnings
+        .iter()
+        .cloned()
+        .chain(records_warning(plan, !preview))
+    {
         writeln!(ctx.err, "Warning: {warning}").map_err(|e| Error::io("<stderr>", e))?;
     }
     if let Some(a) = outcome.and_then(|o| o.archive.as_ref()) {

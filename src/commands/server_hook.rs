@@ -107,9 +107,7 @@ fn push_hint(refusal: &merge_guard::Refusal, branch: &str) -> String {
         .as_ref()
         .map(|f| format!("{f}; then "))
         .unwrap_or_default();
-    format!(
-        "{first}on the branch you pushed run {fixes} (add `--yes` outside a terminal), then push to `{branch}` again"
-    )
+    format!("{first}on the branch you pushed run {fixes}, then push to `{branch}` again")
 }
 
 /// D23 for `new` arriving on the guarded `branch`, whose tip was `old`.

@@ -10,13 +10,15 @@ use serde::Serialize;
 use crate::commands::paths::PathView;
 use crate::commands::{runtime, Context};
 use crate::error::{Error, Result};
+use crate::protocol::fresh;
 use crate::protocol::layout::{MARKER, MODE_PATH, PROTOCOL_PATH, STANDARDS_DIR, STATE_PATH};
+use crate::protocol::next::{self, BranchContext};
 use crate::protocol::state::StateDoc;
 use crate::protocol::summary::{self, Summary};
 use crate::protocol::tree::{Node, Text, Tree};
 use crate::protocol::vocab::Role;
 use crate::protocol::{conflicts, mode};
-use crate::repo::{conflicts as repo_conflicts, Project};
+use crate::repo::{config as repo_config, conflicts as repo_conflicts, Project};
 
 /// Which snapshot to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,12 +96,14 @@ fn summary_of(ctx: &mut Context, project: &Project, request: &Request) -> Result
                 crate::commands::runtime::refuse_missing_state(project, &tree)?;
             }
             let conflict = report_conflict(ctx, project, &tree, request.format)?;
-            with_notice(load(&tree, &request.source, None, &project.root)?, conflict)
+            let summary = load(&tree, &request.source, None, &project.root)?;
+            with_branch(project, &tree, with_notice(summary, conflict))
         }
         Source::Index => {
             let tree = project.index()?;
             let conflict = report_conflict(ctx, project, &tree, request.format)?;
-            with_notice(load(&tree, &request.source, None, &project.root)?, conflict)
+            let summary = load(&tree, &request.source, None, &project.root)?;
+            with_branch(project, &tree, with_notice(summary, conflict))
         }
         Source::Rev(rev) => {
             let tree = project.at_rev(rev)?;
@@ -185,6 +189,20 @@ fn with_notice(mut summary: Summary, conflict: Option<repo_conflicts::ConflictSt
             summary.problems = problems;
         }
     }
+    summary
+}
+
+/// Issue 25, item 4: on a branch other than the main one, a finished cycle
+/// whose `.standards/` is not a fresh installation is reset before merging.
+/// The branch facts come from `repo/`; the decision is `next::advise`'s. A
+/// branch that cannot be read (an invalid main-branch setting `check`
+/// reports) gives no advice rather than no dashboard.
+fn with_branch(project: &Project, tree: &dyn Tree, mut summary: Summary) -> Summary {
+    let ctx = BranchContext {
+        branch: repo_config::head_branch(project).unwrap_or_default(),
+        fresh: fresh::judge(tree).is_fresh(),
+    };
+    next::advise(&mut summary.next, summary.active_work.is_some(), &ctx);
     summary
 }
 
@@ -550,7 +568,10 @@ pub fn write_text_in(
         None => {
             t.row(2, "Role", "the user decides")?;
             for o in &n.user_options {
-                t.row(2, o.action, &o.command)?;
+                match &o.then {
+                    Some(then) => t.row(2, o.action, &format!("{}; {then}", o.command))?,
+                    None => t.row(2, o.action, &o.command)?,
+                }
             }
         }
     }

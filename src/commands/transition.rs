@@ -7,19 +7,21 @@
 use crate::audit::{Event, EventKind};
 use crate::commands::{audit, conflicts, cycle, print_result, reset, runtime, Context};
 use crate::error::{Error, Result};
+use crate::protocol::fresh;
 use crate::protocol::layout::MODE_PATH;
 use crate::protocol::layout::STATE_PATH;
 use crate::protocol::mode;
-use crate::protocol::next::{self, NextStep};
+use crate::protocol::next::{self, BranchContext, NextStep};
 use crate::protocol::plan::Cadence;
 use crate::protocol::state::StateDoc;
 use crate::protocol::transition::{
     self, changes, Move, MoveKind, Refusal, StartRequest, Transition,
 };
-use crate::protocol::tree::Text;
 use crate::protocol::tree::Tree;
+use crate::protocol::tree::{Text, WithFile};
 use crate::protocol::vocab::ProjectMode;
 use crate::protocol::vocab::{CompletionPolicy, CycleMode, FailureType, WorkflowState};
+use crate::repo::config as repo_config;
 use crate::repo::failpoint;
 use crate::repo::journal::{self, Change};
 
@@ -112,11 +114,40 @@ pub fn record(ctx: &mut Context, mv: Move, json: bool) -> Result<Transition> {
     failpoint::hit("transition:after-write");
     let event_id = Some(id);
     writeln!(ctx.err, "{}", t.summary).map_err(|e| Error::io("<stderr>", e))?;
-    let step = next::next_step(&t.doc, &[]);
+    let mut step = next::next_step(&t.doc, &[]);
+    let mut warnings = Vec::new();
+    if matches!(
+        t.kind,
+        MoveKind::Start | MoveKind::Signoff | MoveKind::Cancel
+    ) {
+        // Issue 25, item 4: where HEAD stands decides the branch advice; a
+        // branch that cannot be read (an invalid main-branch setting `check`
+        // reports) gives none rather than hiding the recorded move.
+        let branch = repo_config::head_branch(&rt.project).unwrap_or_default();
+        if t.kind == MoveKind::Start {
+            warnings.extend(next::start_warning(&branch));
+        } else {
+            let state = t.doc.render();
+            let after = WithFile {
+                base: &rt.tree,
+                path: STATE_PATH,
+                content: state.as_bytes(),
+            };
+            let ctx = BranchContext {
+                branch,
+                fresh: fresh::judge(&after).is_fresh(),
+            };
+            next::advise(&mut step, t.doc.has_active_cycle(), &ctx);
+        }
+    }
+    for w in &warnings {
+        writeln!(ctx.err, "warning: {w}").map_err(|e| Error::io("<stderr>", e))?;
+    }
     let text = next_text(&t, &step);
     if json {
         let shown = (!text.is_empty()).then_some(&step);
-        let value = outcome_json(mv.command(), &doc, &t, event_id, shown);
+        let mut value = outcome_json(mv.command(), &doc, &t, event_id, shown);
+        value["warnings"] = serde_json::json!(warnings);
         print_result(ctx.out, true, "", value)?;
     } else {
         write!(ctx.out, "{text}").map_err(Error::stdout)?;
@@ -128,8 +159,9 @@ pub fn record(ctx: &mut Context, mv: Move, json: bool) -> Result<Transition> {
 /// the commands' help, `TRANSITION JSON`): `ok`, `command`, `move`,
 /// `changed`, `cycle`, `before` and `after` (the workflow states), `fields`
 /// (each changed STATE.md field with its values before and after), `event`
-/// (the audit event's ID, `null` when nothing was recorded), `summary`, and
-/// `next` (the next step the text output prints, `null` when it prints none).
+/// (the audit event's ID, `null` when nothing was recorded), `summary`,
+/// `next` (the next step the text output prints, `null` when it prints none)
+/// and `warnings` (what the text output prints as `warning:` on stderr).
 pub fn outcome_json(
     command: &str,
     before: &StateDoc,
@@ -156,6 +188,7 @@ pub fn outcome_json(
         "event": event,
         "summary": t.summary,
         "next": next,
+        "warnings": [],
     })
 }
 
@@ -296,6 +329,8 @@ fn next_text(t: &Transition, step: &NextStep) -> String {
             t.doc.pending_cycle_blocked_on.value
         )
     } else if t.after == WorkflowState::AwaitingUserSignoff
+        || (matches!(t.kind, MoveKind::Signoff | MoveKind::Cancel)
+            && step.user_options.iter().any(|o| o.then.is_some()))
         || next::invocation_due(t.before.owner(), step)
         || (t.kind == MoveKind::Start && step.invocation.is_some())
     {

@@ -41,6 +41,8 @@ pub const FAILPOINTS: &[&str] = &[
 pub struct Request {
     pub dry_run: bool,
     pub yes: bool,
+    /// One JSON object on stdout instead of the report, and never a prompt.
+    pub json: bool,
 }
 
 /// One planned change.
@@ -626,7 +628,8 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     // Issue 21: held from reading the plan's inputs to the last write (a
     // preview, or a refusal to run unconfirmed, writes nothing, not even the
     // lock file).
-    let _lock = if request.dry_run || !(request.yes || super::confirm::interactive()) {
+    let interactive = !request.json && super::confirm::interactive();
+    let _lock = if request.dry_run || !(request.yes || interactive) {
         None
     } else {
         Some(journal::lock(&project, "uninstall")?)
@@ -642,13 +645,20 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let w = |e: std::io::Error| Error::io("<stderr>", e);
     if !plan.runtime && plan.ops.is_empty() {
         writeln!(ctx.err, "No STANDARDS installation found in {root}.").map_err(w)?;
+        if request.json {
+            let value = result_json(&plan, None, request.dry_run);
+            super::print_result(ctx.out, true, "", value)?;
+        }
         return Ok(());
     }
     if request.dry_run {
+        if request.json {
+            return super::print_result(ctx.out, true, "", result_json(&plan, None, true));
+        }
         return print_plan(ctx, &view, &plan, &root, None, true);
     }
     if !request.yes {
-        if !super::confirm::interactive() {
+        if !interactive {
             return Err(Error::refused(
                 "uninstall deletes `.standards/` (workflow state, context, cycle records, user styles) and needs confirmation; outside a terminal nothing can ask",
                 Some("preview with `git standards uninstall --dry-run`, then run `git standards uninstall --yes`".to_string()),
@@ -662,7 +672,37 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         }
     }
     let archived = apply(ctx, &project, &plan)?;
+    if request.json {
+        let value = result_json(&plan, Some(&archived), false);
+        return super::print_result(ctx.out, true, "", value);
+    }
     print_plan(ctx, &view, &plan, &root, Some(&archived), false)
+}
+
+/// The `--json` result of an uninstall (issue 25).
+fn result_json(plan: &Plan, archived: Option<&Archived>, dry_run: bool) -> Value {
+    let paths: Vec<Value> = plan
+        .ops
+        .iter()
+        .map(|op| {
+            serde_json::json!({
+                "action": match op { Op::Remove { .. } => "remove", Op::Update { .. } => "update" },
+                "path": op.path(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "ok": true,
+        "command": "uninstall",
+        "dryRun": dry_run,
+        "changed": !dry_run && !plan.ops.is_empty(),
+        "cycle": plan.cycle,
+        "clients": plan.clients,
+        "paths": paths,
+        "records": plan.records,
+        "archive": archived.map(|a| a.at()),
+        "warnings": plan.warnings,
+    })
 }
 
 /// Archives `.standards/`, then applies the plan through the journal.

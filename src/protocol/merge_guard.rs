@@ -107,10 +107,12 @@ pub fn judge(incoming: Side, target: Side, project_dir: &str) -> Verdict {
     } else {
         format!(" -C {project_dir}")
     };
-    let mut fixes = vec![format!("git standards{dash_c} reset --commit")];
+    // Issue 25, item 6: the guard runs in hooks and CI, where a confirming
+    // command without `--yes` is refused: name the form that runs there.
+    let mut fixes = vec![format!("git standards{dash_c} reset --yes --commit")];
     if matches!(target.freshness, Freshness::Absent) {
         // D23: a target without STANDARDS may take a fresh installation or none.
-        fixes.push(format!("git standards{dash_c} uninstall"));
+        fixes.push(format!("git standards{dash_c} uninstall --yes"));
     }
     let first = cycle.as_ref().filter(|c| c.active).map(|c| {
         format!(
@@ -203,11 +205,14 @@ mod tests {
         };
         assert!(r.message.contains("`feature` may not merge into `main`"));
         assert!(r.message.contains("cycle `c-1` is finished (`SIGNED_OFF`)"));
-        assert_eq!(r.fixes, vec!["git standards reset --commit".to_string()]);
+        assert_eq!(
+            r.fixes,
+            vec!["git standards reset --yes --commit".to_string()]
+        );
         assert_eq!(r.first, None);
         assert_eq!(
             r.hint(),
-            "run on `feature`: `git standards reset --commit`; then merge again"
+            "run on `feature`: `git standards reset --yes --commit`; then merge again"
         );
     }
 
@@ -219,7 +224,7 @@ mod tests {
         };
         assert!(r.message.contains("cycle `c-1` is active in `DEVELOPING`"));
         assert!(r.message.contains("app/.standards/"));
-        assert!(r.hint().starts_with("cycle `c-1` is still active (`DEVELOPING`): the user signs it off (`git standards -C app signoff`, from AWAITING_USER_SIGNOFF) or cancels it (`git standards -C app cancel`) first; then run on `feature`: `git standards -C app reset --commit`"), "{}", r.hint());
+        assert!(r.hint().starts_with("cycle `c-1` is still active (`DEVELOPING`): the user signs it off (`git standards -C app signoff`, from AWAITING_USER_SIGNOFF) or cancels it (`git standards -C app cancel`) first; then run on `feature`: `git standards -C app reset --yes --commit`"), "{}", r.hint());
     }
 
     #[test]
@@ -232,9 +237,9 @@ mod tests {
             panic!()
         };
         assert_eq!(r.fixes.len(), 2);
-        assert_eq!(r.fixes[0], "git standards -C 'my app' reset --commit");
-        assert_eq!(r.fixes[1], "git standards -C 'my app' uninstall");
-        assert_eq!(r.hint(), "run on `feature` either `git standards -C 'my app' reset --commit` or `git standards -C 'my app' uninstall` (then commit the removal); then merge again");
+        assert_eq!(r.fixes[0], "git standards -C 'my app' reset --yes --commit");
+        assert_eq!(r.fixes[1], "git standards -C 'my app' uninstall --yes");
+        assert_eq!(r.hint(), "run on `feature` either `git standards -C 'my app' reset --yes --commit` or `git standards -C 'my app' uninstall --yes` (then commit the removal); then merge again");
     }
 
     #[test]

@@ -43,6 +43,77 @@ pub struct Invocation {
 pub struct UserOption {
     pub action: &'static str,
     pub command: String,
+    /// What follows the command, when it is one step of several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub then: Option<String>,
+}
+
+impl UserOption {
+    fn new(action: &'static str, command: impl Into<String>) -> UserOption {
+        UserOption {
+            action,
+            command: command.into(),
+            then: None,
+        }
+    }
+}
+
+/// Where HEAD stands, as `repo/` reads it (issue 25, item 4).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Branch {
+    /// Not known, or not the question (a named commit): no advice.
+    #[default]
+    Unknown,
+    /// HEAD is on the main branch (D23).
+    Main { main: String },
+    /// HEAD is on another branch.
+    Other { name: String, main: String },
+    /// HEAD is detached.
+    Detached { main: String },
+}
+
+/// The branch facts the next step depends on: where HEAD is, and whether the
+/// shown `.standards/` is a fresh installation (`protocol::fresh`, the merge
+/// guard's definition).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BranchContext {
+    pub branch: Branch,
+    pub fresh: bool,
+}
+
+/// Adds the reset that must come before a merge (D23, PROTOCOL.md Branches
+/// and merges): with no active cycle, on a branch other than the main one,
+/// while `.standards/` is not a fresh installation, the merge guard would
+/// refuse the merge; the user resets first.
+pub fn advise(next: &mut NextStep, active: bool, ctx: &BranchContext) {
+    let main = match &ctx.branch {
+        Branch::Other { main, .. } | Branch::Detached { main } => main,
+        Branch::Unknown | Branch::Main { .. } => return,
+    };
+    if active || ctx.fresh {
+        return;
+    }
+    next.user_options.push(UserOption {
+        action: "reset before merging",
+        command: "git standards reset --yes --commit".into(),
+        then: Some(format!(
+            "then merge into `{main}` (`git merge` or the pull request)"
+        )),
+    });
+}
+
+/// The warning printed when a cycle starts where its state would land on the
+/// main branch: on the main branch itself or on a detached HEAD.
+pub fn start_warning(branch: &Branch) -> Option<String> {
+    match branch {
+        Branch::Main { main } => Some(format!(
+            "this cycle starts on the main branch `{main}`: the cycle's state must be reset before `{main}` is shared (`git standards reset --yes --commit` after sign-off); consider a branch: `git switch -c <name>`"
+        )),
+        Branch::Detached { main } => Some(format!(
+            "this cycle starts on a detached HEAD: its commits belong to no branch, and the cycle's state must be reset before it merges into `{main}`; consider a branch: `git switch -c <name>`"
+        )),
+        Branch::Unknown | Branch::Other { .. } => None,
+    }
 }
 
 fn role_name<S: serde::Serializer>(role: &Role, s: S) -> Result<S::Ok, S::Error> {
@@ -143,55 +214,47 @@ pub fn next_step(doc: &StateDoc, conflicts: &[String]) -> NextStep {
     let mut user_options = Vec::new();
     let (owner, invocation) = if !active {
         if doc.pending_cycle_blocked_on.value != "NONE" {
-            user_options.push(UserOption {
-                action: "decide and start the saved request",
-                command: "git standards start [--mode <mode>] [--policy <policy>]".into(),
-            });
-            user_options.push(UserOption {
-                action: "change preference",
-                command: "git standards next-mode <mode|unset>".into(),
-            });
-            user_options.push(UserOption {
-                action: "drop the saved request",
-                command: "git standards unblock".into(),
-            });
+            user_options.push(UserOption::new(
+                "decide and start the saved request",
+                "git standards start [--mode <mode>] [--policy <policy>]",
+            ));
+            user_options.push(UserOption::new(
+                "change preference",
+                "git standards next-mode <mode|unset>",
+            ));
+            user_options.push(UserOption::new(
+                "drop the saved request",
+                "git standards unblock",
+            ));
         } else {
-            user_options.push(UserOption {
-                action: "start a cycle",
-                command: "git standards start --request \"<request>\"".into(),
-            });
-            user_options.push(UserOption {
-                action: "next cycle's mode",
-                command: "git standards next-mode <mode|unset>".into(),
-            });
+            user_options.push(UserOption::new(
+                "start a cycle",
+                "git standards start --request \"<request>\"",
+            ));
+            user_options.push(UserOption::new(
+                "next cycle's mode",
+                "git standards next-mode <mode|unset>",
+            ));
         }
         (Role::User, None)
     } else if state == WorkflowState::AwaitingUserSignoff {
-        user_options.push(UserOption {
-            action: "sign off",
-            command: "git standards signoff".into(),
-        });
-        user_options.push(UserOption {
-            action: "rework",
-            command: "git standards rework --type <FailureType> --request \"<changed request>\""
-                .into(),
-        });
-        user_options.push(UserOption {
-            action: "cancel",
-            command: "git standards cancel".into(),
-        });
+        user_options.push(UserOption::new("sign off", "git standards signoff"));
+        user_options.push(UserOption::new(
+            "rework",
+            "git standards rework --type <FailureType> --request \"<changed request>\"",
+        ));
+        user_options.push(UserOption::new("cancel", "git standards cancel"));
         if doc.cycle_mode.value == CycleMode::Expedited {
-            user_options.push(UserOption {
-                action: "promote to a standard cycle",
-                command: "git standards promote --reason \"<the standard guarantee needed>\""
-                    .into(),
-            });
+            user_options.push(UserOption::new(
+                "promote to a standard cycle",
+                "git standards promote --reason \"<the standard guarantee needed>\"",
+            ));
         }
         if doc.active_work.completion_policy.value == CompletionPolicy::ImplementationReviewed {
-            user_options.push(UserOption {
-                action: "withdraw IMPLEMENTATION_REVIEWED and resume the full workflow",
-                command: "git standards policy full-deliverable".into(),
-            });
+            user_options.push(UserOption::new(
+                "withdraw IMPLEMENTATION_REVIEWED and resume the full workflow",
+                "git standards policy full-deliverable",
+            ));
         }
         (Role::User, None)
     } else {
@@ -229,8 +292,13 @@ pub fn render(next: &NextStep) -> String {
     } else if !next.user_options.is_empty() {
         out.push_str("The user decides next:\n");
         for o in &next.user_options {
+            let then = o
+                .then
+                .as_deref()
+                .map(|t| format!("; {t}"))
+                .unwrap_or_default();
             out.push_str(&format!(
-                "  {:<14} {}\n",
+                "  {:<14} {}{then}\n",
                 format!("{}:", o.action),
                 o.command
             ));
@@ -305,5 +373,69 @@ mod tests {
         assert!(n.invocation.is_none());
         assert!(n.user_options[0].command.contains("git standards start"));
         assert!(render(&n).contains("start a cycle"));
+    }
+
+    #[test]
+    fn a_reset_is_advised_only_off_main_with_no_cycle_and_a_used_runtime() {
+        let doc = StateDoc::parse(&fresh_template(ProjectMode::Greenfield)).unwrap();
+        let other = Branch::Other {
+            name: "feature".into(),
+            main: "trunk".into(),
+        };
+        let advised = |branch: Branch, active: bool, fresh: bool| {
+            let mut n = next_step(&doc, &[]);
+            advise(&mut n, active, &BranchContext { branch, fresh });
+            n.user_options.iter().any(|o| o.then.is_some())
+        };
+        assert!(advised(other.clone(), false, false));
+        assert!(advised(
+            Branch::Detached {
+                main: "trunk".into()
+            },
+            false,
+            false
+        ));
+        assert!(!advised(other.clone(), true, false), "a cycle is active");
+        assert!(!advised(other.clone(), false, true), "already fresh");
+        assert!(!advised(
+            Branch::Main {
+                main: "trunk".into()
+            },
+            false,
+            false
+        ));
+        assert!(!advised(Branch::Unknown, false, false));
+        let mut n = next_step(&doc, &[]);
+        advise(
+            &mut n,
+            false,
+            &BranchContext {
+                branch: other,
+                fresh: false,
+            },
+        );
+        assert!(render(&n).contains(
+            "git standards reset --yes --commit; then merge into `trunk` (`git merge` or the pull request)"
+        ));
+    }
+
+    #[test]
+    fn starting_on_main_or_detached_warns() {
+        let main = start_warning(&Branch::Main {
+            main: "trunk".into(),
+        })
+        .unwrap();
+        assert!(main.contains("`trunk`") && main.contains("git switch -c <name>"));
+        let detached = start_warning(&Branch::Detached {
+            main: "trunk".into(),
+        })
+        .unwrap();
+        assert!(detached.contains("detached HEAD"));
+        let other = Branch::Other {
+            name: "f".into(),
+            main: "trunk".into(),
+        };
+        assert_eq!(start_warning(&other), None);
+        assert_eq!(start_warning(&Branch::Unknown), None);
     }
 }

@@ -1712,7 +1712,7 @@ pub fn cancel(doc: &StateDoc, facts: &Facts) -> Result<Transition, Refusal> {
             "Greenfield Bootstrap Cancellation",
             "a GREENFIELD cycle is cancelled by resetting the workflow, not by a retained CANCELLED state",
         )
-        .hint("preview `git standards reset --mode greenfield --dry-run`, then run it with the user's approval"));
+        .hint("preview `git standards reset --mode greenfield --dry-run`, then, with the user's approval, run `git standards reset --mode greenfield --yes`"));
     }
     let from = doc.workflow_state.value;
     let mut e = Editor::new(doc);

@@ -5,6 +5,7 @@ use gix::bstr::ByteSlice;
 
 use crate::error::Error;
 use crate::protocol::config::{self, BranchInputs, Branches, Config, CONFIG_PATH};
+use crate::protocol::next::Branch;
 use crate::protocol::tree::{Node, Tree};
 use crate::repo::Project;
 
@@ -124,6 +125,27 @@ pub(crate) fn resolve_branches(
         init_default_branch: string("init.defaultBranch"),
         git_protected_branches,
     }))
+}
+
+/// Where HEAD stands relative to the main branch (issue 25, item 4): on it,
+/// on another branch, or detached.
+pub fn head_branch(project: &Project) -> Result<Branch, Error> {
+    let main = branches(project)?.main;
+    let head = project
+        .repo
+        .head_name()
+        .map_err(|e| Error::Git(format!("cannot read HEAD: {e}")))?;
+    Ok(match head {
+        None => Branch::Detached { main },
+        Some(name) => match name.as_bstr().to_str_lossy().strip_prefix("refs/heads/") {
+            Some(name) if name == main => Branch::Main { main },
+            Some(name) => Branch::Other {
+                name: name.to_string(),
+                main,
+            },
+            None => Branch::Unknown,
+        },
+    })
 }
 
 /// The branch `refs/remotes/<remote>/HEAD` points at: `origin` first, else

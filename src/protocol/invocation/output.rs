@@ -193,6 +193,9 @@ pub fn to_json(d: &Discovery) -> Value {
             json!(format!("{}/SKILL.md", c.skill_dir)),
         );
     }
+    // Issue 25: like every other `--json` result, `ok` says whether the
+    // command succeeded (exit 0); last, so the spec's key order stays (D11).
+    top.insert("ok".into(), json!(d.catalog.is_some()));
     Value::Object(top)
 }
 
@@ -370,7 +373,9 @@ mod tests {
                 "groups",
                 "userStyles",
                 "diagnostics",
-                "skillFile"
+                "skillFile",
+                // Issue 25: after the spec's keys, in their order (D11).
+                "ok"
             ]
         );
         let g = &j["groups"][0];
