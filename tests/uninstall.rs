@@ -308,3 +308,32 @@ fn json_reports_the_refusal_the_preview_and_the_uninstall() {
     assert_eq!(env.git(&repo, &["rev-parse", reference]).trim(), commit);
     assert!(!repo.join(".standards").exists());
 }
+
+/// Issue 24: uninstall removes the managed block and our handlers with the
+/// same rule as `install --client none`, so the user's AGENTS.md comes back
+/// byte for byte (it used to keep an extra blank line) and a settings file
+/// keeps its own indentation (it used to be re-indented with two spaces).
+#[test]
+fn uninstall_gives_back_the_users_agents_md_and_settings_style() {
+    let (env, repo) = Env::repo();
+    let agents = "# Our agents\n\nBe brief.\n";
+    let hooks = "{\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\n                \"matcher\": \"Bash\",\n                \"hooks\": [\n                    {\n                        \"type\": \"command\",\n                        \"command\": \"audit.sh\"\n                    }\n                ]\n            }\n        ]\n    }\n}\n";
+    write(repo.join("AGENTS.md"), agents);
+    write(repo.join(".codex/hooks.json"), hooks);
+    env.commit_all(&repo, "the user's files");
+    env.run(&repo, &["install", "--client", "codex"]).success();
+    assert_ne!(
+        read(repo.join("AGENTS.md")),
+        agents,
+        "install adds its block"
+    );
+    assert_ne!(
+        read(repo.join(".codex/hooks.json")),
+        hooks,
+        "and its handler"
+    );
+    env.commit_all(&repo, "install");
+    env.run(&repo, &["uninstall", "--yes"]).success();
+    assert_eq!(read(repo.join("AGENTS.md")), agents);
+    assert_eq!(read(repo.join(".codex/hooks.json")), hooks);
+}

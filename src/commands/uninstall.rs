@@ -18,6 +18,7 @@ use crate::commands::paths::PathView;
 use crate::commands::reset::{refuse_links, require_runtime};
 use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
+use crate::protocol::clients;
 use crate::protocol::layout::{
     DOCS_DIR, INSTALLATION_PATH, MARKER, STANDARDS_DIR, USER_STYLES_DIR,
 };
@@ -125,8 +126,6 @@ const CREATED_DIRS: [&str; 5] = [
     ".codex",
 ];
 
-const BLOCK_START: &str = "<!-- standards:start -->";
-const BLOCK_END: &str = "<!-- standards:end -->";
 const CLAUDE_SETTINGS: &str = ".claude/settings.json";
 const CODEX_HOOKS: &str = ".codex/hooks.json";
 const SCHEMA_URL: &str = "https://json.schemastore.org/claude-code-settings.json";
@@ -141,14 +140,6 @@ pub struct Plan {
     /// The cycle STATE.md names, for the archive's name.
     pub cycle: Option<String>,
     pub runtime: bool,
-}
-
-/// A STANDARDS hook handler: ours (`git standards hook`) or the Node.js runtime's (D3).
-pub fn is_standards_handler(handler: &Value) -> bool {
-    handler
-        .get("command")
-        .and_then(Value::as_str)
-        .is_some_and(|c| c.contains("git standards hook") || c.contains(".standards/bin/hook.mjs"))
 }
 
 /// Removes every STANDARDS handler from a settings object's `hooks` (RT §7.6.8 step 1).
@@ -172,7 +163,7 @@ fn strip_handlers(settings: &mut Map<String, Value>, file: &str) -> Result<bool>
                 return true;
             };
             let before = list.len();
-            list.retain(|h| !is_standards_handler(h));
+            list.retain(|h| !clients::is_standards_handler(h));
             if list.len() != before {
                 removed = true;
                 return !list.is_empty();
@@ -187,7 +178,7 @@ fn strip_handlers(settings: &mut Map<String, Value>, file: &str) -> Result<bool>
     Ok(removed)
 }
 
-fn read_json(tree: &dyn Tree, path: &str) -> Result<Option<Map<String, Value>>> {
+fn read_json(tree: &dyn Tree, path: &str) -> Result<Option<(String, Map<String, Value>)>> {
     match tree.node(path) {
         Node::Missing => Ok(None),
         Node::File(bytes) => {
@@ -196,7 +187,7 @@ fn read_json(tree: &dyn Tree, path: &str) -> Result<Option<Map<String, Value>>> 
                 message: format!("is not valid JSON ({e}); uninstall cannot compare it safely"),
             })?;
             match value {
-                Value::Object(m) => Ok(Some(m)),
+                Value::Object(m) => Ok(Some((String::from_utf8_lossy(&bytes).into_owned(), m))),
                 _ => Err(Error::Invalid {
                     path: path.into(),
                     message: "must hold a JSON object".into(),
@@ -210,10 +201,10 @@ fn read_json(tree: &dyn Tree, path: &str) -> Result<Option<Map<String, Value>>> 
     }
 }
 
-fn render_json(m: &Map<String, Value>) -> String {
-    let mut s = serde_json::to_string_pretty(&Value::Object(m.clone())).unwrap_or_default();
-    s.push('\n');
-    s
+/// The settings file in the style it was found in (issue 29, item 3): only
+/// our entries change.
+fn render_json(text: &str, before: &Map<String, Value>, now: &Map<String, Value>) -> String {
+    clients::settings_text(Some((text, before)), now).unwrap_or_else(|| text.to_string())
 }
 
 fn recorded(scope: &Scope<'_>, path: &str) -> bool {
@@ -224,7 +215,7 @@ fn recorded(scope: &Scope<'_>, path: &str) -> bool {
 
 fn plan_claude_settings(scope: &Scope<'_>) -> Result<Found> {
     let mut found = Found::default();
-    let Some(mut settings) = read_json(scope.tree, CLAUDE_SETTINGS)? else {
+    let Some((text, mut settings)) = read_json(scope.tree, CLAUDE_SETTINGS)? else {
         return Ok(found);
     };
     let original = settings.clone();
@@ -261,7 +252,7 @@ fn plan_claude_settings(scope: &Scope<'_>) -> Result<Found> {
     } else if settings != original {
         found.ops.push(Op::Update {
             path: CLAUDE_SETTINGS.into(),
-            content: render_json(&settings),
+            content: render_json(&text, &original, &settings),
         });
     }
     Ok(found)
@@ -269,9 +260,10 @@ fn plan_claude_settings(scope: &Scope<'_>) -> Result<Found> {
 
 fn plan_codex_hooks(scope: &Scope<'_>) -> Result<Found> {
     let mut found = Found::default();
-    let Some(mut hooks) = read_json(scope.tree, CODEX_HOOKS)? else {
+    let Some((text, mut hooks)) = read_json(scope.tree, CODEX_HOOKS)? else {
         return Ok(found);
     };
+    let original = hooks.clone();
     let removed = strip_handlers(&mut hooks, CODEX_HOOKS)?;
     if recorded(scope, CODEX_HOOKS) && hooks.is_empty() {
         found.ops.push(Op::Remove {
@@ -280,44 +272,20 @@ fn plan_codex_hooks(scope: &Scope<'_>) -> Result<Found> {
     } else if removed {
         found.ops.push(Op::Update {
             path: CODEX_HOOKS.into(),
-            content: render_json(&hooks),
+            content: render_json(&text, &original, &hooks),
         });
     }
     Ok(found)
 }
 
-/// The text without its managed block (RT §7.8 step 4), or `None` when it has none.
+/// The text without its managed block (RT §7.8 step 4), or `None` when it
+/// has none: the rule `install --client none` uses, so both give back the
+/// user's bytes.
 pub fn without_block(text: &str, path: &str) -> Result<Option<String>> {
-    let (Some(start), end) = (text.find(BLOCK_START), text.find(BLOCK_END)) else {
-        if text.contains(BLOCK_END) {
-            return Err(Error::Invalid {
-                path: path.into(),
-                message: format!("has `{BLOCK_END}` without `{BLOCK_START}`; fix the managed block's boundaries first"),
-            });
-        }
-        return Ok(None);
-    };
-    let end = match end {
-        Some(e) if e > start && text[start + 1..].find(BLOCK_START).is_none_or(|n| n + start + 1 > e) => e,
-        _ => {
-            return Err(Error::Invalid {
-                path: path.into(),
-                message: "has an invalid managed block (a start without one matching end); fix its boundaries first".into(),
-            })
-        }
-    };
-    let mut after = &text[end + BLOCK_END.len()..];
-    if let Some(rest) = after
-        .strip_prefix("\r\n")
-        .or_else(|| after.strip_prefix('\n'))
-    {
-        after = rest;
-    }
-    let mut before = text[..start].to_string();
-    if before.ends_with("\n\n") && !after.is_empty() {
-        before.pop();
-    }
-    Ok(Some(format!("{before}{after}")))
+    clients::remove_block(text, path).map_err(|message| Error::Invalid {
+        path: path.into(),
+        message,
+    })
 }
 
 fn plan_managed_blocks(scope: &Scope<'_>) -> Result<Found> {
