@@ -95,8 +95,8 @@ fn a_refused_merge_concluded_with_git_commit_is_refused() {
     let out = git(&env, &repo, &["commit", "--no-edit"]);
     let text = refused(&out, "`git commit --no-edit`");
     assert!(
-        hint(&text).starts_with("run `git merge --abort` first"),
-        "{text}"
+        hint(&text).starts_with("run `git merge --abort` first; then run on `feature`"),
+        "the hint names the merged branch, not its commit ID: {text}"
     );
     assert_eq!(tip(&env, &repo, "main"), before, "nothing landed");
     ok(&git(&env, &repo, &["merge", "--abort"]));

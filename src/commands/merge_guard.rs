@@ -144,9 +144,11 @@ fn incoming_in_progress(project: &Project) -> Result<Vec<Incoming>> {
     if let Ok(text) = std::fs::read_to_string(&merge_head) {
         let mut out = Vec::new();
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            // The branch the user merged, so the hint names where to reset.
+            let id = resolve_commit(project, line)?;
             out.push(Incoming::Commit {
-                name: line[..line.len().min(12)].to_string(),
-                id: resolve_commit(project, line)?,
+                name: name_of(project, id),
+                id,
             });
         }
         if !out.is_empty() {
