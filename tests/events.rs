@@ -16,6 +16,7 @@ use git_standards::commands::install;
 
 use crate::common::{read, write, Env};
 use crate::fixture::Project;
+use crate::serialise::killed;
 
 const STATE: &str = ".standards/STATE.md";
 const VERSION: &str = ".standards/VERSION.json";
@@ -35,24 +36,6 @@ fn count(env: &Env, repo: &Path, kind: &str) -> usize {
         .iter()
         .filter(|e| e["event"] == kind)
         .count()
-}
-
-/// Runs `args` armed to die at `point`; whether it was killed there.
-fn killed(env: &Env, repo: &Path, args: &[&str], point: &str) -> bool {
-    let out = env
-        .cmd(repo)
-        .args(args)
-        .env("GIT_STANDARDS_FAILPOINT", point)
-        .output()
-        .unwrap();
-    match out.status.code() {
-        None => true,
-        Some(0) => false,
-        Some(c) => panic!(
-            "{args:?} at {point}: exit {c}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    }
 }
 
 /// How many steps the journal of `args` holds: the run is killed once its

@@ -366,7 +366,7 @@ fn events_of(added: &[serde_json::Value], command: &str) -> usize {
 
 /// Kills `args` at `point` (or lets it finish when the point is never
 /// reached); returns whether it was killed.
-fn killed(env: &Env, repo: &Path, args: &[&str], point: &str) -> bool {
+pub fn killed(env: &Env, repo: &Path, args: &[&str], point: &str) -> bool {
     let out = env
         .cmd(repo)
         .args(args)
