@@ -468,6 +468,9 @@ pub struct RecoverArgs {
     /// Undo the interrupted operation instead of completing it.
     #[arg(long)]
     pub rollback: bool,
+    /// Print one JSON object on stdout instead of the outcome word: {"ok": true, "command": "recover", "outcome": completed|rolled-back|nothing, "operation" (null when nothing), "started", "applied", "steps"}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -945,6 +948,7 @@ impl Command {
             Command::Reset(a) => a.json,
             Command::Hooks(HooksCommand::Status(a)) => a.json,
             Command::Uninstall(a) => a.json,
+            Command::Recover(a) => a.json,
             Command::Hook(HookCommand::PreReceive(a)) => a.json,
             Command::Hook(HookCommand::Update(a)) => a.json,
             _ => false,
@@ -1652,6 +1656,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             ctx,
             &commands::recover::Request {
                 rollback: a.rollback,
+                json: a.json,
             },
         ),
         Command::Hook(HookCommand::Stop(a)) => {
