@@ -734,6 +734,9 @@ pub struct NotesSyncArgs {
     /// Show what would move without fetching, merging or pushing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Print one JSON object on stdout instead of the report: {"ok": true, "command": "notes sync", "remote", "dryRun", "actions": [{action: fetched|merged|fast-forward|pushed|up to date|nothing|would fetch|would merge|would push|would compare, detail}]}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -949,6 +952,7 @@ impl Command {
             Command::Hooks(HooksCommand::Status(a)) => a.json,
             Command::Uninstall(a) => a.json,
             Command::Recover(a) => a.json,
+            Command::Notes(NotesCommand::Sync(a)) => a.json,
             Command::Hook(HookCommand::PreReceive(a)) => a.json,
             Command::Hook(HookCommand::Update(a)) => a.json,
             _ => false,
@@ -1536,6 +1540,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             &commands::notes::SyncRequest {
                 remote: a.remote,
                 dry_run: a.dry_run,
+                json: a.json,
             },
         ),
         Command::Invocation(a) => commands::invocation::run(
