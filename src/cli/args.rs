@@ -483,7 +483,7 @@ pub enum HooksCommand {
     #[command(verbatim_doc_comment)]
     Install(HooksInstallArgs),
     /// Remove what `hooks install` added and put back the hooks that were there, byte for byte.
-    Uninstall,
+    Uninstall(HooksUninstallArgs),
     /// Show each hook, the merge driver, the `.gitattributes` lines and any hook manager.
     Status(HooksStatusArgs),
 }
@@ -507,6 +507,16 @@ pub struct HooksInstallArgs {
     pub reference_transaction: bool,
     #[arg(long)]
     pub merge_driver: bool,
+    /// Print one JSON object on stdout: {"ok": true, "command": "hooks install", "messages": [the text form's lines, which stderr still shows], "snippet": the hook manager's configuration or null}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HooksUninstallArgs {
+    /// Print one JSON object on stdout: {"ok": true, "command": "hooks uninstall", "messages": [the text form's lines, which stderr still shows], "snippet": null}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -950,6 +960,8 @@ impl Command {
             Command::MergeGuard(a) => a.json,
             Command::Reset(a) => a.json,
             Command::Hooks(HooksCommand::Status(a)) => a.json,
+            Command::Hooks(HooksCommand::Install(a)) => a.json,
+            Command::Hooks(HooksCommand::Uninstall(a)) => a.json,
             Command::Uninstall(a) => a.json,
             Command::Recover(a) => a.json,
             Command::Notes(NotesCommand::Sync(a)) => a.json,
@@ -1579,6 +1591,11 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         }
         Command::Hooks(c) => {
             use commands::hooks::{Action, Selection};
+            let json = match &c {
+                HooksCommand::Install(a) => a.json,
+                HooksCommand::Uninstall(a) => a.json,
+                HooksCommand::Status(_) => false,
+            };
             let action = match c {
                 HooksCommand::Install(a) => {
                     let any = a.pre_commit
@@ -1606,10 +1623,14 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                         Selection::default_set()
                     })
                 }
-                HooksCommand::Uninstall => Action::Uninstall,
+                HooksCommand::Uninstall(_) => Action::Uninstall,
                 HooksCommand::Status(a) => Action::Status { json: a.json },
             };
-            commands::hooks::run(ctx, &action)
+            if json {
+                commands::hooks::run_json(ctx, &action)
+            } else {
+                commands::hooks::run(ctx, &action)
+            }
         }
         Command::MergeGuard(a) => commands::merge_guard::run(
             ctx,
