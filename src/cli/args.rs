@@ -964,6 +964,7 @@ impl Command {
             Command::Hooks(HooksCommand::Uninstall(a)) => a.json,
             Command::Uninstall(a) => a.json,
             Command::Recover(a) => a.json,
+            Command::Resolve(a) => a.json,
             Command::Notes(NotesCommand::Sync(a)) => a.json,
             Command::Hook(HookCommand::PreReceive(a)) => a.json,
             Command::Hook(HookCommand::Update(a)) => a.json,
@@ -1306,6 +1307,9 @@ pub struct ResolveArgs {
     /// Confirm the decision without asking (required outside a terminal).
     #[arg(long)]
     pub yes: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask (a resolution needs --yes): {"ok": true, "command": "resolve", "keep", "kept" and "dropped" (the cycle IDs, or null), "records" (the dropped cycle's records), "staged", "lines" (the text report)}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -1729,6 +1733,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     KeepArg::Theirs => commands::resolve::Keep::Theirs,
                 },
                 yes: a.yes,
+                json: a.json,
             };
             let stdin = std::io::stdin();
             if stdin.is_terminal() && std::io::stderr().is_terminal() {
