@@ -419,6 +419,9 @@ pub enum ArchiveCommand {
         name: String,
         /// A file (or folder) in the archive; `.standards/` may be left out.
         path: Option<String>,
+        /// Print one JSON object: {"ok": true, "command": "archive show", "archive", "commit", "files": [path]} for a listing, or {..., "file", "size", "content" (the file's text; null when it is not UTF-8)} for one file; a refusal prints {"ok": false, "error", "hint"}.
+        #[arg(long)]
+        json: bool,
     },
     /// Write archived files back into the working tree; refuses to overwrite anything.
     Restore {
@@ -428,6 +431,9 @@ pub enum ArchiveCommand {
         /// Files or folders to restore; `.standards/` may be left out.
         #[arg(required = true)]
         paths: Vec<String>,
+        /// Print one JSON object: {"ok": true, "command": "archive restore", "archive", "commit", "restored": [path as archived]}; a refusal prints {"ok": false, "error", "hint"}.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -938,7 +944,9 @@ impl Command {
         match self {
             Command::Status(a) => a.json,
             Command::Check(a) => a.json,
-            Command::Archive(ArchiveCommand::List { json }) => *json,
+            Command::Archive(ArchiveCommand::List { json })
+            | Command::Archive(ArchiveCommand::Show { json, .. })
+            | Command::Archive(ArchiveCommand::Restore { json, .. }) => *json,
             Command::Verify(a) => a.format == Some(VerifyFormat::Json),
             Command::Log(a) => a.json,
             Command::Cycle(CycleCommand::New(a)) => a.json,
@@ -1668,11 +1676,11 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             a.json,
         ),
         Command::Archive(ArchiveCommand::List { json }) => commands::archive::run_list(ctx, json),
-        Command::Archive(ArchiveCommand::Show { name, path }) => {
-            commands::archive::run_show(ctx, &name, path.as_deref())
+        Command::Archive(ArchiveCommand::Show { name, path, json }) => {
+            commands::archive::run_show(ctx, &name, path.as_deref(), json)
         }
-        Command::Archive(ArchiveCommand::Restore { name, paths }) => {
-            commands::archive::run_restore(ctx, &name, &paths)
+        Command::Archive(ArchiveCommand::Restore { name, paths, json }) => {
+            commands::archive::run_restore(ctx, &name, &paths, json)
         }
         Command::Uninstall(a) => commands::uninstall::run(
             ctx,
