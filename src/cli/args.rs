@@ -972,6 +972,7 @@ impl Command {
             Command::Hooks(HooksCommand::Uninstall(a)) => a.json,
             Command::Uninstall(a) => a.json,
             Command::Recover(a) => a.json,
+            Command::Install(a) => a.json,
             Command::Resolve(a) => a.json,
             Command::Notes(NotesCommand::Sync(a)) => a.json,
             Command::Hook(HookCommand::PreReceive(a)) => a.json,
@@ -1371,6 +1372,9 @@ pub struct InstallArgs {
     /// Add the stop hook (the default on a first setup; a reinstall keeps the recorded choice).
     #[arg(long)]
     pub hooks: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask which clients to set up: {"ok": true, "command": "install", "dryRun", "lines": [the text report's lines]}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `install --client`.
@@ -1498,7 +1502,9 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     } else {
                         None
                     },
+                    no_prompt: false,
                 },
+                json: a.json,
             },
         ),
         Command::Cycle(CycleCommand::New(a)) => {
