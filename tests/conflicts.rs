@@ -733,3 +733,58 @@ fn a_conflict_outside_state_describes_each_side_from_its_own_state() {
     assert_eq!(file["theirs"]["workflowState"], "SCOPING");
     assert_eq!(file["theirs"]["cycle"], id.as_str());
 }
+
+/// Issue 25, `--json` on every command: `resolve --json` never asks; without
+/// --yes it refuses as one JSON object (exit 1, nothing written), with --yes
+/// it reports the kept and dropped cycles and the dropped cycle's records.
+#[test]
+fn resolve_json_reports_the_refusal_and_the_resolution() {
+    let parse = |a: &assert_cmd::assert::Assert| -> serde_json::Value {
+        serde_json::from_str(&stdout(a)).unwrap_or_else(|e| panic!("{e}: {}", stdout(a)))
+    };
+    let (env, repo) = installed();
+    let (main, side) = two_cycles_conflicting(&env, &repo);
+    let theirs = env.git(&repo, &["show", "side:.standards/STATE.md"]);
+    let before = read(repo.join(STATE));
+
+    let v = parse(
+        &env.run(&repo, &["resolve", "--keep", "theirs", "--json"])
+            .code(1),
+    );
+    assert_eq!(v["ok"], false);
+    assert!(v["error"].as_str().unwrap().contains("confirmation"), "{v}");
+    assert!(
+        v["hint"]
+            .as_str()
+            .unwrap()
+            .contains("git standards resolve --keep theirs --yes"),
+        "{v}"
+    );
+    assert_eq!(read(repo.join(STATE)), before, "nothing written");
+
+    let v = parse(
+        &env.run(&repo, &["resolve", "--keep", "theirs", "--yes", "--json"])
+            .success(),
+    );
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["command"], "resolve");
+    assert_eq!(v["keep"], "theirs");
+    assert_eq!(v["kept"], side.as_str());
+    assert_eq!(v["dropped"], main.as_str());
+    assert!(
+        v["records"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!(format!(
+                ".standards/docs/scope/{main}.md"
+            ))),
+        "{v}"
+    );
+    assert_eq!(v["staged"], true);
+    assert_eq!(read(repo.join(STATE)), theirs);
+    let staged = env.git(
+        &repo,
+        &["diff", "--cached", "--name-only", "--diff-filter=U"],
+    );
+    assert!(!staged.contains(".standards/STATE.md"), "{staged}");
+}

@@ -318,3 +318,61 @@ fn with_the_installed_driver_divergent_state_edits_conflict_instead_of_combining
     let merged = read(repo.join(".standards/STATE.md"));
     assert!(merged.starts_with("<<<<<<< ours: "), "{merged}");
 }
+
+/// Issue 25, `--json` on every command: `hooks install --json`, its refusal
+/// (a foreign hook with its `.local` taken) and `hooks uninstall --json` are
+/// each one JSON object on stdout, with the text form's exit codes.
+#[test]
+fn json_reports_the_install_the_refusal_and_the_uninstall() {
+    let parse = |a: &assert_cmd::assert::Assert| -> serde_json::Value {
+        serde_json::from_str(&stdout(a)).unwrap_or_else(|e| panic!("{e}: {}", stdout(a)))
+    };
+    let (env, repo) = installed();
+    let v = parse(&env.run(&repo, &["hooks", "install", "--json"]).success());
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["command"], "hooks install");
+    assert!(v["snippet"].is_null(), "{v}");
+    let messages = v["messages"].as_array().unwrap();
+    assert!(
+        messages.iter().any(|m| m
+            .as_str()
+            .unwrap()
+            .starts_with("Installed the pre-commit hook")),
+        "{v}"
+    );
+    assert!(read(repo.join(".git/hooks/pre-commit")).contains("# git-standards-hook: pre-commit"));
+
+    let v = parse(&env.run(&repo, &["hooks", "uninstall", "--json"]).success());
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["command"], "hooks uninstall");
+    assert!(
+        v["messages"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("Removed the pre-commit hook.")),
+        "{v}"
+    );
+    assert!(!repo.join(".git/hooks/pre-commit").exists());
+
+    write(repo.join(".git/hooks/pre-commit"), "#!/bin/sh\nexit 0\n");
+    write(
+        repo.join(".git/hooks/pre-commit.local"),
+        "#!/bin/sh\nexit 0\n",
+    );
+    let text = env.run(&repo, &["hooks", "install"]).code(1);
+    let v = parse(&env.run(&repo, &["hooks", "install", "--json"]).code(1));
+    assert_eq!(v["ok"], false);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("cannot install the pre-commit hook"),
+        "{v}"
+    );
+    assert!(stderr(&text).contains("cannot install the pre-commit hook"));
+    assert!(v["hint"].is_string(), "{v}");
+    assert_eq!(
+        read(repo.join(".git/hooks/pre-commit")),
+        "#!/bin/sh\nexit 0\n"
+    );
+}

@@ -205,3 +205,53 @@ fn an_empty_standards_folder_puts_the_project_in_a_subfolder() {
     std::fs::create_dir_all(repo.join("app/src")).unwrap();
     env.run(&repo.join("app/src"), &["check"]).success();
 }
+
+/// Issue 25, `--json` on every command: `install --dry-run --json` and
+/// `install --json` print the report's lines as one JSON object and never
+/// ask; the refusal outside a repository is one JSON object with the text
+/// form's exit code.
+#[test]
+fn json_reports_the_preview_the_install_and_the_refusal() {
+    let parse = |a: &assert_cmd::assert::Assert| -> serde_json::Value {
+        serde_json::from_str(&stdout(a)).unwrap_or_else(|e| panic!("{e}: {}", stdout(a)))
+    };
+    let (env, repo) = Env::repo();
+    write(repo.join("README.md"), "# hello\n");
+    let v = parse(
+        &env.run(&repo, &["install", "--dry-run", "--json"])
+            .success(),
+    );
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["command"], "install");
+    assert_eq!(v["dryRun"], true);
+    assert!(!v["lines"].as_array().unwrap().is_empty(), "{v}");
+    assert!(
+        !repo.join(".standards").exists(),
+        "a preview writes nothing"
+    );
+
+    let v = parse(&env.run(&repo, &["install", "--json"]).success());
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["dryRun"], false);
+    assert!(
+        v["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str().unwrap().starts_with("First steps:")),
+        "{v}"
+    );
+    assert!(repo.join(".standards/PROTOCOL.md").exists());
+
+    let outside = repo.parent().unwrap().join("not-a-repo");
+    std::fs::create_dir_all(&outside).unwrap();
+    let text = env.run(&outside, &["install"]).get_output().status.code();
+    let a = env.run(&outside, &["install", "--json"]);
+    assert_ne!(text, Some(0));
+    assert_eq!(a.get_output().status.code(), text);
+    let v = parse(&a);
+    assert_eq!(v["ok"], false);
+    assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+    assert!(v.get("hint").is_some(), "{v}");
+    assert!(!outside.join(".standards").exists());
+}

@@ -696,3 +696,70 @@ fn a_trail_ref_pointing_at_a_blob_is_refused_not_an_internal_error() {
         );
     }
 }
+
+/// Issue 25, `--json` on every command: the dry run, the sync and the refusal
+/// of an unknown remote are each one JSON object on stdout, with the text
+/// form's exit codes; the actions are the text report's lines.
+#[test]
+fn json_reports_the_dry_run_the_sync_and_the_refusal() {
+    let t = team();
+    let parse = |a: &assert_cmd::assert::Assert| -> serde_json::Value {
+        serde_json::from_str(&stdout(a)).unwrap_or_else(|e| panic!("{e}: {}", stdout(a)))
+    };
+    let text = stdout(&t.env.run(&t.a, &["notes", "sync", "--dry-run"]).success());
+    let v = parse(
+        &t.env
+            .run(&t.a, &["notes", "sync", "--dry-run", "--json"])
+            .success(),
+    );
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["command"], "notes sync");
+    assert_eq!(v["remote"], "origin");
+    assert_eq!(v["dryRun"], true);
+    let actions = v["actions"].as_array().unwrap();
+    assert_eq!(actions.len(), text.lines().count(), "{v}\n{text}");
+    assert_eq!(actions[0]["action"], "would push", "{v}");
+    assert!(
+        actions[0]["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("refs/notes/standards "),
+        "{v}"
+    );
+    assert_eq!(
+        t.remote_ref("refs/notes/standards"),
+        "",
+        "a dry run pushes nothing"
+    );
+
+    let v = parse(&t.env.run(&t.a, &["notes", "sync", "--json"]).success());
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["dryRun"], false);
+    let pushed = t.env.git(&t.a, &["rev-parse", "refs/notes/standards"]);
+    assert_eq!(t.remote_ref("refs/notes/standards"), pushed);
+    assert!(
+        v["actions"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!({
+                "action": "pushed",
+                "detail": "refs/notes/standards to origin"
+            })),
+        "{v}"
+    );
+
+    let v = parse(
+        &t.env
+            .run(&t.a, &["notes", "sync", "upstream", "--json"])
+            .code(2),
+    );
+    assert_eq!(v["ok"], false);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("`upstream` is not a configured remote"),
+        "{v}"
+    );
+    assert!(v.get("hint").is_some(), "{v}");
+}

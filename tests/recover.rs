@@ -288,3 +288,46 @@ fn recover_breaks_a_ref_lock_left_by_the_killed_operation() {
     let trailers = env.git(&repo, &["log", "-1", "--format=%B"]);
     assert!(trailers.contains("Standards-Reset:"), "{trailers}");
 }
+
+/// Issue 25, `--json` on every command: nothing to recover, a completed
+/// recovery and the refusal outside a repository are each one JSON object on
+/// stdout, with the text form's exit codes.
+#[test]
+fn json_reports_nothing_the_recovery_and_the_refusal() {
+    let parse = |a: &assert_cmd::assert::Assert| -> serde_json::Value {
+        serde_json::from_str(&stdout(a)).unwrap_or_else(|e| panic!("{e}: {}", stdout(a)))
+    };
+    let (env, repo) = Env::repo();
+    let v = parse(&env.run(&repo, &["recover", "--json"]).success());
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["outcome"], "nothing");
+    assert!(v["operation"].is_null());
+
+    env.run(&repo, &["install"]).success();
+    write(repo.join(".standards/CONTEXT.md"), "ctx\n");
+    assert!(killed_at(
+        &env,
+        &repo,
+        &["reset", "--yes"],
+        "reset:journal-begun"
+    ));
+    let v = parse(&env.run(&repo, &["recover", "--json"]).success());
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["command"], "recover");
+    assert_eq!(v["outcome"], "completed");
+    assert_eq!(v["operation"], "reset");
+    assert!(v["steps"].as_u64().unwrap() >= 1, "{v}");
+    assert!(!repo.join(".git/standards/journal").exists());
+    assert!(!repo.join(".standards/CONTEXT.md").exists());
+
+    let outside = repo.join("..").join("not-a-repo");
+    std::fs::create_dir_all(&outside).unwrap();
+    let text = env.run(&outside, &["recover"]).get_output().status.code();
+    let a = env.run(&outside, &["recover", "--json"]);
+    assert_eq!(a.get_output().status.code(), text);
+    assert_ne!(text, Some(0));
+    let v = parse(&a);
+    assert_eq!(v["ok"], false);
+    assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+    assert!(v.get("hint").is_some(), "{v}");
+}

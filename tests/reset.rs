@@ -743,3 +743,89 @@ fn json_reports_the_preview_the_reset_and_the_refusal() {
         "{v:#}"
     );
 }
+
+/// Issue 25, `--json` on every command: `archive show --json` lists the files
+/// or carries one file's text, `archive restore --json` names what it wrote,
+/// and their refusals are one JSON object each, with the text form's exit codes.
+#[test]
+fn archive_show_and_restore_json_report_the_files_and_the_refusals() {
+    let parse = |a: &assert_cmd::assert::Assert| -> serde_json::Value {
+        serde_json::from_str(&stdout(a)).unwrap_or_else(|e| panic!("{e}: {}", stdout(a)))
+    };
+    let (env, repo) = project_with_cycle();
+    let state = read(repo.join(".standards/STATE.md"));
+    env.run(&repo, &["reset", "--yes"]).success();
+
+    let v = parse(
+        &env.run(&repo, &["archive", "show", CYCLE, "--json"])
+            .success(),
+    );
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["command"], "archive show");
+    let commit = env.git(
+        &repo,
+        &["rev-parse", &format!("refs/standards/archive/{CYCLE}")],
+    );
+    assert_eq!(v["commit"], commit.trim());
+    let listed = stdout(&env.run(&repo, &["archive", "show", CYCLE]).success());
+    let files: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert_eq!(files, listed.lines().collect::<Vec<_>>());
+    assert!(files.contains(&".standards/CONTEXT.md"), "{v}");
+
+    let v = parse(
+        &env.run(&repo, &["archive", "show", CYCLE, "STATE.md", "--json"])
+            .success(),
+    );
+    assert_eq!(v["file"], ".standards/STATE.md", "{v}");
+    assert_eq!(v["content"], state.as_str());
+    assert_eq!(v["size"], state.len());
+
+    let text = env
+        .run(&repo, &["archive", "show", CYCLE, "nosuch.md"])
+        .code(1);
+    let v = parse(
+        &env.run(&repo, &["archive", "show", CYCLE, "nosuch.md", "--json"])
+            .code(1),
+    );
+    assert_eq!(v["ok"], false);
+    assert!(stderr(&text).contains("has no file `nosuch.md`"));
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("has no file `nosuch.md`"),
+        "{v}"
+    );
+    assert!(v["hint"].as_str().unwrap().contains("archive show"), "{v}");
+
+    let v = parse(
+        &env.run(
+            &repo,
+            &["archive", "restore", CYCLE, "CONTEXT.md", "--json"],
+        )
+        .success(),
+    );
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["command"], "archive restore");
+    assert_eq!(v["restored"], serde_json::json!([".standards/CONTEXT.md"]));
+    assert_eq!(read(repo.join(".standards/CONTEXT.md")), "context\n");
+
+    let v = parse(
+        &env.run(
+            &repo,
+            &["archive", "restore", CYCLE, "CONTEXT.md", "--json"],
+        )
+        .code(1),
+    );
+    assert_eq!(v["ok"], false);
+    assert!(
+        v["error"].as_str().unwrap().contains("already exists"),
+        "{v}"
+    );
+    assert_eq!(read(repo.join(".standards/CONTEXT.md")), "context\n");
+}

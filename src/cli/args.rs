@@ -419,6 +419,9 @@ pub enum ArchiveCommand {
         name: String,
         /// A file (or folder) in the archive; `.standards/` may be left out.
         path: Option<String>,
+        /// Print one JSON object: {"ok": true, "command": "archive show", "archive", "commit", "files": [path]} for a listing, or {..., "file", "size", "content" (the file's text; null when it is not UTF-8)} for one file; a refusal prints {"ok": false, "error", "hint"}.
+        #[arg(long)]
+        json: bool,
     },
     /// Write archived files back into the working tree; refuses to overwrite anything.
     Restore {
@@ -428,6 +431,9 @@ pub enum ArchiveCommand {
         /// Files or folders to restore; `.standards/` may be left out.
         #[arg(required = true)]
         paths: Vec<String>,
+        /// Print one JSON object: {"ok": true, "command": "archive restore", "archive", "commit", "restored": [path as archived]}; a refusal prints {"ok": false, "error", "hint"}.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -468,6 +474,9 @@ pub struct RecoverArgs {
     /// Undo the interrupted operation instead of completing it.
     #[arg(long)]
     pub rollback: bool,
+    /// Print one JSON object on stdout instead of the outcome word: {"ok": true, "command": "recover", "outcome": completed|rolled-back|nothing, "operation" (null when nothing), "started", "applied", "steps"}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -480,7 +489,7 @@ pub enum HooksCommand {
     #[command(verbatim_doc_comment)]
     Install(HooksInstallArgs),
     /// Remove what `hooks install` added and put back the hooks that were there, byte for byte.
-    Uninstall,
+    Uninstall(HooksUninstallArgs),
     /// Show each hook, the merge driver, the `.gitattributes` lines and any hook manager.
     Status(HooksStatusArgs),
 }
@@ -504,6 +513,16 @@ pub struct HooksInstallArgs {
     pub reference_transaction: bool,
     #[arg(long)]
     pub merge_driver: bool,
+    /// Print one JSON object on stdout: {"ok": true, "command": "hooks install", "messages": [the text form's lines, which stderr still shows], "snippet": the hook manager's configuration or null}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HooksUninstallArgs {
+    /// Print one JSON object on stdout: {"ok": true, "command": "hooks uninstall", "messages": [the text form's lines, which stderr still shows], "snippet": null}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -731,6 +750,9 @@ pub struct NotesSyncArgs {
     /// Show what would move without fetching, merging or pushing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Print one JSON object on stdout instead of the report: {"ok": true, "command": "notes sync", "remote", "dryRun", "actions": [{action: fetched|merged|fast-forward|pushed|up to date|nothing|would fetch|would merge|would push|would compare, detail}]}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -922,7 +944,9 @@ impl Command {
         match self {
             Command::Status(a) => a.json,
             Command::Check(a) => a.json,
-            Command::Archive(ArchiveCommand::List { json }) => *json,
+            Command::Archive(ArchiveCommand::List { json })
+            | Command::Archive(ArchiveCommand::Show { json, .. })
+            | Command::Archive(ArchiveCommand::Restore { json, .. }) => *json,
             Command::Verify(a) => a.format == Some(VerifyFormat::Json),
             Command::Log(a) => a.json,
             Command::Cycle(CycleCommand::New(a)) => a.json,
@@ -944,7 +968,13 @@ impl Command {
             Command::MergeGuard(a) => a.json,
             Command::Reset(a) => a.json,
             Command::Hooks(HooksCommand::Status(a)) => a.json,
+            Command::Hooks(HooksCommand::Install(a)) => a.json,
+            Command::Hooks(HooksCommand::Uninstall(a)) => a.json,
             Command::Uninstall(a) => a.json,
+            Command::Recover(a) => a.json,
+            Command::Install(a) => a.json,
+            Command::Resolve(a) => a.json,
+            Command::Notes(NotesCommand::Sync(a)) => a.json,
             Command::Hook(HookCommand::PreReceive(a)) => a.json,
             Command::Hook(HookCommand::Update(a)) => a.json,
             _ => false,
@@ -1286,6 +1316,9 @@ pub struct ResolveArgs {
     /// Confirm the decision without asking (required outside a terminal).
     #[arg(long)]
     pub yes: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask (a resolution needs --yes): {"ok": true, "command": "resolve", "keep", "kept" and "dropped" (the cycle IDs, or null), "records" (the dropped cycle's records), "staged", "lines" (the text report)}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -1339,6 +1372,9 @@ pub struct InstallArgs {
     /// Add the stop hook (the default on a first setup; a reinstall keeps the recorded choice).
     #[arg(long)]
     pub hooks: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask which clients to set up: {"ok": true, "command": "install", "dryRun", "lines": [the text report's lines]}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `install --client`.
@@ -1466,7 +1502,9 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     } else {
                         None
                     },
+                    no_prompt: false,
                 },
+                json: a.json,
             },
         ),
         Command::Cycle(CycleCommand::New(a)) => {
@@ -1532,6 +1570,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             &commands::notes::SyncRequest {
                 remote: a.remote,
                 dry_run: a.dry_run,
+                json: a.json,
             },
         ),
         Command::Invocation(a) => commands::invocation::run(
@@ -1570,6 +1609,11 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         }
         Command::Hooks(c) => {
             use commands::hooks::{Action, Selection};
+            let json = match &c {
+                HooksCommand::Install(a) => a.json,
+                HooksCommand::Uninstall(a) => a.json,
+                HooksCommand::Status(_) => false,
+            };
             let action = match c {
                 HooksCommand::Install(a) => {
                     let any = a.pre_commit
@@ -1597,10 +1641,14 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                         Selection::default_set()
                     })
                 }
-                HooksCommand::Uninstall => Action::Uninstall,
+                HooksCommand::Uninstall(_) => Action::Uninstall,
                 HooksCommand::Status(a) => Action::Status { json: a.json },
             };
-            commands::hooks::run(ctx, &action)
+            if json {
+                commands::hooks::run_json(ctx, &action)
+            } else {
+                commands::hooks::run(ctx, &action)
+            }
         }
         Command::MergeGuard(a) => commands::merge_guard::run(
             ctx,
@@ -1634,11 +1682,11 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             a.json,
         ),
         Command::Archive(ArchiveCommand::List { json }) => commands::archive::run_list(ctx, json),
-        Command::Archive(ArchiveCommand::Show { name, path }) => {
-            commands::archive::run_show(ctx, &name, path.as_deref())
+        Command::Archive(ArchiveCommand::Show { name, path, json }) => {
+            commands::archive::run_show(ctx, &name, path.as_deref(), json)
         }
-        Command::Archive(ArchiveCommand::Restore { name, paths }) => {
-            commands::archive::run_restore(ctx, &name, &paths)
+        Command::Archive(ArchiveCommand::Restore { name, paths, json }) => {
+            commands::archive::run_restore(ctx, &name, &paths, json)
         }
         Command::Uninstall(a) => commands::uninstall::run(
             ctx,
@@ -1652,6 +1700,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             ctx,
             &commands::recover::Request {
                 rollback: a.rollback,
+                json: a.json,
             },
         ),
         Command::Hook(HookCommand::Stop(a)) => {
@@ -1698,6 +1747,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     KeepArg::Theirs => commands::resolve::Keep::Theirs,
                 },
                 yes: a.yes,
+                json: a.json,
             };
             let stdin = std::io::stdin();
             if stdin.is_terminal() && std::io::stderr().is_terminal() {

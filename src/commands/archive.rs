@@ -54,16 +54,29 @@ pub fn run_list(ctx: &mut Context, json: bool) -> Result<()> {
 
 /// `archive show <name> [<path>]`: lists the archived files, or prints one
 /// file's bytes exactly as archived.
-pub fn run_show(ctx: &mut Context, name: &str, path: Option<&str>) -> Result<()> {
+pub fn run_show(ctx: &mut Context, name: &str, path: Option<&str>, json: bool) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let commit = archive::resolve(&project.repo, name)?;
     let files = archive::files(&project.repo, commit, &archive::label(name))?;
-    match path {
-        None => {
-            for f in &files {
-                writeln!(ctx.out, "{}", f.path).map_err(Error::stdout)?;
-            }
+    // `--json` (issue 25): the listed files, or the one file's text.
+    let list = |ctx: &mut Context, files: &[&archive::ArchivedFile]| -> Result<()> {
+        if json {
+            let value = serde_json::json!({
+                "ok": true,
+                "command": "archive show",
+                "archive": name,
+                "commit": commit.to_string(),
+                "files": files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(),
+            });
+            return super::print_result(ctx.out, true, "", value);
         }
+        for f in files {
+            writeln!(ctx.out, "{}", f.path).map_err(Error::stdout)?;
+        }
+        Ok(())
+    };
+    match path {
+        None => list(ctx, &files.iter().collect::<Vec<_>>())?,
         Some(path) => {
             let picked = archive::select(&files, path);
             match picked.as_slice() {
@@ -80,13 +93,21 @@ pub fn run_show(ctx: &mut Context, name: &str, path: Option<&str>) -> Result<()>
                         || one.path == format!(".standards/{}", path.trim_end_matches('/')) =>
                 {
                     let bytes = archive::blob(&project.repo, one.id)?;
+                    if json {
+                        let value = serde_json::json!({
+                            "ok": true,
+                            "command": "archive show",
+                            "archive": name,
+                            "commit": commit.to_string(),
+                            "file": one.path,
+                            "size": bytes.len(),
+                            "content": std::str::from_utf8(&bytes).ok(),
+                        });
+                        return super::print_result(ctx.out, true, "", value);
+                    }
                     ctx.out.write_all(&bytes).map_err(Error::stdout)?;
                 }
-                many => {
-                    for f in many {
-                        writeln!(ctx.out, "{}", f.path).map_err(Error::stdout)?;
-                    }
-                }
+                many => list(ctx, many)?,
             }
         }
     }
@@ -95,7 +116,7 @@ pub fn run_show(ctx: &mut Context, name: &str, path: Option<&str>) -> Result<()>
 
 /// `archive restore <name> <path>...`: writes archived files back into the
 /// working tree, refusing to overwrite anything that exists.
-pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String]) -> Result<()> {
+pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String], json: bool) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     project.require_workdir()?;
     // Issue 21: held from checking the targets to the last write.
@@ -164,8 +185,19 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String]) -> Result<()
     // folder); `archive show` keeps the archive's own paths, which `show` and
     // `restore` take back.
     let view = ctx.path_view(&project);
-    for p in &chosen {
-        writeln!(ctx.out, "restored       {}", view.show(p)).map_err(Error::stdout)?;
+    if json {
+        let value = serde_json::json!({
+            "ok": true,
+            "command": "archive restore",
+            "archive": name,
+            "commit": commit.to_string(),
+            "restored": chosen,
+        });
+        super::print_result(ctx.out, true, "", value)?;
+    } else {
+        for p in &chosen {
+            writeln!(ctx.out, "restored       {}", view.show(p)).map_err(Error::stdout)?;
+        }
     }
     writeln!(
         ctx.err,

@@ -38,6 +38,8 @@ pub struct Request {
     pub choice: Option<Choice>,
     /// `--no-hooks` (false) or `--hooks` (true).
     pub hooks: Option<bool>,
+    /// Never ask which clients to set up, even on a terminal (`--json`).
+    pub no_prompt: bool,
 }
 
 /// One change to a client file.
@@ -233,7 +235,12 @@ pub fn plan(tree: &dyn Tree, manifest: &str, request: &Request, list: Lister) ->
                         found.push(c);
                     }
                 }
-                if let Some(answer) = ask_on_terminal(&found) {
+                let answer = if request.no_prompt {
+                    None
+                } else {
+                    ask_on_terminal(&found)
+                };
+                if let Some(answer) = answer {
                     found = answer;
                 } else {
                     p.notices.push(if found.is_empty() {

@@ -198,6 +198,42 @@ pub fn run(ctx: &mut Context, action: &Action) -> Result<()> {
     }
 }
 
+/// `hooks install --json` and `hooks uninstall --json` (issue 25): what the
+/// text form says on stderr, one line each, as `messages` (still printed on
+/// stderr too), and what it prints on stdout (the configuration snippet for a
+/// hook manager) as `snippet`, null when there is none.
+pub fn run_json(ctx: &mut Context, action: &Action) -> Result<()> {
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let result = {
+        let mut inner = Context {
+            cwd: ctx.cwd.clone(),
+            out: &mut out,
+            err: &mut err,
+            color: false,
+        };
+        run(&mut inner, action)
+    };
+    ctx.err
+        .write_all(&err)
+        .map_err(|e| Error::io("<stderr>", e))?;
+    result?;
+    let command = match action {
+        Action::Install(_) => "hooks install",
+        Action::Uninstall => "hooks uninstall",
+        Action::Status { .. } => return status_json(ctx),
+    };
+    let messages = String::from_utf8_lossy(&err);
+    let snippet = String::from_utf8_lossy(&out);
+    let value = serde_json::json!({
+        "ok": true,
+        "command": command,
+        "messages": messages.lines().collect::<Vec<_>>(),
+        "snippet": (!snippet.is_empty()).then(|| snippet.to_string()),
+    });
+    crate::commands::print_result(ctx.out, true, "", value)
+}
+
 /// `hooks status --json` (issue 25): the status lines, each `<name>: <state>`,
 /// as `{"ok": true, "command": "hooks status", "items": [{name, state}]}`.
 fn status_json(ctx: &mut Context) -> Result<()> {

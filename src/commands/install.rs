@@ -25,6 +25,8 @@ pub struct Request {
     pub dry_run: bool,
     /// The agent-client part (`--client`, `--hooks`/`--no-hooks`).
     pub clients: super::clients::Request,
+    /// Print one JSON object on stdout instead of the report (never asks).
+    pub json: bool,
 }
 
 /// The Node runtime's tool folder, removed on install (D2).
@@ -687,6 +689,33 @@ fn inspect_installed(
 
 /// Runs `install`.
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
+    if !request.json {
+        return install(ctx, request);
+    }
+    // `--json` (issue 25): the report's lines in one object; never asks.
+    let mut request = request.clone();
+    request.clients.no_prompt = true;
+    let mut lines = Vec::new();
+    {
+        let mut inner = Context {
+            cwd: ctx.cwd.clone(),
+            out: &mut lines,
+            err: &mut *ctx.err,
+            color: false,
+        };
+        install(&mut inner, &request)?;
+    }
+    let lines = String::from_utf8_lossy(&lines);
+    let value = serde_json::json!({
+        "ok": true,
+        "command": "install",
+        "dryRun": request.dry_run,
+        "lines": lines.lines().collect::<Vec<_>>(),
+    });
+    super::print_result(ctx.out, true, "", value)
+}
+
+fn install(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let root = project.require_workdir()?.to_path_buf();
     // Issue 21: held from reading the installed files to the last write (a

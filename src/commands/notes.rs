@@ -26,6 +26,8 @@ pub const MAX_ROUNDS: usize = 5;
 pub struct SyncRequest {
     pub remote: String,
     pub dry_run: bool,
+    /// Print one JSON object on stdout instead of the report lines.
+    pub json: bool,
 }
 
 fn say(ctx: &mut Context, verb: &str, text: &str) -> Result<()> {
@@ -56,6 +58,44 @@ fn local_archives(repo: &gix::Repository) -> Result<BTreeMap<String, ObjectId>> 
 }
 
 pub fn run_sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
+    if !request.json {
+        return sync(ctx, request);
+    }
+    // `--json` (issue 25): the report lines become the `actions` of one object.
+    let mut lines = Vec::new();
+    let mut inner = Context {
+        cwd: ctx.cwd.clone(),
+        out: &mut lines,
+        err: &mut *ctx.err,
+        color: false,
+    };
+    sync(&mut inner, request)?;
+    let value = serde_json::json!({
+        "ok": true,
+        "command": "notes sync",
+        "remote": request.remote,
+        "dryRun": request.dry_run,
+        "actions": actions(&String::from_utf8_lossy(&lines)),
+    });
+    super::print_result(ctx.out, true, "", value)
+}
+
+/// The report lines of [`say`] as `{action, detail}` objects: every verb is
+/// shorter than its 14-column field, so the detail starts at column 15.
+fn actions(report: &str) -> Vec<serde_json::Value> {
+    report
+        .lines()
+        .map(|line| {
+            let (verb, text) = match (line.get(..14), line.get(15..)) {
+                (Some(verb), Some(text)) => (verb.trim_end(), text),
+                _ => (line.trim_end(), ""),
+            };
+            serde_json::json!({ "action": verb, "detail": text })
+        })
+        .collect()
+}
+
+fn sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let repo = &project.repo;
     let remote = request.remote.as_str();

@@ -12,6 +12,8 @@ use crate::repo::{notes, Project};
 pub struct Request {
     /// Undo the interrupted operation instead of completing it.
     pub rollback: bool,
+    /// Print one JSON object on stdout instead of the one-word outcome.
+    pub json: bool,
 }
 
 /// The failpoints `recover` passes (see [`journal::RECOVER_POINTS`]).
@@ -50,6 +52,15 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
                 project.root.display()
             )
             .map_err(w)?;
+            if request.json {
+                let value = serde_json::json!({
+                    "ok": true,
+                    "command": "recover",
+                    "outcome": "nothing",
+                    "operation": null,
+                });
+                super::print_result(ctx.out, true, "", value)?;
+            }
         }
         Some(done) => {
             let p = &done.pending;
@@ -63,24 +74,16 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
                 p.operation, p.started, p.applied, p.steps
             )
             .map_err(w)?;
-            writeln!(
-                ctx.out,
-                "{}",
-                match done.direction {
-                    Direction::Completed => "completed",
-                    Direction::RolledBack => "rolled-back",
-                }
-            )
-            .map_err(Error::stdout)?;
+            let outcome = match done.direction {
+                Direction::Completed => "completed",
+                Direction::RolledBack => "rolled-back",
+            };
+            if !request.json {
+                writeln!(ctx.out, "{outcome}").map_err(Error::stdout)?;
+            }
             let mut event = Event::new(EventKind::Recovered)
                 .detail("operation", p.operation.clone())
-                .detail(
-                    "outcome",
-                    match done.direction {
-                        Direction::Completed => "completed",
-                        Direction::RolledBack => "rolled-back",
-                    },
-                )
+                .detail("outcome", outcome)
                 .detail("started", p.started.clone())
                 .detail("applied", p.applied)
                 .detail("steps", p.steps)
@@ -99,6 +102,18 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
                 event,
                 &format!("the interrupted `git standards {}` was {what}", p.operation),
             )?;
+            let value = serde_json::json!({
+                "ok": true,
+                "command": "recover",
+                "outcome": outcome,
+                "operation": p.operation,
+                "started": p.started,
+                "applied": p.applied,
+                "steps": p.steps,
+            });
+            if request.json {
+                super::print_result(ctx.out, true, "", value)?;
+            }
         }
     }
     Ok(())

@@ -63,11 +63,15 @@ pub struct Request {
     pub keep: Keep,
     /// The user confirmed on the command line.
     pub yes: bool,
+    /// Print one JSON object on stdout instead of the report (never asks).
+    pub json: bool,
 }
 
 /// Runs `resolve`. `terminal` is the user's terminal to ask for confirmation
 /// (`None` when standard input or error is not a terminal: then `--yes` is required).
 pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRead>) -> Result<()> {
+    // With --json a command never prompts (issue 25).
+    let terminal = terminal.filter(|_| !request.json);
     let (rt, _lock) = runtime::open_locked(&ctx.cwd, None, "resolve")?;
     let project = &rt.project;
     crate::repo::journal::refuse_if_pending(project)?;
@@ -175,8 +179,10 @@ pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRe
         .and_then(|d| d.cycle.as_deref())
         .map(|id| records_of(&rt.tree, id))
         .unwrap_or_default();
-    let say = |ctx: &mut Context, line: String| -> Result<()> {
-        writeln!(ctx.out, "{line}").map_err(Error::stdout)
+    let mut lines: Vec<String> = Vec::new();
+    let mut say = |_: &mut Context, line: String| -> Result<()> {
+        lines.push(line);
+        Ok(())
     };
     say(
         ctx,
@@ -224,7 +230,17 @@ pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRe
             ),
         )?;
     }
-    Ok(())
+    let value = serde_json::json!({
+        "ok": true,
+        "command": "resolve",
+        "keep": request.keep.name(),
+        "kept": decision.kept.cycle,
+        "dropped": decision.dropped.as_ref().and_then(|d| d.cycle.clone()),
+        "records": records,
+        "staged": true,
+        "lines": lines,
+    });
+    super::print_result(ctx.out, request.json, &lines.join("\n"), value)
 }
 
 fn capitalized(s: &str) -> String {
