@@ -16,19 +16,10 @@ use git_standards::commands::install;
 
 use crate::common::{read, write, Env};
 use crate::fixture::Project;
-use crate::serialise::killed;
+use crate::serialise::{events, killed};
 
 const STATE: &str = ".standards/STATE.md";
 const VERSION: &str = ".standards/VERSION.json";
-
-/// Every event of the trail, parsed (none before the first one).
-fn events(env: &Env, repo: &Path) -> Vec<serde_json::Value> {
-    let a = env.run(repo, &["log", "--json"]).success();
-    String::from_utf8_lossy(&a.get_output().stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
 
 /// How many events of `kind` the trail holds.
 fn count(env: &Env, repo: &Path, kind: &str) -> usize {

@@ -19,8 +19,8 @@ use crate::transitions::f_std;
 
 const STATE: &str = ".standards/STATE.md";
 
-/// Every event of the trail, parsed.
-fn events(env: &Env, repo: &Path) -> Vec<serde_json::Value> {
+/// Every event of the trail, parsed (none before the first one).
+pub fn events(env: &Env, repo: &Path) -> Vec<serde_json::Value> {
     let a = env.run(repo, &["log", "--json"]).success();
     String::from_utf8_lossy(&a.get_output().stdout)
         .lines()

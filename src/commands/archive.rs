@@ -52,6 +52,16 @@ pub fn run_list(ctx: &mut Context, json: bool) -> Result<()> {
     Ok(())
 }
 
+/// The refusal of `show` and `restore` when the archive holds no such path.
+fn no_such_file(name: &str, path: &str) -> Error {
+    Error::refused(
+        format!("archive `{name}` has no file `{path}`"),
+        Some(format!(
+            "`git standards archive show {name}` lists its files"
+        )),
+    )
+}
+
 /// `archive show <name> [<path>]`: lists the archived files, or prints one
 /// file's bytes exactly as archived.
 pub fn run_show(ctx: &mut Context, name: &str, path: Option<&str>, json: bool) -> Result<()> {
@@ -80,14 +90,7 @@ pub fn run_show(ctx: &mut Context, name: &str, path: Option<&str>, json: bool) -
         Some(path) => {
             let picked = archive::select(&files, path);
             match picked.as_slice() {
-                [] => {
-                    return Err(Error::refused(
-                        format!("archive `{name}` has no file `{path}`"),
-                        Some(format!(
-                            "`git standards archive show {name}` lists its files"
-                        )),
-                    ))
-                }
+                [] => return Err(no_such_file(name, path)),
                 [one]
                     if one.path.trim_end_matches('/') == path.trim_end_matches('/')
                         || one.path == format!(".standards/{}", path.trim_end_matches('/')) =>
@@ -130,12 +133,7 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String], json: bool) 
     for path in paths {
         let picked = archive::select(&files, path);
         if picked.is_empty() {
-            return Err(Error::refused(
-                format!("archive `{name}` has no file `{path}`"),
-                Some(format!(
-                    "`git standards archive show {name}` lists its files"
-                )),
-            ));
+            return Err(no_such_file(name, path));
         }
         for f in picked {
             if chosen.contains(&f.path) {
