@@ -13,9 +13,9 @@
 
 use std::time::{Duration, Instant};
 
-use git_standards::protocol::check::{self, testing::installed_tree, Options};
-use git_standards::protocol::tree::MemTree;
-use git_standards::protocol::vocab::ProjectMode;
+use standards_core::check::{self, testing::installed_tree, Options};
+use standards_core::model::tree::MemTree;
+use standards_core::model::vocab::ProjectMode;
 
 const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
 
@@ -27,7 +27,7 @@ fn block(artifact: &str, cycle: &str) -> String {
 /// of earlier cycles and `plain` ordinary Markdown files.
 fn large_project(history: usize, plain: usize) -> MemTree {
     let mut t = installed_tree(ProjectMode::Brownfield);
-    let state = git_standards::protocol::state::fresh_template(ProjectMode::Brownfield)
+    let state = standards_core::model::state::fresh_template(ProjectMode::Brownfield)
         .replace("`Id`: `UNSET`", &format!("`Id`: `{ID}`"))
         .replace("`Request`: `UNSET`", "`Request`: `Add user search`")
         .replace("`CycleMode`: `UNSET`", "`CycleMode`: `STANDARD`")
@@ -91,7 +91,7 @@ fn long_records(n0: usize) -> MemTree {
             format!("### Obligation {i}\n\n`Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION`\n`Reason`: `Defect {i}.`\n\n")
         })
         .collect();
-    let state = git_standards::protocol::state::fresh_template(ProjectMode::Brownfield)
+    let state = standards_core::model::state::fresh_template(ProjectMode::Brownfield)
         .replace("`Id`: `UNSET`", &format!("`Id`: `{ID}`"))
         .replace("`Request`: `UNSET`", "`Request`: `Add user search`")
         .replace("`CycleMode`: `UNSET`", "`CycleMode`: `STANDARD`")
@@ -217,7 +217,7 @@ fn real_repository(files: usize) -> tempfile::TempDir {
     }
     std::fs::write(root.join(".gitignore"), "target/\n").unwrap();
     let tree = large_project(50, 0);
-    use git_standards::protocol::tree::{Node, Tree};
+    use standards_core::model::tree::{Node, Tree};
     for path in tree
         .markdown_files()
         .into_iter()
@@ -306,7 +306,7 @@ trait Count {
 
 impl Count for MemTree {
     fn markdown_files_len(&self) -> usize {
-        use git_standards::protocol::tree::Tree;
+        use standards_core::model::tree::Tree;
         self.markdown_files().len()
     }
 }

@@ -7,8 +7,8 @@
 
 use std::time::{Duration, Instant};
 
-use git_standards::audit::{Event, EventKind, Stamp};
 use git_standards::repo::notes::{self, Anchor, ANCHORS_DIR, NOTES_REF};
+use standards_core::audit::{Event, EventKind, Stamp};
 
 const CYCLES: usize = 100;
 const PER_CYCLE: usize = 99;

@@ -15,9 +15,9 @@
 
 use std::time::{Duration, Instant};
 
-use git_standards::protocol::check::{self, testing::installed_tree, Options};
-use git_standards::protocol::tree::MemTree;
-use git_standards::protocol::vocab::ProjectMode;
+use standards_core::check::{self, testing::installed_tree, Options};
+use standards_core::model::tree::MemTree;
+use standards_core::model::vocab::ProjectMode;
 
 const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
 
@@ -28,7 +28,7 @@ fn scope_path() -> String {
 /// An active STANDARD cycle in SCOPING whose scope holds `body`.
 fn project(body: &str) -> MemTree {
     let mut t = installed_tree(ProjectMode::Brownfield);
-    let state = git_standards::protocol::state::fresh_template(ProjectMode::Brownfield)
+    let state = standards_core::model::state::fresh_template(ProjectMode::Brownfield)
         .replace("`Id`: `UNSET`", &format!("`Id`: `{ID}`"))
         .replace("`Request`: `UNSET`", "`Request`: `Add user search`")
         .replace("`CycleMode`: `UNSET`", "`CycleMode`: `STANDARD`")
@@ -64,8 +64,8 @@ fn headings(n: usize) -> MemTree {
 /// STATE.md grown by notes lines to about `n` bytes.
 fn state_size(n: usize) -> MemTree {
     let mut t = project("- `AC-001`: one.\n");
-    let mut state = git_standards::protocol::tree::Tree::text(&t, ".standards/STATE.md");
-    let git_standards::protocol::tree::Text::Ok(text) = &mut state else {
+    let mut state = standards_core::model::tree::Tree::text(&t, ".standards/STATE.md");
+    let standards_core::model::tree::Text::Ok(text) = &mut state else {
         unreachable!()
     };
     text.reserve(n);

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::protocol::mode::ModeError;
-use crate::protocol::state::StateError;
+use standards_core::model::mode::ModeError;
+use standards_core::model::state::StateError;
 
 /// A STANDARDS project found in a subfolder of the repository.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

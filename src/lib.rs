@@ -1,13 +1,12 @@
 //! `git-standards`: the git-native runtime of the S.T.A.N.D.A.R.D.S. workflow.
 //!
-//! Layers, one direction: [`cli`] → [`commands`] → [`protocol`] (pure) and [`repo`] (git).
+//! Layers, one direction: [`cli`] → [`commands`] → the pure core
+//! ([`standards_core`], its own crate: no I/O, no git) and [`repo`] (the only
+//! door to git and the file system).
 
-pub mod assets;
-pub mod audit;
 pub mod cli;
 pub mod commands;
 pub mod error;
-pub mod protocol;
 pub mod repo;
 
 pub use error::{Error, Result};

@@ -23,8 +23,8 @@ fn sc_art_001_creates_the_verification_report() {
     );
     assert_eq!(
         text,
-        git_standards::assets::new_record(
-            git_standards::protocol::vocab::ArtifactType::Verification,
+        standards_core::assets::new_record(
+            standards_core::model::vocab::ArtifactType::Verification,
             None,
             &id
         )
@@ -535,8 +535,8 @@ fn scope_design_and_plan_paths_are_recorded_in_active_work() {
     let plan = format!(".standards/docs/development/{id}.md");
     p.write(
         &plan,
-        git_standards::assets::new_record(
-            git_standards::protocol::vocab::ArtifactType::Development,
+        standards_core::assets::new_record(
+            standards_core::model::vocab::ArtifactType::Development,
             None,
             &id,
         ),

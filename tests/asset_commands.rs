@@ -1,8 +1,9 @@
 //! Every `git standards …` command line the project shows a user or an agent
 //! parses with our command-line definition: each code span in the embedded
 //! assets (role skills, mode files, the installed protocol text, every file
-//! under `src/assets/`), each code span in a string of the Rust sources (hints,
-//! messages, managed blocks), and the stop-hook commands install registers.
+//! under `crates/standards-core/src/assets/`), each code span in a string of
+//! the Rust sources of both crates (hints, messages, managed blocks), and the
+//! stop-hook commands install registers.
 //! Placeholders (`<role>`, `<TYPE>`) take a value the argument accepts,
 //! optional parts (`[--json]`) are included, and of alternatives (`ours|theirs`)
 //! the first is taken.
@@ -278,13 +279,14 @@ fn parses(line: &str) -> Result<(), String> {
 fn every_command_line_in_the_assets_and_messages_parses() {
     let mut paths = Vec::new();
     files(&root().join("src"), &mut paths);
+    files(&root().join("crates/standards-core/src"), &mut paths);
     paths.sort();
     let mut failures = Vec::new();
     let mut checked = 0;
     let mut assets = 0;
     for path in &paths {
         let rust = path.extension().is_some_and(|e| e == "rs");
-        let in_assets = path.starts_with(root().join("src/assets"));
+        let in_assets = path.starts_with(root().join("crates/standards-core/src/assets"));
         if !rust && !in_assets {
             continue;
         }
@@ -302,7 +304,7 @@ fn every_command_line_in_the_assets_and_messages_parses() {
             }
         }
     }
-    use git_standards::protocol::clients::{CLAUDE_HOOK_COMMAND, CODEX_HOOK_COMMAND};
+    use standards_core::setup::clients::{CLAUDE_HOOK_COMMAND, CODEX_HOOK_COMMAND};
     for hook in [CLAUDE_HOOK_COMMAND, CODEX_HOOK_COMMAND] {
         let line = hook
             .split("git standards ")

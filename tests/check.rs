@@ -439,7 +439,7 @@ fn compat_reports_only_the_reference_rules() {
     let reference = v["checked"]["rules"].as_u64().unwrap();
     assert_eq!(
         full - reference,
-        git_standards::protocol::check::protocol_rules::CATALOGUE.len() as u64
+        standards_core::check::protocol_rules::CATALOGUE.len() as u64
     );
     // A reference problem keeps its source in both modes.
     std::fs::remove_file(repo.join(".standards/VERSION.json")).unwrap();

@@ -11,10 +11,10 @@
 
 use std::path::Path;
 
-use git_standards::protocol::check::{self, testing::installed_tree, Options, Problem};
-use git_standards::protocol::state::fresh_template;
-use git_standards::protocol::tree::MemTree;
-use git_standards::protocol::vocab::ProjectMode;
+use standards_core::check::{self, testing::installed_tree, Options, Problem};
+use standards_core::model::state::fresh_template;
+use standards_core::model::tree::MemTree;
+use standards_core::model::vocab::ProjectMode;
 
 use crate::common::{read, stdout, write, Env};
 

@@ -23,9 +23,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::common::overlay;
-use git_standards::protocol::check::{self, testing::installed_tree, Options};
-use git_standards::protocol::tree::MemTree;
-use git_standards::protocol::vocab::ProjectMode;
+use standards_core::check::{self, testing::installed_tree, Options};
+use standards_core::model::tree::MemTree;
+use standards_core::model::vocab::ProjectMode;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check")

@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
-use git_standards::protocol::check::{self, Options};
-use git_standards::protocol::tree::{MemTree, Node, Tree};
-use git_standards::protocol::vocab::ProjectMode;
+use standards_core::check::{self, Options};
+use standards_core::model::tree::{MemTree, Node, Tree};
+use standards_core::model::vocab::ProjectMode;
 
 /// A small deterministic generator (xorshift), so failures reproduce.
 struct Rng(u64);

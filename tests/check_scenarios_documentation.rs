@@ -15,13 +15,13 @@
 use std::path::PathBuf;
 
 use git_standards::commands::check::{evaluate, Source};
-use git_standards::protocol::check::{self, testing::installed_tree, Options, Problem};
-use git_standards::protocol::layout::{record_path, CONTEXT_PATH, STATE_PATH};
-use git_standards::protocol::state::StateDoc;
-use git_standards::protocol::tree::MemTree;
-use git_standards::protocol::vocab::{ArtifactType, ProjectMode, ReviewKind};
-use git_standards::protocol::{fields, tree::Text, tree::Tree};
 use git_standards::repo::Project;
+use standards_core::check::{self, testing::installed_tree, Options, Problem};
+use standards_core::model::layout::{record_path, CONTEXT_PATH, STATE_PATH};
+use standards_core::model::state::StateDoc;
+use standards_core::model::tree::MemTree;
+use standards_core::model::vocab::{ArtifactType, ProjectMode, ReviewKind};
+use standards_core::model::{fields, tree::Text, tree::Tree};
 
 use crate::common::{stderr, stdout, write, Env};
 
@@ -127,7 +127,7 @@ impl Backend for Mem {
         let id = value(&state, "Id");
         let path = record_path(artifact, kind, &id);
         if self.read(&path).is_none() {
-            let text = git_standards::assets::new_record(artifact, kind, &id);
+            let text = standards_core::assets::new_record(artifact, kind, &id);
             self.write(&path, &text);
         }
         path
@@ -1707,7 +1707,7 @@ fn sc_doc_061_reinstall_keeps_guided_documentation_choices() {
 /// lands, drive it through the binary instead.
 #[test]
 fn sc_doc_062_after_reset_the_workflow_is_fresh_and_project_docs_stay() {
-    use git_standards::protocol::mode;
+    use standards_core::model::mode;
     let mut d = guided_documenter_reinstalled();
     let r = d.r.clone();
     // RT §7.7 step 6, brownfield (app.py exists).
@@ -1716,7 +1716,7 @@ fn sc_doc_062_after_reset_the_workflow_is_fresh_and_project_docs_stay() {
     d.write(".standards/MODE.md", &mode::render(ProjectMode::Brownfield));
     d.write(
         STATE,
-        &git_standards::protocol::state::fresh_template(ProjectMode::Brownfield),
+        &standards_core::model::state::fresh_template(ProjectMode::Brownfield),
     );
     d.at("SC-DOC-062 after reset").clean();
     let s = d.parsed();

@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::common::overlay;
-use git_standards::protocol::check::{self, testing::installed_tree, Options, Problem};
-use git_standards::protocol::vocab::ProjectMode;
+use standards_core::check::{self, testing::installed_tree, Options, Problem};
+use standards_core::model::vocab::ProjectMode;
 
 const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
 const STATE: &str = ".standards/STATE.md";

@@ -5,10 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use git_standards::protocol::check::{self, testing::installed_tree, Options};
-use git_standards::protocol::state::{fresh_template, Baseline, StateDoc};
-use git_standards::protocol::tree::{MemTree, Node, Tree};
-use git_standards::protocol::vocab::{
+use standards_core::check::{self, testing::installed_tree, Options};
+use standards_core::model::state::{fresh_template, Baseline, StateDoc};
+use standards_core::model::tree::{MemTree, Node, Tree};
+use standards_core::model::vocab::{
     CompletionPolicy, CycleMode, PendingCadence, ProjectMode, WorkflowState,
 };
 

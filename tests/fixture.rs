@@ -20,7 +20,7 @@ pub struct Project {
 
 /// `true` when `id` has the generated form `<slug>-<YYYYMMDD>T<HHMMSS>Z-<8 hex>`.
 pub fn is_generated(id: &str) -> bool {
-    git_standards::protocol::cycle_id::is_generated(id)
+    standards_core::model::cycle_id::is_generated(id)
 }
 
 pub use crate::common::set_field;

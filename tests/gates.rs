@@ -261,8 +261,8 @@ fn a_laundered_cycle_fails_check_and_verify() {
 /// The value of the first `name` field of STATE.md.
 fn state_field(repo: &Path, name: &str) -> String {
     let s = read(repo.join(STATE));
-    let found = git_standards::protocol::fields::scan(&s);
-    git_standards::protocol::fields::first(&found, name)
+    let found = standards_core::model::fields::scan(&s);
+    standards_core::model::fields::first(&found, name)
         .unwrap()
         .value
         .clone()

@@ -17,7 +17,7 @@ use crate::common::{write, Env};
 const SCOPE: &[&str] = &[
     "src/cli/exit.rs",
     "src/error.rs",
-    "src/protocol/check",
+    "crates/standards-core/src/check",
     "src/commands/install.rs",
     "src/commands/check.rs",
     "src/commands/runtime.rs",
@@ -26,10 +26,10 @@ const SCOPE: &[&str] = &[
     "src/commands/cycle.rs",
     "src/commands/id.rs",
     "src/commands/transition.rs",
-    "src/protocol/transition.rs",
+    "crates/standards-core/src/workflow/transition.rs",
     "src/commands/resolve.rs",
     "src/repo/conflicts.rs",
-    "src/protocol/merge_guard.rs",
+    "crates/standards-core/src/setup/merge_guard.rs",
     "src/commands/merge_guard.rs",
     "src/commands/reset.rs",
     "src/commands/uninstall.rs",
@@ -76,27 +76,27 @@ const TABLE: &[(&str, &str, Situation)] = &[
         Custom(invalid_state),
     ),
     (
-        "src/protocol/check/acceptance.rs",
+        "crates/standards-core/src/check/acceptance.rs",
         "git standards id next AC {}",
         Guides("AC-001-defined-twice", "AC-001"),
     ),
     (
-        "src/protocol/check/protocol_rules/records.rs",
+        "crates/standards-core/src/check/protocol_rules/records.rs",
         "git standards id next AC {path}",
         Guides("PR-043-standard-scope-without-conditions", "PR-043"),
     ),
     (
-        "src/protocol/check/protocol_rules/records.rs",
+        "crates/standards-core/src/check/protocol_rules/records.rs",
         "git standards id next DEV {path}",
         Guides("PR-044-complete-plan-without-steps", "PR-044"),
     ),
     (
-        "src/protocol/check/completion.rs",
+        "crates/standards-core/src/check/completion.rs",
         "git standards artifact init {}",
         Case("CP-001-verification-report-missing", "CP-001"),
     ),
     (
-        "src/protocol/check/documentation.rs",
+        "crates/standards-core/src/check/documentation.rs",
         "git standards id next DOC {path}",
         Guides(
             "DC-001-synchronization-numbering-in-documentation-record",
@@ -104,122 +104,122 @@ const TABLE: &[(&str, &str, Situation)] = &[
         ),
     ),
     (
-        "src/protocol/check/headers.rs",
+        "crates/standards-core/src/check/headers.rs",
         "git standards id next {prefix} {}",
         Guides("RH-004-finding-defined-twice", "RH-004"),
     ),
     (
-        "src/protocol/check/history.rs",
+        "crates/standards-core/src/check/history.rs",
         "git restore --source=HEAD --staged --worktree .standards/STATE.md",
         Case("GT-001-signed-off-cycle-reopened", "GT-001"),
     ),
     (
-        "src/protocol/check/history.rs",
+        "crates/standards-core/src/check/history.rs",
         "git standards start --request \\\"...\\\"",
         Case("GT-001-signed-off-cycle-reopened", "GT-001"),
     ),
     (
-        "src/protocol/check/history_acceptance.rs",
+        "crates/standards-core/src/check/history_acceptance.rs",
         "git standards id next AC {}",
         Guides("GT-004-retired-id-reused", "GT-004"),
     ),
     (
-        "src/protocol/check/protocol_rules/catalogue.rs",
+        "crates/standards-core/src/check/protocol_rules/catalogue.rs",
         "git standards check",
         Prose,
     ),
     (
-        "src/protocol/check/protocol_rules/lineage.rs",
+        "crates/standards-core/src/check/protocol_rules/lineage.rs",
         "git standards reset --dry-run",
         Case("PR-020-mode-reverted-to-greenfield", "PR-020"),
     ),
     (
-        "src/protocol/check/protocol_rules/lineage.rs",
+        "crates/standards-core/src/check/protocol_rules/lineage.rs",
         "git standards reset --yes",
         Case("PR-020-mode-reverted-to-greenfield", "PR-020"),
     ),
     (
-        "src/protocol/check/protocol_rules/records.rs",
+        "crates/standards-core/src/check/protocol_rules/records.rs",
         "git standards id next {} {path}",
         Guides("PR-042-new-finding-fills-a-gap", "PR-042"),
     ),
     (
-        "src/protocol/check/protocol_rules/records.rs",
+        "crates/standards-core/src/check/protocol_rules/records.rs",
         "git standards install",
         Case("PR-038-chapter-missing", "PR-038"),
     ),
     (
-        "src/protocol/check/protocol_rules/routes.rs",
+        "crates/standards-core/src/check/protocol_rules/routes.rs",
         "git standards reset --mode greenfield --dry-run",
         Case("PR-004-greenfield-retained-cancellation", "PR-004"),
     ),
     (
-        "src/protocol/check/protocol_rules/routes.rs",
+        "crates/standards-core/src/check/protocol_rules/routes.rs",
         "git standards reset --mode greenfield --yes",
         Case("PR-004-greenfield-retained-cancellation", "PR-004"),
     ),
     (
-        "src/protocol/check/provenance.rs",
+        "crates/standards-core/src/check/provenance.rs",
         "git standards artifact init {}",
         Custom(active_path_missing),
     ),
     (
-        "src/protocol/check/provenance.rs",
+        "crates/standards-core/src/check/provenance.rs",
         "git standards artifact init DEVELOPMENT",
         Custom(plan_missing),
     ),
     (
-        "src/protocol/check/runtime.rs",
+        "crates/standards-core/src/check/runtime.rs",
         "git restore {path}",
         Custom(runtime_file_in_the_index),
     ),
     (
-        "src/protocol/check/runtime.rs",
+        "crates/standards-core/src/check/runtime.rs",
         "git restore --source=HEAD --staged --worktree {path}",
         Custom(runtime_file_only_in_head),
     ),
     (
-        "src/protocol/check/runtime.rs",
+        "crates/standards-core/src/check/runtime.rs",
         "git restore --staged {path}",
         Custom(runtime_file_unstaged),
     ),
     (
-        "src/protocol/check/runtime.rs",
+        "crates/standards-core/src/check/runtime.rs",
         "git add {path}",
         Custom(runtime_file_unstaged),
     ),
     (
-        "src/protocol/check/runtime.rs",
+        "crates/standards-core/src/check/runtime.rs",
         "git standards install --mode greenfield",
         Custom(runtime_file_nowhere),
     ),
     (
-        "src/protocol/check/runtime.rs",
+        "crates/standards-core/src/check/runtime.rs",
         "git standards install",
         Custom(runtime_file_nowhere),
     ),
     (
-        "src/protocol/check/runtime.rs",
+        "crates/standards-core/src/check/runtime.rs",
         "git standards resolve --keep ours",
         Custom(state_conflict),
     ),
     (
-        "src/protocol/check/runtime.rs",
+        "crates/standards-core/src/check/runtime.rs",
         "git standards resolve --keep theirs",
         Custom(state_conflict),
     ),
     (
-        "src/protocol/check/runtime.rs",
+        "crates/standards-core/src/check/runtime.rs",
         "git add",
         Custom(state_conflict),
     ),
     (
-        "src/protocol/check/state.rs",
+        "crates/standards-core/src/check/state.rs",
         "git restore --source=HEAD --staged --worktree .standards/STATE.md",
         Custom(typed_cycle_id),
     ),
     (
-        "src/protocol/check/verification.rs",
+        "crates/standards-core/src/check/verification.rs",
         "git standards artifact init VERIFICATION",
         Guides("VF-013-checkpoint-not-assessed", "VF-013"),
     ),
@@ -355,177 +355,177 @@ const TABLE: &[(&str, &str, Situation)] = &[
         Custom(greenfield_cancel),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards check",
         Custom(owned_problems),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards check",
         Custom(recovery_without_a_frame),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards check",
         Custom(resume_outside_the_owner),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards check",
         Custom(malformed_baseline),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards check",
         Custom(transition_without_mode),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards check",
         Custom(cycle_without_mode),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards check",
         Custom(frame_without_resume_at),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards start --request \\\"<request>\\\"",
         Custom(move_without_a_cycle),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards fail",
         Custom(owned_problems),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards fail",
         Custom(misdirected_handoff),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards fail --type <FailureType> --reason \\\"<text>\\\"",
         Custom(misdirected_handoff),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards unblock",
         Custom(blocked),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards signoff",
         Custom(awaiting_signoff),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards cancel",
         Custom(awaiting_signoff),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards cancel",
         Custom(next_mode_during_expedited),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards cycle new",
         Custom(start_with_a_made_up_id),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards rework",
         Custom(rework_at_signoff),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards rework --type <FailureType> --request \\\"<request>\\\"",
         Custom(rework_at_signoff),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards status",
         Custom(handoff_off_the_route),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards status",
         Custom(signoff_with_obligations),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards resume",
         Custom(unplanned_recovery),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards resume",
         Custom(checkpoint_during_recovery),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards resume --rerun-through <STATE>",
         Custom(unplanned_recovery),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
         Custom(checkpoint_during_recovery),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards handoff --to <STATE> --reason \\\"<text>\\\"",
         Custom(resume_without_a_frame),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
         Custom(rerun_not_at_boundary),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards cadence incremental",
         Custom(checkpoint_without_incremental),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards promote --reason \\\"<the standard guarantee now needed>\\\"",
         Custom(expedited_without_an_owner),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards block --on \\\"<question>\\\"",
         Custom(documentation_without_an_owner),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards start --request \\\"<request>\\\" --policy <policy>",
         Custom(policy_without_a_cycle),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards promote --reason \\\"<reason>\\\"",
         Custom(policy_in_expedited),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards promote --reason \\\"<why>\\\"",
         Custom(next_mode_during_expedited),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards reset --mode greenfield --dry-run",
         Custom(greenfield_cancel_by_reset),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards reset --mode greenfield --yes",
         Custom(greenfield_cancel_by_reset),
     ),
     (
-        "src/protocol/transition.rs",
+        "crates/standards-core/src/workflow/transition.rs",
         "git standards next-mode standard",
         Custom(greenfield_next_mode),
     ),
@@ -626,12 +626,12 @@ const TABLE: &[(&str, &str, Situation)] = &[
         Custom(am_in_progress),
     ),
     (
-        "src/protocol/merge_guard.rs",
+        "crates/standards-core/src/setup/merge_guard.rs",
         "git standards{dash_c} signoff",
         Custom(merge_of_an_active_cycle),
     ),
     (
-        "src/protocol/merge_guard.rs",
+        "crates/standards-core/src/setup/merge_guard.rs",
         "git standards{dash_c} cancel",
         Custom(merge_of_an_active_cycle),
     ),
@@ -1720,7 +1720,7 @@ fn the_conflict_report_shows_paths_from_a_subfolder() {
 }
 
 // ---------------------------------------------------------------------------
-// The transition commands' hints (src/protocol/transition.rs).
+// The transition commands' hints (crates/standards-core/src/workflow/transition.rs).
 
 /// A brownfield project holding the base `name` of `fixtures/check/bases/`,
 /// committed; `check` passes on it.
@@ -1759,7 +1759,7 @@ fn started(mode: &str) -> (Env, PathBuf) {
 
 /// The value of the first `name` field of STATE.md.
 fn state_field(repo: &Path, name: &str) -> String {
-    use git_standards::protocol::fields;
+    use standards_core::model::fields;
     let text = std::fs::read_to_string(repo.join(".standards/STATE.md")).unwrap();
     let found = fields::scan(&text);
     fields::first(&found, name)
@@ -2434,7 +2434,8 @@ fn greenfield_next_mode() {
 /// greenfield project), so the refusal is taken from the library on the real
 /// project's STATE.md, and its command runs through the binary there.
 fn greenfield_cancel_by_reset() {
-    use git_standards::protocol::{state::StateDoc, transition, vocab::ProjectMode};
+    use standards_core::model::{state::StateDoc, vocab::ProjectMode};
+    use standards_core::workflow::transition;
     let (env, repo) = Env::repo();
     env.run(&repo, &["install"]).success();
     env.commit_all(&repo, "install");
@@ -2472,7 +2473,8 @@ fn greenfield_cancel_by_reset() {
 /// binary's `start` always generates one, so the refusal is taken from the
 /// library on the real project's STATE.md.
 fn start_with_a_made_up_id() {
-    use git_standards::protocol::{state::StateDoc, transition, vocab::ProjectMode};
+    use standards_core::model::{state::StateDoc, vocab::ProjectMode};
+    use standards_core::workflow::transition;
     let (env, repo) = committed();
     let text = std::fs::read_to_string(repo.join(".standards/STATE.md")).unwrap();
     let doc = StateDoc::parse(&text).unwrap();
@@ -2782,7 +2784,7 @@ fn am_in_progress() {
 }
 
 // ---------------------------------------------------------------------------
-// The merge guard (src/protocol/merge_guard.rs).
+// The merge guard (crates/standards-core/src/setup/merge_guard.rs).
 
 /// `feature` holds the f-ir cycle awaiting the user's sign-off: the guard
 /// refuses its merge into `main`; after the user's `signoff` or `cancel`

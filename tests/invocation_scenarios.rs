@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use git_standards::protocol::layout::record_path;
-use git_standards::protocol::vocab::ArtifactType;
 use serde_json::Value;
+use standards_core::model::layout::record_path;
+use standards_core::model::vocab::ArtifactType;
 
 use crate::check::lay_base;
 use crate::common::{read, set_field, stdout, write, Env};
@@ -33,7 +33,7 @@ fn with(text: &str, fields: &[(&str, &str)]) -> String {
 /// A development plan of cycle `id` with the four fields §19 varies.
 fn plan(id: &str, mode: &str, status: &str, style: &str, locked: &str) -> String {
     with(
-        &git_standards::assets::new_record(ArtifactType::Development, None, id),
+        &standards_core::assets::new_record(ArtifactType::Development, None, id),
         &[
             ("Mode", mode),
             ("Status", status),
@@ -201,7 +201,7 @@ fn sc_inv_040_a_lone_assessment_candidate_is_still_assessed() {
     write(
         repo.join(&report),
         with(
-            &git_standards::assets::new_record(ArtifactType::Verification, None, ID),
+            &standards_core::assets::new_record(ArtifactType::Verification, None, ID),
             &[
                 ("Mode", "REVERIFY"),
                 ("Status", "IN_PROGRESS"),
@@ -881,7 +881,11 @@ fn named_in_test_names(text: &str) -> std::collections::BTreeSet<u32> {
 fn every_invocation_scenario_is_named_by_a_test() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut text = String::new();
-    let mut stack = vec![root.join("src"), root.join("tests")];
+    let mut stack = vec![
+        root.join("src"),
+        root.join("crates/standards-core/src"),
+        root.join("tests"),
+    ];
     while let Some(dir) = stack.pop() {
         for e in std::fs::read_dir(&dir).unwrap() {
             let p = e.unwrap().path();

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use git_standards::protocol::fields;
+use standards_core::model::fields;
 
 use crate::common::{read, stderr, stdout, write, Env};
 

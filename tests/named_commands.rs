@@ -5,9 +5,9 @@
 #[test]
 fn the_installed_text_names_every_transition_command() {
     let text = [
-        include_str!("../src/assets/protocol/PROTOCOL.md"),
-        include_str!("../src/assets/protocol/user-decisions.md"),
-        include_str!("../src/assets/protocol/expedited.md"),
+        include_str!("../crates/standards-core/src/assets/protocol/PROTOCOL.md"),
+        include_str!("../crates/standards-core/src/assets/protocol/user-decisions.md"),
+        include_str!("../crates/standards-core/src/assets/protocol/expedited.md"),
     ]
     .concat();
     for transition in [

@@ -1,10 +1,10 @@
 //! The proptest twins of the fuzz targets in `fuzz/` (issue 7): the same
-//! entry points (`git_standards::protocol::fuzzing`) on arbitrary text and on
+//! entry points (`standards_core::fuzzing`) on arbitrary text and on
 //! text assembled from the Markdown the parsers look for, plus every input a
 //! fuzzer ever found, kept in `fuzz/regressions/<target>/`.
 
-use git_standards::protocol::fuzzing;
 use proptest::prelude::*;
+use standards_core::fuzzing;
 
 /// Fragments that reach deep into the parsers: provenance blocks, STATE.md
 /// fields, headings, fences, lists, tables, identifiers, odd whitespace.

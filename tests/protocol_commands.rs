@@ -106,7 +106,7 @@ fn check(root: &clap::Command, mention: &str) -> Result<(), String> {
 }
 
 fn protocol_files() -> Vec<std::path::PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/assets");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/standards-core/src/assets");
     let mut out = Vec::new();
     let mut stack = vec![dir];
     while let Some(d) = stack.pop() {

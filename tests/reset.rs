@@ -120,8 +120,8 @@ fn reset_archives_every_removed_record_byte_for_byte_and_keeps_the_rest() {
     assert!(!repo.join(".standards/CONTEXT.md").exists());
     assert_eq!(
         read(repo.join(".standards/STATE.md")),
-        git_standards::protocol::state::fresh_template(
-            git_standards::protocol::vocab::ProjectMode::Brownfield
+        standards_core::model::state::fresh_template(
+            standards_core::model::vocab::ProjectMode::Brownfield
         ),
         "mode inferred from the project's files: src/ makes it brownfield"
     );

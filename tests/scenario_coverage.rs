@@ -44,6 +44,7 @@ fn every_check_scenario_is_named_by_a_test() {
     let root = root();
     let mut text = String::new();
     corpus(&root.join("src"), &["rs"], &mut text);
+    corpus(&root.join("crates/standards-core/src"), &["rs"], &mut text);
     corpus(&root.join("tests"), &["rs"], &mut text);
     corpus(&root.join("fixtures/check/cases"), &[], &mut text);
     for entry in std::fs::read_dir(root.join("fixtures/check/cases")).unwrap() {

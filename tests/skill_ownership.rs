@@ -40,7 +40,7 @@ fn record(repo: &Path, path: &str, text: &str) {
 }
 
 fn shipped(role: &str, file: &str) -> &'static str {
-    git_standards::assets::skills::skill(role)
+    standards_core::assets::skills::skill(role)
         .unwrap()
         .files
         .iter()

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use git_standards::protocol::tree::{Node, Tree};
 use git_standards::repo::Project;
 use proptest::prelude::*;
+use standards_core::model::tree::{Node, Tree};
 
 use crate::common::{write, Env};
 

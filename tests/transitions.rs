@@ -435,8 +435,8 @@ fn start_prints_the_entry_role_and_status_shows_the_next_block() {
     env.run(&repo, &["cancel", "--yes"]).success();
     assert_eq!(
         read(repo.join(STATE)),
-        git_standards::protocol::state::fresh_template(
-            git_standards::protocol::vocab::ProjectMode::Greenfield
+        standards_core::model::state::fresh_template(
+            standards_core::model::vocab::ProjectMode::Greenfield
         )
     );
     assert!(env

@@ -9,15 +9,15 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 
 use crate::common::overlay;
-use git_standards::protocol::check::{self, testing::installed_tree, Options};
-use git_standards::protocol::layout::STATE_PATH;
-use git_standards::protocol::plan::Cadence;
-use git_standards::protocol::state::StateDoc;
-use git_standards::protocol::transition::{Gate, Move, StartRequest};
-use git_standards::protocol::tree::{MemTree, Text, Tree};
-use git_standards::protocol::vocab::{
+use standards_core::check::{self, testing::installed_tree, Options};
+use standards_core::model::layout::STATE_PATH;
+use standards_core::model::state::StateDoc;
+use standards_core::model::tree::{MemTree, Text, Tree};
+use standards_core::model::vocab::{
     CompletionPolicy, CycleMode, FailureType, ProjectMode, WorkflowState,
 };
+use standards_core::records::plan::Cadence;
+use standards_core::workflow::transition::{Gate, Move, StartRequest};
 
 /// A valid fixture case: its working tree and last commit.
 struct Case {

@@ -1,8 +1,8 @@
 #![no_main]
-//! Fuzz target `audit`: see `git_standards::protocol::fuzzing`.
+//! Fuzz target `audit`: see `standards_core::fuzzing`.
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    git_standards::protocol::fuzzing::run("audit", data);
+    standards_core::fuzzing::run("audit", data);
 });

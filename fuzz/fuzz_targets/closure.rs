@@ -1,8 +1,8 @@
 #![no_main]
-//! Fuzz target `closure`: see `git_standards::protocol::fuzzing`.
+//! Fuzz target `closure`: see `standards_core::fuzzing`.
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    git_standards::protocol::fuzzing::run("closure", data);
+    standards_core::fuzzing::run("closure", data);
 });

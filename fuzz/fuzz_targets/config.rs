@@ -1,8 +1,8 @@
 #![no_main]
-//! Fuzz target `config`: see `git_standards::protocol::fuzzing`.
+//! Fuzz target `config`: see `standards_core::fuzzing`.
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    git_standards::protocol::fuzzing::run("config", data);
+    standards_core::fuzzing::run("config", data);
 });

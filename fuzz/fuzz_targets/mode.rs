@@ -1,8 +1,8 @@
 #![no_main]
-//! Fuzz target `mode`: see `git_standards::protocol::fuzzing`.
+//! Fuzz target `mode`: see `standards_core::fuzzing`.
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    git_standards::protocol::fuzzing::run("mode", data);
+    standards_core::fuzzing::run("mode", data);
 });

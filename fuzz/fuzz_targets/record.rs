@@ -1,8 +1,8 @@
 #![no_main]
-//! Fuzz target `record`: see `git_standards::protocol::fuzzing`.
+//! Fuzz target `record`: see `standards_core::fuzzing`.
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    git_standards::protocol::fuzzing::run("record", data);
+    standards_core::fuzzing::run("record", data);
 });

@@ -1,8 +1,8 @@
 #![no_main]
-//! Fuzz target `state`: see `git_standards::protocol::fuzzing`.
+//! Fuzz target `state`: see `standards_core::fuzzing`.
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    git_standards::protocol::fuzzing::run("state", data);
+    standards_core::fuzzing::run("state", data);
 });

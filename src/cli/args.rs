@@ -6,10 +6,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::commands::{self, Context};
 use crate::error::{Error, Result};
-use crate::protocol::plan::Cadence;
-use crate::protocol::vocab::{
+use standards_core::model::vocab::{
     ArtifactType, CompletionPolicy, CycleMode, FailureType, IdPrefix, ReviewKind, WorkflowState,
 };
+use standards_core::records::plan::Cadence;
 
 /// The top-level reference, printed after the list of subcommands, so that
 /// `--help` shows the commands first.
@@ -277,7 +277,7 @@ pub enum Command {
     /// Reads the events from git notes under `refs/notes/standards` and prints one line per event: time (UTC), actor, cycle (`-` outside any cycle), event type and its own keys. Sorted by time, then event ID. Every filter given must hold. With --json, prints each event's stored JSON line unchanged (JSON Lines).
     ///
     /// A stored line that is not a valid event (edited by hand, or fetched from a remote) is reported on stderr with its note (anchor) and line number, and skipped: every valid event is still printed and the exit status stays 0. With --json the report is one JSON object per bad line on stderr: {"warning", "note" (the annotated anchor's ID), "cycle" (null for the project anchor), "line", "problem"}.
-    #[command(verbatim_doc_comment, after_long_help = crate::audit::schema_help())]
+    #[command(verbatim_doc_comment, after_long_help = standards_core::audit::schema_help())]
     Log(LogArgs),
     /// Share the audit trail with a remote: `git standards notes sync [<remote>]`.
     #[command(subcommand)]
@@ -615,11 +615,11 @@ pub enum ClientArg {
     Claude,
 }
 
-impl From<ClientArg> for crate::protocol::invocation::Client {
+impl From<ClientArg> for standards_core::invocation::Client {
     fn from(c: ClientArg) -> Self {
         match c {
-            ClientArg::Codex => crate::protocol::invocation::Client::Codex,
-            ClientArg::Claude => crate::protocol::invocation::Client::Claude,
+            ClientArg::Codex => standards_core::invocation::Client::Codex,
+            ClientArg::Claude => standards_core::invocation::Client::Claude,
         }
     }
 }
@@ -726,7 +726,11 @@ pub struct LogArgs {
 }
 
 fn event_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(crate::audit::EventKind::ALL.iter().map(|k| k.name()))
+    clap::builder::PossibleValuesParser::new(
+        standards_core::audit::EventKind::ALL
+            .iter()
+            .map(|k| k.name()),
+    )
 }
 
 #[derive(Debug, Subcommand)]
@@ -984,7 +988,7 @@ impl Command {
 
 /// `log` arguments as a validated request: dates parse, the limit is positive.
 fn log_request(a: LogArgs) -> Result<commands::log::Request> {
-    use crate::audit::filter::{parse_time, Bound};
+    use standards_core::audit::filter::{parse_time, Bound};
     let time = |text: Option<String>, bound, flag: &str| -> Result<_> {
         text.map(|t| parse_time(&t, bound).map_err(|e| Error::usage(format!("{flag}: {e}"))))
             .transpose()
@@ -993,7 +997,7 @@ fn log_request(a: LogArgs) -> Result<commands::log::Request> {
         return Err(Error::usage("--limit must be at least 1"));
     }
     Ok(commands::log::Request {
-        filter: crate::audit::Filter {
+        filter: standards_core::audit::Filter {
             cycle: a.cycle,
             // Accepted in any case, printed and matched as the trail spells them.
             events: a.events.iter().map(|e| e.to_ascii_lowercase()).collect(),
@@ -1403,7 +1407,7 @@ pub enum ModeArg {
     Brownfield,
 }
 
-impl From<ModeArg> for crate::protocol::vocab::ProjectMode {
+impl From<ModeArg> for standards_core::model::vocab::ProjectMode {
     fn from(m: ModeArg) -> Self {
         match m {
             ModeArg::Greenfield => Self::Greenfield,
@@ -1479,7 +1483,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
                     source,
                     json: a.json,
                     quiet: a.quiet,
-                    options: crate::protocol::check::Options {
+                    options: standards_core::check::Options {
                         compat: a.compat,
                         ..Default::default()
                     },

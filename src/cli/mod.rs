@@ -4,6 +4,8 @@
 mod args;
 mod exit;
 pub mod manual;
+#[cfg(test)]
+mod skill_commands;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;

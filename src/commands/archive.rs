@@ -1,12 +1,12 @@
 //! `git standards archive list|show|restore`: reads back what reset and
 //! uninstall archived under `refs/standards/archive/` (D21).
 
-use crate::audit::{Event, EventKind};
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::archive;
 use crate::repo::journal::{self, Change};
 use crate::repo::Project;
+use standards_core::audit::{Event, EventKind};
 
 /// The failpoints of `archive restore` (the journal's).
 pub const FAILPOINTS: &[&str] = &[

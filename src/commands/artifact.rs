@@ -3,18 +3,19 @@
 //! from the templates embedded in the binary (decision D5). An existing file
 //! is never overwritten.
 
-use crate::assets;
-use crate::audit::{Event, EventKind};
 use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
-use crate::protocol::fields::Field;
-use crate::protocol::provenance::{self, Marking, Provenance};
-use crate::protocol::transition::{self, RecordPath};
-use crate::protocol::tree::{obstacle, Node, Obstacle, Tree};
-use crate::protocol::vocab::{ArtifactType, CycleMode, ReviewKind};
-use crate::protocol::{cycle_id, layout, record};
 use crate::repo::journal::{self, Change};
 use crate::repo::write;
+use standards_core::assets;
+use standards_core::audit::{Event, EventKind};
+use standards_core::model::fields::Field;
+use standards_core::model::tree::{obstacle, Node, Obstacle, Tree};
+use standards_core::model::vocab::{ArtifactType, CycleMode, ReviewKind};
+use standards_core::model::{cycle_id, layout};
+use standards_core::records::provenance::{self, Marking, Provenance};
+use standards_core::records::record;
+use standards_core::workflow::transition::{self, RecordPath};
 
 /// A validated `artifact init` request: `kind` is set exactly for `REVIEW`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -309,7 +310,7 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
     let text = match &plan {
         Plan::Create { content, .. } => Some(content.clone()),
         Plan::Exists { path } => match rt.tree.node(path) {
-            crate::protocol::tree::Node::File(bytes) => String::from_utf8(bytes).ok(),
+            standards_core::model::tree::Node::File(bytes) => String::from_utf8(bytes).ok(),
             _ => None,
         },
     };
@@ -384,7 +385,7 @@ fn next_step(owner: &str, unfilled: &[Field], created: bool) -> Option<String> {
             format!("Next: the {owner} writes the record's content below its provenance block.")
         });
     }
-    let list = crate::protocol::fields::listing(unfilled);
+    let list = standards_core::model::fields::listing(unfilled);
     let (noun, them) = if unfilled.len() == 1 {
         ("field", "it")
     } else {
@@ -398,10 +399,10 @@ fn next_step(owner: &str, unfilled: &[Field], created: bool) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::layout::STATE_PATH;
-    use crate::protocol::state::fresh_template;
-    use crate::protocol::tree::MemTree;
-    use crate::protocol::vocab::ProjectMode;
+    use standards_core::model::layout::STATE_PATH;
+    use standards_core::model::state::fresh_template;
+    use standards_core::model::tree::MemTree;
+    use standards_core::model::vocab::ProjectMode;
 
     const ID: &str = "search-20260927T190146Z-7bef0f04";
 

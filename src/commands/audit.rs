@@ -2,15 +2,15 @@
 //! orders of writing: after the action (the usual case, never fails the
 //! command) and before it (user-authority events: the event is the evidence).
 
-use crate::audit::{format_ts, tool, Event, Stamp};
 use crate::commands::Context;
 use crate::error::{Error, Result};
-use crate::protocol::layout::STATE_PATH;
-use crate::protocol::state::StateDoc;
-use crate::protocol::tree::{Text, Tree};
 use crate::repo::journal::Change;
 use crate::repo::notes::{self, Anchor};
 use crate::repo::Project;
+use standards_core::audit::{format_ts, tool, Event, Stamp};
+use standards_core::model::layout::STATE_PATH;
+use standards_core::model::state::StateDoc;
+use standards_core::model::tree::{Text, Tree};
 
 /// The stamp of an event recorded now by this process.
 pub fn stamp(project: &Project) -> Stamp {
@@ -198,7 +198,7 @@ pub fn active_cycle(tree: &dyn Tree) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::EventKind;
+    use standards_core::audit::EventKind;
 
     fn project() -> (tempfile::TempDir, Project) {
         let dir = tempfile::tempdir().unwrap();

@@ -4,13 +4,13 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use crate::audit::{Event, EventKind};
 use crate::commands::paths::PathView;
 use crate::commands::{audit, runtime as tools, Context};
 use crate::error::{Error, Result};
-use crate::protocol::check::{self, runtime, Options, Report};
-use crate::protocol::tree::Tree;
 use crate::repo::{conflicts, scan_cache, ObjectTree, Project};
+use standards_core::audit::{Event, EventKind};
+use standards_core::check::{self, runtime, Options, Report};
+use standards_core::model::tree::Tree;
 
 /// Which snapshot to check.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! §7.8, §8, decisions D3, D9, D10): role skills for Claude Code and Codex,
 //! explicit-invocation settings, the stop hook and the managed blocks.
 //! Planning reads the project through a [`Tree`]; the transforms are the
-//! pure functions of [`crate::protocol::clients`]. `INSTALLATION.json`
+//! pure functions of [`standards_core::setup::clients`]. `INSTALLATION.json`
 //! records only what this created or owns.
 
 use std::io::Write;
@@ -10,13 +10,13 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::assets::skills::SKILLS;
 use crate::commands::paths::PathView;
 use crate::error::{Error, Result};
-use crate::protocol::clients::{self as cl, Manifest};
-use crate::protocol::invocation::Client;
-use crate::protocol::layout::MARKER;
-use crate::protocol::tree::{Node, Text, Tree};
+use standards_core::assets::skills::SKILLS;
+use standards_core::invocation::Client;
+use standards_core::model::layout::MARKER;
+use standards_core::model::tree::{Node, Text, Tree};
+use standards_core::setup::clients::{self as cl, Manifest};
 
 pub const AGENTS_MD: &str = "AGENTS.md";
 pub const CLAUDE_MD: &str = "CLAUDE.md";
@@ -637,7 +637,7 @@ pub fn removal(tree: &dyn Tree, manifest: &str, list: Lister) -> Result<Plan> {
                 continue;
             }
             found = true;
-            let shipped = crate::assets::skills::skill(&name).map_or(&[][..], |s| s.files);
+            let shipped = standards_core::assets::skills::skill(&name).map_or(&[][..], |s| s.files);
             let gone = remove_skill_tree(
                 tree,
                 &dir,
@@ -698,7 +698,7 @@ pub fn skill_removal(
     recorded: &dyn Fn(&str) -> Option<String>,
     list: Lister,
 ) -> Result<(Vec<String>, Vec<String>)> {
-    let shipped = crate::assets::skills::skill(role).map_or(&[][..], |s| s.files);
+    let shipped = standards_core::assets::skills::skill(role).map_or(&[][..], |s| s.files);
     let mut p = Plan::default();
     remove_skill_tree(tree, dir, shipped, recorded, list, &mut p)?;
     Ok((
@@ -891,14 +891,14 @@ pub fn print(out: &mut dyn Write, plan: &Plan, dry_run: bool, view: &PathView) -
 
 /// The audit event of a client change (D20): `clients-installed` with the
 /// clients and the paths written or removed; `None` when nothing changed.
-pub fn event(plan: &Plan) -> Option<crate::audit::Event> {
+pub fn event(plan: &Plan) -> Option<standards_core::audit::Event> {
     if plan.ops.is_empty() {
         return None;
     }
     let clients: Vec<&str> = plan.clients.iter().map(|c| c.as_str()).collect();
     let paths: Vec<&str> = plan.ops.iter().map(Op::path).collect();
     Some(
-        crate::audit::Event::new(crate::audit::EventKind::ClientsInstalled)
+        standards_core::audit::Event::new(standards_core::audit::EventKind::ClientsInstalled)
             .detail("clients", clients)
             .detail("paths", paths)
             .detail("removed", plan.removal)

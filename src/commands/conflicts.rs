@@ -2,11 +2,11 @@
 //! written while `.standards/` is in conflict (issue 10, D15), and the
 //! refusal leaves a `conflict-refused` audit event (D20: after the outcome).
 
-use crate::audit::{Event, EventKind};
 use crate::commands::{audit, Context};
 use crate::error::Result;
 use crate::repo::conflicts;
 use crate::repo::Project;
+use standards_core::audit::{Event, EventKind};
 
 /// Refuses (naming both sides' cycles) while `.standards/` holds unresolved
 /// conflicts or an operation that changes it is in progress. `command` names

@@ -1,11 +1,12 @@
 //! `git standards cycle new`: prints a new, unused cycle ID (RT §2, RF §10).
 //! It changes no file: there is no ID registry (decision D13).
 
-use crate::audit::{Event, EventKind};
 use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
-use crate::protocol::tree::Tree;
-use crate::protocol::{claims, cycle_id, scan};
+use standards_core::audit::{Event, EventKind};
+use standards_core::model::cycle_id;
+use standards_core::model::tree::Tree;
+use standards_core::records::{claims, scan};
 
 /// A validated `cycle new` request.
 #[derive(Debug, Clone)]
@@ -86,11 +87,11 @@ pub fn run_new(ctx: &mut Context, request: &NewRequest, json: bool) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::layout::STATE_PATH;
-    use crate::protocol::state::fresh_template;
-    use crate::protocol::tree::MemTree;
-    use crate::protocol::vocab::ProjectMode;
     use chrono::TimeZone;
+    use standards_core::model::layout::STATE_PATH;
+    use standards_core::model::state::fresh_template;
+    use standards_core::model::tree::MemTree;
+    use standards_core::model::vocab::ProjectMode;
 
     fn now() -> chrono::DateTime<chrono::Utc> {
         chrono::Utc

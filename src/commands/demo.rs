@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 
 use crate::commands::{artifact, check, install, status, transition, Context};
 use crate::error::{Error, Result};
-use crate::protocol::fields;
-use crate::protocol::layout;
-use crate::protocol::vocab::{ArtifactType, ReviewKind, WorkflowState};
 use crate::repo::{write, Project};
+use standards_core::model::fields;
+use standards_core::model::layout;
+use standards_core::model::vocab::{ArtifactType, ReviewKind, WorkflowState};
 
 /// A validated demo request.
 #[derive(Debug, Clone, Default)]
@@ -317,7 +317,7 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
     write_file(
         dir,
         layout::MODE_PATH,
-        &crate::protocol::mode::render(crate::protocol::vocab::ProjectMode::Brownfield),
+        &standards_core::model::mode::render(standards_core::model::vocab::ProjectMode::Brownfield),
     )?;
     step.commit(
         ctx,

@@ -18,15 +18,15 @@ use std::time::{Duration, SystemTime};
 
 use sha2::{Digest, Sha256};
 
-use crate::audit::{Event, EventKind};
 use crate::commands::check::{self, Source};
 use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
-use crate::protocol::check::{Options, Problem, Report};
-use crate::protocol::invocation::Client;
-use crate::protocol::layout::STANDARDS_DIR;
 use crate::repo::conflicts as repo_conflicts;
 use crate::repo::{DirTree, Project};
+use standards_core::audit::{Event, EventKind};
+use standards_core::check::{Options, Problem, Report};
+use standards_core::invocation::Client;
+use standards_core::model::layout::STANDARDS_DIR;
 
 /// The usage line (RT §5.1, decision D4).
 pub const USAGE: &str = "Usage: git standards hook stop";
@@ -346,7 +346,7 @@ fn decide(cwd: &Path, input: &[u8], markers: &Path) -> Result<(Outcome, Option<F
             check::evaluate(project, &Source::Worktree, options)?.0
         }
         // Outside git the check always runs, with nothing to compare with.
-        Located::Folder(tree) => crate::protocol::check::run(tree, None, options),
+        Located::Folder(tree) => standards_core::check::run(tree, None, options),
     };
     if report.ok() {
         return Ok((Outcome::Allow, None));
@@ -495,7 +495,7 @@ mod tests {
             line: None,
             message: message.into(),
             hint: None,
-            source: crate::protocol::check::RuleSource::Reference,
+            source: standards_core::check::RuleSource::Reference,
         }
     }
 

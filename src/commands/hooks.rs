@@ -4,11 +4,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::audit::{Event, EventKind};
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::hooks::{self, HookFile, Manager, ATTRIBUTE_LINE};
 use crate::repo::{failpoint, projects, Project};
+use standards_core::audit::{Event, EventKind};
 
 /// Where a test may kill `hooks install` (`GIT_STANDARDS_FAILPOINT`).
 pub const FAILPOINTS: &[&str] = &[

@@ -13,10 +13,10 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::commands::{runtime, Context};
 use crate::error::{Error, Result};
-use crate::protocol::numbering::{self, OwnerError};
-use crate::protocol::provenance;
-use crate::protocol::tree::{obstacle, Node, Obstacle, Text, Tree};
-use crate::protocol::vocab::IdPrefix;
+use standards_core::model::tree::{obstacle, Node, Obstacle, Text, Tree};
+use standards_core::model::vocab::IdPrefix;
+use standards_core::records::numbering::{self, OwnerError};
+use standards_core::records::provenance;
 
 /// A validated `id next` request.
 #[derive(Debug, Clone)]
@@ -244,7 +244,7 @@ pub fn run_next(ctx: &mut Context, request: &NextRequest, json: bool) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::tree::MemTree;
+    use standards_core::model::tree::MemTree;
 
     const SCOPE: &str = ".standards/docs/scope/c-1.md";
     const BLOCK: &str = "<!-- STANDARDS\nArtifact: SCOPE\nCycle: c-1\n-->\n";

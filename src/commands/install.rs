@@ -3,20 +3,22 @@
 
 use std::io::Write;
 
-use crate::assets;
-use crate::audit::{Event, EventKind};
 use crate::commands::paths::PathView;
 use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
-use crate::protocol::check::runtime::{has_records, missing_file_hint, HeldBy, Snapshot};
-use crate::protocol::layout::{
+use crate::repo::{journal, notes_config, Project};
+use standards_core::assets;
+use standards_core::audit::{Event, EventKind};
+use standards_core::check::runtime::{has_records, missing_file_hint, HeldBy, Snapshot};
+use standards_core::model::layout::{
     CHAPTERS_DIR, FRAMEWORK_NAME, INSTALLATION_PATH, MARKER, MODE_PATH, PROTOCOL_PATH,
     STANDARDS_DIR, STATE_PATH, VERSION_PATH,
 };
-use crate::protocol::tree::{obstacle, Node, Text, Tree};
-use crate::protocol::vocab::{CycleMode, ProjectMode};
-use crate::protocol::{conflicts, migration, mode, state};
-use crate::repo::{journal, notes_config, Project};
+use standards_core::model::tree::{obstacle, Node, Text, Tree};
+use standards_core::model::vocab::{CycleMode, ProjectMode};
+use standards_core::model::{mode, state};
+use standards_core::setup::migration;
+use standards_core::workflow::conflicts;
 
 /// A validated install request.
 #[derive(Debug, Clone, Default)]
@@ -896,7 +898,7 @@ fn written_roots(plan: &Plan, clients: &super::clients::Plan) -> Vec<String> {
             roots.push(top);
         }
     }
-    roots.sort_by_key(|r| (r != crate::protocol::layout::STANDARDS_DIR, r.clone()));
+    roots.sort_by_key(|r| (r != standards_core::model::layout::STANDARDS_DIR, r.clone()));
     roots
 }
 
@@ -1119,7 +1121,7 @@ fn print_plan(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::tree::MemTree;
+    use standards_core::model::tree::MemTree;
 
     fn names(v: &[&str]) -> RootListing {
         RootListing {

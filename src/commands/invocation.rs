@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 
 use crate::commands::Context;
 use crate::error::{Error, Result};
-use crate::protocol::invocation::output::{self, Discovery};
-use crate::protocol::invocation::{metadata, Client};
-use crate::protocol::vocab::Role;
 use crate::repo::bounded::ProjectFiles;
 use crate::repo::Project;
+use standards_core::invocation::output::{self, Discovery};
+use standards_core::invocation::{metadata, Client};
+use standards_core::model::vocab::Role;
 
 /// A validated `invocation` request.
 #[derive(Debug, Clone)]
@@ -136,9 +136,9 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
 /// A project that cannot be read: every lookup fails.
 struct NoFiles;
 
-impl crate::protocol::invocation::Files for NoFiles {
-    fn dir(&self, _: &str) -> crate::protocol::invocation::DirStatus {
-        crate::protocol::invocation::DirStatus::Missing
+impl standards_core::invocation::Files for NoFiles {
+    fn dir(&self, _: &str) -> standards_core::invocation::DirStatus {
+        standards_core::invocation::DirStatus::Missing
     }
     fn read(&self, rel: &str, _: &str) -> std::result::Result<Option<String>, String> {
         Err(format!("cannot read `{rel}`"))

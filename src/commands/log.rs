@@ -2,12 +2,12 @@
 
 use std::fmt::Write as _;
 
-use crate::audit::line::one_line;
-use crate::audit::{parse_line, Filter, Recorded};
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::notes::{self, Anchor, Note};
 use crate::repo::Project;
+use standards_core::audit::line::one_line;
+use standards_core::audit::{parse_line, Filter, Recorded};
 
 /// A validated `log` request.
 #[derive(Debug, Clone, Default)]

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use crate::commands::Context;
 use crate::error::{Error, Result};
-use crate::protocol::layout::STATE_PATH;
-use crate::protocol::state_merge::{self, MergeCase};
+use standards_core::model::layout::STATE_PATH;
+use standards_core::workflow::state_merge::{self, MergeCase};
 
 /// The exit status git reads as "the merge conflicted".
 pub const EXIT_CONFLICT: u8 = 1;

@@ -5,13 +5,13 @@
 
 use std::collections::BTreeSet;
 
-use crate::audit::{Event, EventKind};
 use crate::commands::Context;
 use crate::error::{Error, Result};
-use crate::protocol::config::Branches;
-use crate::protocol::fresh::{self, Freshness};
-use crate::protocol::merge_guard::{self, Side, Verdict};
 use crate::repo::{projects, Project};
+use standards_core::audit::{Event, EventKind};
+use standards_core::setup::config::Branches;
+use standards_core::setup::fresh::{self, Freshness};
+use standards_core::setup::merge_guard::{self, Side, Verdict};
 
 #[derive(Debug, Clone, Default)]
 pub struct Request {
@@ -656,7 +656,7 @@ fn state_label(project: &Project, id: Option<gix::ObjectId>) -> String {
         Some(id) => project
             .repo
             .find_object(id)
-            .map(|o| crate::protocol::state_merge::SideSummary::read(&o.data).label())
+            .map(|o| standards_core::workflow::state_merge::SideSummary::read(&o.data).label())
             .unwrap_or_else(|_| "unreadable".into()),
         None => "no STATE.md".into(),
     }
@@ -672,7 +672,7 @@ fn line_merge(
     theirs: (&str, gix::ObjectId),
     result: Option<gix::ObjectId>,
     hint: String,
-) -> Result<Option<crate::protocol::check::Problem>> {
+) -> Result<Option<standards_core::check::Problem>> {
     let base = project
         .repo
         .merge_base(ours.1, theirs.1)
@@ -690,7 +690,7 @@ fn line_merge(
     if !merge_guard::is_line_merge(base, ours_state, theirs_state, result) {
         return Ok(None);
     }
-    Ok(Some(crate::protocol::check::Problem {
+    Ok(Some(standards_core::check::Problem {
         rule: merge_guard::LINE_MERGE_RULE,
         file: ".standards/STATE.md".into(),
         line: None,
@@ -701,14 +701,14 @@ fn line_merge(
             &state_label(project, theirs_state),
         ),
         hint: Some(hint),
-        source: crate::protocol::check::RuleSource::Protocol,
+        source: standards_core::check::RuleSource::Protocol,
     }))
 }
 
 /// MG-001 on the staged result of a merge in progress (`check --staged`, so
 /// the pre-commit hook): `None` without a merge, or while STATE.md is still
 /// in conflict (the conflict report covers that).
-pub fn staged_line_merge(project: &Project) -> Result<Option<crate::protocol::check::Problem>> {
+pub fn staged_line_merge(project: &Project) -> Result<Option<standards_core::check::Problem>> {
     let repo = &project.repo;
     let Ok(text) = std::fs::read_to_string(repo.git_dir().join("MERGE_HEAD")) else {
         return Ok(None);
@@ -743,7 +743,7 @@ pub fn commit_line_merge(
     project: &Project,
     commit: gix::ObjectId,
     dir: &str,
-) -> Result<Option<crate::protocol::check::Problem>> {
+) -> Result<Option<standards_core::check::Problem>> {
     let parents: Vec<gix::ObjectId> = project
         .repo
         .find_commit(commit)

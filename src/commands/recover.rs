@@ -1,11 +1,11 @@
 //! `git standards recover`: finishes an operation that was interrupted (killed,
 //! power loss) after it began writing, from the journal it left (D22).
 
-use crate::audit::{Event, EventKind};
 use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::repo::journal::{self, Direction};
 use crate::repo::{notes, Project};
+use standards_core::audit::{Event, EventKind};
 
 /// A validated recover request.
 #[derive(Debug, Clone, Default)]

@@ -10,20 +10,21 @@
 //! the user approved, and call [`run`]; [`preview`] computes the same plan
 //! without writing, for a dry run shown before approval.
 
-use crate::audit::{Event, EventKind};
 use crate::commands::install::{self, Version};
 use crate::commands::paths::PathView;
 use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
-use crate::protocol::layout::{
-    CONTEXT_PATH, DOCS_DIR, MARKER, MODE_PATH, PROTOCOL_PATH, STANDARDS_DIR, STATE_PATH,
-};
-use crate::protocol::tree::{Node, Text, Tree};
-use crate::protocol::vocab::ProjectMode;
-use crate::protocol::{conflicts, fields, mode, state};
 use crate::repo::archive::{self, Archived};
 use crate::repo::journal::{self, Change};
 use crate::repo::{failpoint, Project};
+use standards_core::audit::{Event, EventKind};
+use standards_core::model::layout::{
+    CONTEXT_PATH, DOCS_DIR, MARKER, MODE_PATH, PROTOCOL_PATH, STANDARDS_DIR, STATE_PATH,
+};
+use standards_core::model::tree::{Node, Text, Tree};
+use standards_core::model::vocab::ProjectMode;
+use standards_core::model::{fields, mode, state};
+use standards_core::workflow::conflicts;
 
 /// The failpoints of `reset`: after the archive, then the journal's.
 pub const FAILPOINTS: &[&str] = &[

@@ -10,17 +10,17 @@
 
 use std::io::BufRead;
 
-use crate::audit::{Event, EventKind};
 use crate::commands::{audit, runtime, Context};
 use crate::error::{Error, Result};
-use crate::protocol::conflicts::{has_markers, sides_from_markers, Conflict};
-use crate::protocol::layout::{STANDARDS_DIR, STATE_PATH};
-use crate::protocol::state::StateDoc;
-use crate::protocol::state_merge::SideSummary;
-use crate::protocol::tree::{Text, Tree};
 use crate::repo::conflicts::{self, ConflictState};
 use crate::repo::failpoint;
 use crate::repo::journal::{self, Change};
+use standards_core::audit::{Event, EventKind};
+use standards_core::model::layout::{STANDARDS_DIR, STATE_PATH};
+use standards_core::model::state::StateDoc;
+use standards_core::model::tree::{Text, Tree};
+use standards_core::workflow::conflicts::{has_markers, sides_from_markers, Conflict};
+use standards_core::workflow::state_merge::SideSummary;
 
 /// Every crash point of `resolve`, in order (see `repo::failpoint`): before
 /// its journal, the journal's own (the event, STATE.md and the index are its

@@ -6,11 +6,13 @@ use std::path::{Path, PathBuf};
 
 use crate::commands::paths::PathView;
 use crate::error::{Error, Result, SubProject};
-use crate::protocol::conflicts;
-use crate::protocol::layout::{MARKER, PROTOCOL_PATH, SCAN_SKIPPED, STANDARDS_DIR, STATE_PATH};
-use crate::protocol::state::StateDoc;
-use crate::protocol::tree::{obstacle, Node, Obstacle, Text, Tree};
 use crate::repo::{journal, projects, Project, WorktreeTree};
+use standards_core::model::layout::{
+    MARKER, PROTOCOL_PATH, SCAN_SKIPPED, STANDARDS_DIR, STATE_PATH,
+};
+use standards_core::model::state::StateDoc;
+use standards_core::model::tree::{obstacle, Node, Obstacle, Text, Tree};
+use standards_core::workflow::conflicts;
 
 /// An installed project and its working-tree snapshot.
 pub struct Runtime {
@@ -69,7 +71,7 @@ fn open_project(cwd: &std::path::Path, project: Project, command: Option<&str>) 
 /// it back from where git holds it (or `install`, when git holds no copy), as
 /// `check` says for RT-001. (A missing MODE.md is a problem `status` lists.)
 pub fn refuse_missing_state(project: &Project, tree: &dyn Tree) -> Result<()> {
-    use crate::protocol::check::runtime::{has_records, missing_file_hint, HeldBy, Snapshot};
+    use standards_core::check::runtime::{has_records, missing_file_hint, HeldBy, Snapshot};
     for path in [STATE_PATH] {
         if !matches!(tree.node(path), Node::Missing) {
             continue;
@@ -227,9 +229,9 @@ pub fn describe_cycle(state: &StateDoc) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::state::fresh_template;
-    use crate::protocol::tree::MemTree;
-    use crate::protocol::vocab::ProjectMode;
+    use standards_core::model::state::fresh_template;
+    use standards_core::model::tree::MemTree;
+    use standards_core::model::vocab::ProjectMode;
 
     #[test]
     fn an_installed_runtime_needs_the_marker() {
@@ -237,7 +239,7 @@ mod tests {
         let t = MemTree::new().with(PROTOCOL_PATH, format!("# Protocol\n{MARKER}\n"));
         assert!(require_installed(&t, root).is_ok());
         let mut linked = MemTree::new();
-        linked.insert_node(".standards", crate::protocol::tree::Node::Symlink);
+        linked.insert_node(".standards", standards_core::model::tree::Node::Symlink);
         for (t, why) in [
             (MemTree::new(), "is missing"),
             (

@@ -15,11 +15,11 @@ use std::collections::BTreeSet;
 use crate::commands::verify::{self, Outcome};
 use crate::commands::Context;
 use crate::error::{Error, Result};
-use crate::protocol::config::Branches;
-use crate::protocol::fresh::{self, Freshness};
-use crate::protocol::merge_guard::{self, Side, Verdict};
 use crate::repo::hooks::{self, HookFile};
 use crate::repo::{projects, receive, Project};
+use standards_core::setup::config::Branches;
+use standards_core::setup::fresh::{self, Freshness};
+use standards_core::setup::merge_guard::{self, Side, Verdict};
 
 /// How every line this hook prints starts: git shows it after `remote: `.
 pub const PREFIX: &str = "git-standards: ";
@@ -249,7 +249,9 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
 /// the receiving repository's, which clones see as the remote's.
 fn source(branches: &Branches) -> &'static str {
     match branches.source {
-        crate::protocol::config::MainBranchSource::RemoteHead => "this repository's HEAD branch",
+        standards_core::setup::config::MainBranchSource::RemoteHead => {
+            "this repository's HEAD branch"
+        }
         other => other.describe(),
     }
 }

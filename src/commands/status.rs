@@ -10,15 +10,16 @@ use serde::Serialize;
 use crate::commands::paths::PathView;
 use crate::commands::{runtime, Context};
 use crate::error::{Error, Result};
-use crate::protocol::fresh;
-use crate::protocol::layout::{MARKER, MODE_PATH, PROTOCOL_PATH, STANDARDS_DIR, STATE_PATH};
-use crate::protocol::next::{self, BranchContext};
-use crate::protocol::state::StateDoc;
-use crate::protocol::summary::{self, Summary};
-use crate::protocol::tree::{Node, Text, Tree};
-use crate::protocol::vocab::Role;
-use crate::protocol::{conflicts, mode};
 use crate::repo::{config as repo_config, conflicts as repo_conflicts, Project};
+use standards_core::model::layout::{MARKER, MODE_PATH, PROTOCOL_PATH, STANDARDS_DIR, STATE_PATH};
+use standards_core::model::mode;
+use standards_core::model::state::StateDoc;
+use standards_core::model::tree::{Node, Text, Tree};
+use standards_core::model::vocab::Role;
+use standards_core::setup::fresh;
+use standards_core::workflow::conflicts;
+use standards_core::workflow::next::{self, BranchContext};
+use standards_core::workflow::summary::{self, Summary};
 
 /// Which snapshot to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,7 +93,7 @@ fn summary_of(ctx: &mut Context, project: &Project, request: &Request) -> Result
             if let Some(held) = crate::commands::runtime::committed_runtime(project, &tree)? {
                 return Err(crate::commands::runtime::absent_runtime(&held));
             }
-            if crate::protocol::check::runtime::installed(&tree) {
+            if standards_core::check::runtime::installed(&tree) {
                 crate::commands::runtime::refuse_missing_state(project, &tree)?;
             }
             let conflict = report_conflict(ctx, project, &tree, request.format)?;
@@ -487,7 +488,8 @@ pub fn write_text_in(
             if let Some(a) = &w.audit_target {
                 t.row(2, "Audit target", a)?;
             }
-            if w.pending_verification_cadence != crate::protocol::vocab::PendingCadence::None {
+            if w.pending_verification_cadence != standards_core::model::vocab::PendingCadence::None
+            {
                 t.row(
                     2,
                     "Pending cadence",
@@ -595,9 +597,9 @@ pub fn write_text_in(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::state::fresh_template;
-    use crate::protocol::tree::MemTree;
-    use crate::protocol::vocab::ProjectMode;
+    use standards_core::model::state::fresh_template;
+    use standards_core::model::tree::MemTree;
+    use standards_core::model::vocab::ProjectMode;
 
     fn installed(state: &str) -> MemTree {
         MemTree::new()

@@ -2,28 +2,28 @@
 //! `promote`, `policy`, `cadence`, `signoff`, `cancel`, `block`, `unblock`):
 //! each builds a [`Move`], and [`record`] validates it against the whole
 //! project with [`transition::gated`], writes STATE.md atomically and prints
-//! what comes next. The rules live in `protocol::transition`.
+//! what comes next. The rules live in `standards_core::workflow::transition`.
 
-use crate::audit::{Event, EventKind};
 use crate::commands::{audit, conflicts, cycle, print_result, reset, runtime, Context};
 use crate::error::{Error, Result};
-use crate::protocol::fresh;
-use crate::protocol::layout::MODE_PATH;
-use crate::protocol::layout::STATE_PATH;
-use crate::protocol::mode;
-use crate::protocol::next::{self, BranchContext, NextStep};
-use crate::protocol::plan::Cadence;
-use crate::protocol::state::StateDoc;
-use crate::protocol::transition::{
-    self, changes, Move, MoveKind, Refusal, StartRequest, Transition,
-};
-use crate::protocol::tree::Tree;
-use crate::protocol::tree::{Text, WithFile};
-use crate::protocol::vocab::ProjectMode;
-use crate::protocol::vocab::{CompletionPolicy, CycleMode, FailureType, WorkflowState};
 use crate::repo::config as repo_config;
 use crate::repo::failpoint;
 use crate::repo::journal::{self, Change};
+use standards_core::audit::{Event, EventKind};
+use standards_core::model::layout::MODE_PATH;
+use standards_core::model::layout::STATE_PATH;
+use standards_core::model::mode;
+use standards_core::model::state::StateDoc;
+use standards_core::model::tree::Tree;
+use standards_core::model::tree::{Text, WithFile};
+use standards_core::model::vocab::ProjectMode;
+use standards_core::model::vocab::{CompletionPolicy, CycleMode, FailureType, WorkflowState};
+use standards_core::records::plan::Cadence;
+use standards_core::setup::fresh;
+use standards_core::workflow::next::{self, BranchContext, NextStep};
+use standards_core::workflow::transition::{
+    self, changes, Move, MoveKind, Refusal, StartRequest, Transition,
+};
 
 /// The crash points of the transition commands (D22 tests iterate over them).
 pub const FAILPOINTS: &[&str] = &["transition:before-write", "transition:after-write"];

@@ -13,19 +13,19 @@
 
 use serde_json::{Map, Value};
 
-use crate::audit::{Event, EventKind};
 use crate::commands::paths::PathView;
 use crate::commands::reset::{refuse_links, require_runtime};
 use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
-use crate::protocol::clients;
-use crate::protocol::layout::{
-    DOCS_DIR, INSTALLATION_PATH, MARKER, STANDARDS_DIR, USER_STYLES_DIR,
-};
-use crate::protocol::tree::{Node, Text, Tree};
 use crate::repo::archive::{self, Archived};
 use crate::repo::journal::{self, Change};
 use crate::repo::{failpoint, Project};
+use standards_core::audit::{Event, EventKind};
+use standards_core::model::layout::{
+    DOCS_DIR, INSTALLATION_PATH, MARKER, STANDARDS_DIR, USER_STYLES_DIR,
+};
+use standards_core::model::tree::{Node, Text, Tree};
+use standards_core::setup::clients;
 
 /// The failpoints of `uninstall`: after the archive, then the journal's.
 pub const FAILPOINTS: &[&str] = &[
@@ -387,7 +387,7 @@ fn read_ownership(tree: &dyn Tree) -> Result<Ownership> {
             "createdPaths",
             "managedClientSettings",
             "hooks",
-            crate::protocol::clients::SKILL_FILES,
+            standards_core::setup::clients::SKILL_FILES,
         ]
         .contains(&key.as_str())
         {
@@ -441,13 +441,13 @@ fn read_ownership(tree: &dyn Tree) -> Result<Ownership> {
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
-    let skill_files = match top.get(crate::protocol::clients::SKILL_FILES) {
+    let skill_files = match top.get(standards_core::setup::clients::SKILL_FILES) {
         None => Map::new(),
         Some(Value::Object(o)) if o.values().all(Value::is_string) => o.clone(),
         Some(_) => {
             return Err(invalid(format!(
                 "`{}` must map skill file paths to digests",
-                crate::protocol::clients::SKILL_FILES
+                standards_core::setup::clients::SKILL_FILES
             )))
         }
     };
@@ -574,10 +574,12 @@ pub fn preview(project: &Project) -> Result<Plan> {
         ));
     }
     warnings.extend(later_warnings);
-    let cycle = match tree.text(crate::protocol::layout::STATE_PATH) {
-        Text::Ok(t) => crate::protocol::fields::first(&crate::protocol::fields::scan(&t), "Id")
-            .map(|f| f.value.clone())
-            .filter(|v| v != "UNSET"),
+    let cycle = match tree.text(standards_core::model::layout::STATE_PATH) {
+        Text::Ok(t) => {
+            standards_core::model::fields::first(&standards_core::model::fields::scan(&t), "Id")
+                .map(|f| f.value.clone())
+                .filter(|v| v != "UNSET")
+        }
         _ => None,
     };
     Ok(Plan {

@@ -12,8 +12,8 @@ use std::path::Path;
 use gix::bstr::ByteSlice;
 
 use crate::error::{Error, Result};
-use crate::protocol::layout::STANDARDS_DIR;
 use crate::repo::Project;
+use standards_core::model::layout::STANDARDS_DIR;
 
 /// Where archives live.
 pub const PREFIX: &str = "refs/standards/archive/";

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::protocol::invocation::{DirStatus, Files};
+use standards_core::invocation::{DirStatus, Files};
 
 /// The largest file discovery reads.
 pub const MAX_BYTES: u64 = 2 * 1024 * 1024;

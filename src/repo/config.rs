@@ -1,13 +1,13 @@
 //! Reading `.standards/config.toml` and the git config values that choose the
-//! main branch (D19, D23). The decisions are `protocol::config`'s.
+//! main branch (D19, D23). The decisions are `standards_core::setup::config`'s.
 
 use gix::bstr::ByteSlice;
 
 use crate::error::Error;
-use crate::protocol::config::{self, BranchInputs, Branches, Config, CONFIG_PATH};
-use crate::protocol::next::Branch;
-use crate::protocol::tree::{Node, Tree};
 use crate::repo::Project;
+use standards_core::model::tree::{Node, Tree};
+use standards_core::setup::config::{self, BranchInputs, Branches, Config, CONFIG_PATH};
+use standards_core::workflow::next::Branch;
 
 fn invalid(e: config::ConfigError) -> Error {
     Error::Invalid {

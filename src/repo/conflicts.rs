@@ -1,17 +1,17 @@
 //! Whether `.standards/` is in the middle of a conflict (issue 10, D15):
 //! unmerged index entries and conflict markers (read by
-//! [`protocol::conflicts::find`]), and a merge, rebase, cherry-pick, revert or
+//! [`standards_core::workflow::conflicts::find`]), and a merge, rebase, cherry-pick, revert or
 //! `git am` in progress that changes `.standards/` (git-facts §5). While any
 //! of these holds, no command may write workflow files: the user decides.
 
 use crate::error::{Error, Result};
-use crate::protocol::conflicts::{self, Conflict};
-use crate::protocol::layout::STANDARDS_DIR;
-use crate::protocol::state::STATE_PATH;
-use crate::protocol::state_merge::SideSummary;
-use crate::protocol::tree::Text;
-use crate::protocol::tree::Tree;
 use crate::repo::{ObjectTree, Project};
+use standards_core::model::layout::STANDARDS_DIR;
+use standards_core::model::state::STATE_PATH;
+use standards_core::model::tree::Text;
+use standards_core::model::tree::Tree;
+use standards_core::workflow::conflicts::{self, Conflict};
+use standards_core::workflow::state_merge::SideSummary;
 
 /// A git operation that stops halfway for the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,7 +204,7 @@ impl ConflictState {
         if self
             .conflicts
             .iter()
-            .any(|c| c.path == crate::protocol::layout::STATE_PATH)
+            .any(|c| c.path == standards_core::model::layout::STATE_PATH)
         {
             lines.push(
                 "  The user decides with `git standards resolve --keep ours` or `git standards resolve --keep theirs`; both cycles' records stay in place."
@@ -536,7 +536,7 @@ fn resolved(project: &Project, path: &str, content: &[u8]) -> Result<gix::index:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::tree::{MemTree, Stages};
+    use standards_core::model::tree::{MemTree, Stages};
 
     fn state_conflict() -> Vec<Conflict> {
         let side = |id: &str| {
@@ -544,7 +544,7 @@ mod tests {
         };
         let mut t = MemTree::new();
         t.set_stages(
-            crate::protocol::layout::STATE_PATH,
+            standards_core::model::layout::STATE_PATH,
             Stages {
                 base: None,
                 ours: Some(side("o-1")),

@@ -8,8 +8,8 @@ use rustix::fs::FileType;
 
 use super::handles::Folders;
 use super::worktree::{list_folder, walk_handles};
-use crate::protocol::layout::{SCAN_SKIPPED, STANDARDS_DIR};
-use crate::protocol::tree::{Node, Tree};
+use standards_core::model::layout::{SCAN_SKIPPED, STANDARDS_DIR};
+use standards_core::model::tree::{Node, Tree};
 
 /// The files below a project root on disk. Reads never follow a symbolic link.
 pub struct DirTree {

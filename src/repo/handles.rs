@@ -27,7 +27,7 @@ use rustix::fs::{self as rfs, AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
 use crate::error::Error;
-use crate::protocol::tree::Node;
+use standards_core::model::tree::Node;
 
 /// The most bytes a whole-file read returns: a workflow file larger than this
 /// is reported as unreadable, with its size, instead of exhausting memory.

@@ -22,8 +22,8 @@ use gix::hash::ObjectId;
 use gix::refs::transaction::PreviousValue;
 use gix::refs::Target;
 
-use crate::audit::merge_note_text;
 use crate::error::{Error, Result};
+use standards_core::audit::merge_note_text;
 
 /// The notes ref holding the trail.
 pub const NOTES_REF: &str = "refs/notes/standards";

@@ -9,9 +9,9 @@ use std::process::Command;
 
 use gix::hash::ObjectId;
 
-use crate::audit::merge_note_text;
 use crate::error::{Error, Result};
 use crate::repo::notes::{self, Moved, ANCHORS_DIR, MAX_ATTEMPTS, NOTES_REF};
+use standards_core::audit::merge_note_text;
 
 /// The prefix of the archive refs that travel with the trail (D21): only
 /// the refs this tool owns are fetched and pushed (issue 21).

@@ -48,6 +48,10 @@ pub fn report(err: &mut dyn std::io::Write) {
     if cfg!(debug_assertions) && std::env::var_os(ENV).is_some() {
         let _ = writeln!(err, "files read: {}", count());
         let _ = writeln!(err, "read from disk: {}", disk_count());
-        let _ = writeln!(err, "records parsed: {}", crate::protocol::scan::parsed());
+        let _ = writeln!(
+            err,
+            "records parsed: {}",
+            standards_core::records::scan::parsed()
+        );
     }
 }

@@ -7,8 +7,8 @@
 use gix::bstr::ByteSlice;
 
 use crate::error::Error;
-use crate::protocol::config::{self, Branches, Config, CONFIG_PATH};
 use crate::repo::Project;
+use standards_core::setup::config::{self, Branches, Config, CONFIG_PATH};
 
 fn git_err(context: &str, e: impl std::fmt::Display) -> Error {
     Error::Git(format!("{context}: {e}"))

@@ -1,4 +1,4 @@
-//! The content verdicts kept between runs ([`crate::protocol::verdicts`]):
+//! The content verdicts kept between runs ([`standards_core::records::verdicts`]):
 //! the blob IDs of Markdown that holds no provenance block at its start and
 //! of `.standards/` files that hold no conflict markers, so a later `check`
 //! neither inflates nor reads that content again (issue 14). A blob's content
@@ -13,10 +13,10 @@
 use std::path::Path;
 
 use crate::error::Error;
-use crate::protocol::tree::Node;
-use crate::protocol::verdicts::{ContentCache, IdSet, Kept, VERDICT_VERSION};
 use crate::repo::handles::Folders;
 use crate::repo::Project;
+use standards_core::model::tree::Node;
+use standards_core::records::verdicts::{ContentCache, IdSet, Kept, VERDICT_VERSION};
 
 /// The cache file, relative to the common git directory.
 pub const FILE: &str = "standards/content-verdicts";

@@ -9,7 +9,7 @@ use super::handles;
 use super::worktree::WorktreeTree;
 
 use crate::error::Error;
-use crate::protocol::tree::{Node, Stages, Tree};
+use standards_core::model::tree::{Node, Stages, Tree};
 
 /// The index is the user's file: a damaged one is a refusal with a way out, not an internal error.
 pub(super) fn index_err(e: impl std::fmt::Display) -> Error {

@@ -21,7 +21,7 @@ use rustix::fs::FileType;
 use super::handles::{self, Folders, Listed};
 use super::snapshot::{git_err, strip_root, unmerged_stages, unmerged_standards};
 use crate::error::Error;
-use crate::protocol::tree::{Node, Stages, Tree};
+use standards_core::model::tree::{Node, Stages, Tree};
 
 /// Walks the listed folder `listed` (project-relative `rel`) depth-first,
 /// never following a link: `found` sees every entry that is not a folder

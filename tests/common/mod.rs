@@ -247,7 +247,7 @@ pub fn contents_below(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>>
 
 /// Lays every file below `dir` over `tree`, at its path relative to `dir`
 /// (nothing when `dir` does not exist).
-pub fn overlay(tree: &mut git_standards::protocol::tree::MemTree, dir: &Path) {
+pub fn overlay(tree: &mut standards_core::model::tree::MemTree, dir: &Path) {
     for (rel, bytes) in contents_below(dir) {
         tree.insert(&rel, bytes);
     }
@@ -256,9 +256,9 @@ pub fn overlay(tree: &mut git_standards::protocol::tree::MemTree, dir: &Path) {
 /// An in-memory install of `mode` with the fixture base `fixtures/check/bases/<name>` laid over it.
 pub fn base_tree(
     name: &str,
-    mode: git_standards::protocol::vocab::ProjectMode,
-) -> git_standards::protocol::tree::MemTree {
-    let mut tree = git_standards::protocol::check::testing::installed_tree(mode);
+    mode: standards_core::model::vocab::ProjectMode,
+) -> standards_core::model::tree::MemTree {
+    let mut tree = standards_core::check::testing::installed_tree(mode);
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/check/bases")
         .join(name);
@@ -270,7 +270,7 @@ pub fn base_tree(
 /// `text` with the value of its first `name` field replaced by `value` (a
 /// code span that reads back as exactly `value`).
 pub fn set_field(text: &str, name: &str, value: &str) -> String {
-    use git_standards::protocol::fields;
+    use standards_core::model::fields;
     let found = fields::scan(text);
     let f = fields::first(&found, name).unwrap_or_else(|| panic!("no `{name}` field in:\n{text}"));
     format!(

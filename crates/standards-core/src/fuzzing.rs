@@ -4,9 +4,11 @@
 //! input. A panic (or a failed property, which panics) is a finding. Pure: no
 //! I/O, so a fuzzer can run millions of inputs.
 
-use super::vocab::{IdPrefix, ReviewKind};
-use super::{acceptance, closure, config, mode, plan, provenance, record, state};
 use crate::audit;
+use crate::model::vocab::{IdPrefix, ReviewKind};
+use crate::model::{mode, state};
+use crate::records::{acceptance, closure, plan, provenance, record};
+use crate::setup::config;
 
 /// One fuzz target: its name and the function that checks one input.
 pub type Target = (&'static str, fn(&str));

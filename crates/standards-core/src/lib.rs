@@ -1,39 +1,18 @@
-//! The pure domain: the protocol's vocabularies, files and rules. Nothing here
-//! performs I/O; everything reads a [`tree::Tree`].
+//! `standards-core`: the pure core of `git-standards`, the protocol's
+//! vocabularies, files and rules. Nothing here performs I/O or touches a git
+//! repository; everything reads a [`model::tree::Tree`]. The folders read like
+//! the protocol's table of contents: the [`model`] of STATE.md and MODE.md, the
+//! cycle [`records`] and their analyses, the [`workflow`] moves and topology,
+//! the [`check`] rules, skill [`invocation`], installation [`setup`] planning,
+//! [`audit`] events and the embedded [`assets`].
 
-pub mod acceptance;
-pub mod assignments;
+pub mod assets;
+pub mod audit;
 pub mod check;
-pub mod claims;
-pub mod clients;
-pub mod closure;
-pub mod config;
-pub mod conflicts;
-pub mod cycle_id;
-pub mod fields;
-pub mod fresh;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod invocation;
-pub mod layout;
-pub mod merge_guard;
-pub mod migration;
-pub mod mode;
-pub mod next;
-pub mod numbering;
-pub mod plan;
-pub mod provenance;
-pub mod record;
-pub mod references;
-pub mod renames;
-pub mod scan;
-pub mod state;
-pub mod state_merge;
-pub mod summary;
-pub mod text;
-pub mod topology;
-pub mod transition;
-pub mod tree;
-pub mod verdicts;
-pub mod verification;
-pub mod vocab;
+pub mod model;
+pub mod records;
+pub mod setup;
+pub mod workflow;

@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 
 use super::{CommitVerdict, Outcome};
 use crate::error::{Error, Result};
-use crate::protocol::check::Problem;
+use standards_core::check::Problem;
 
 /// GitHub shows at most 10 error annotations per step.
 pub const GITHUB_ANNOTATION_LIMIT: usize = 10;
@@ -564,7 +564,7 @@ pub fn sarif_value(outcome: &Outcome) -> serde_json::Value {
             );
         }
     }
-    let registry = crate::protocol::check::registry();
+    let registry = standards_core::check::registry();
     let mut rule_ids: Vec<&str> = found.iter().map(|(r, ..)| r.as_str()).collect();
     rule_ids.sort_unstable();
     rule_ids.dedup();
@@ -643,7 +643,7 @@ mod tests {
             line: None,
             message: message.into(),
             hint: None,
-            source: crate::protocol::check::RuleSource::of(rule),
+            source: standards_core::check::RuleSource::of(rule),
         }
     }
 
@@ -762,7 +762,7 @@ mod tests {
     fn sarif_has_github_s_required_fields_and_the_real_line() {
         let mut o = outcome(&[0, 1]);
         let mut p = problem("GT-001", "line 3: reopened");
-        p.line = crate::protocol::check::line_in(&p.message);
+        p.line = standards_core::check::line_in(&p.message);
         o.commits[1].problems = Rc::new(vec![p]);
         let v = sarif_value(&o);
         assert_eq!(v["version"], "2.1.0");

@@ -12,10 +12,10 @@ use gix::bstr::ByteSlice;
 use crate::commands::merge_guard::{self, Incoming};
 use crate::commands::Context;
 use crate::error::{Error, Result};
-use crate::protocol::check::{self, Options, Problem, Report};
-use crate::protocol::layout::STATE_PATH;
-use crate::protocol::tree::{Node, Tree};
 use crate::repo::{merge_tree, projects, ObjectTree, Project};
+use standards_core::check::{self, Options, Problem, Report};
+use standards_core::model::layout::STATE_PATH;
+use standards_core::model::tree::{Node, Tree};
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -393,9 +393,9 @@ fn subject(project: &Project, id: gix::ObjectId) -> String {
 
 fn cycle_of(tree: &dyn Tree) -> Option<String> {
     match tree.text(STATE_PATH) {
-        crate::protocol::tree::Text::Ok(text) => {
-            let found = crate::protocol::fields::scan(&text);
-            crate::protocol::fields::first(&found, "Id")
+        standards_core::model::tree::Text::Ok(text) => {
+            let found = standards_core::model::fields::scan(&text);
+            standards_core::model::fields::first(&found, "Id")
                 .map(|f| f.value.clone())
                 .filter(|v| v != "UNSET")
         }
@@ -625,9 +625,9 @@ fn state_conflict(
 }
 
 /// The D24 three-way case "both changed it, differently", described
-/// (`protocol::state_merge` is the rule the merge driver applies too).
+/// (`standards_core::workflow::state_merge` is the rule the merge driver applies too).
 fn both_changed(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<String> {
-    let merged = crate::protocol::state_merge::merge(base, ours, theirs);
+    let merged = standards_core::workflow::state_merge::merge(base, ours, theirs);
     (!merged.case.is_clean()).then(|| {
         format!(
             "both branches changed STATE.md since their merge-base (target: {}; incoming: {}); git's line merge would combine them into a state neither branch had, so the user must choose one (`git standards resolve --keep ours|theirs` during the merge)",

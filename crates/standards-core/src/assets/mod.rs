@@ -3,8 +3,8 @@
 
 pub mod skills;
 
-use crate::protocol::layout::MARKER;
-use crate::protocol::vocab::{ArtifactType, ReviewKind};
+use crate::model::layout::MARKER;
+use crate::model::vocab::{ArtifactType, ReviewKind};
 
 /// The installed `.standards/PROTOCOL.md`.
 pub const PROTOCOL: &str = include_str!("protocol/PROTOCOL.md");
@@ -67,7 +67,7 @@ pub fn record_header(artifact: ArtifactType) -> Option<&'static str> {
 /// The complete text of a new record: provenance block, then (for types with a
 /// header) an empty line, the header and one final newline (RF §7).
 pub fn new_record(artifact: ArtifactType, kind: Option<ReviewKind>, id: &str) -> String {
-    let block = crate::protocol::provenance::render(&crate::protocol::provenance::Provenance {
+    let block = crate::records::provenance::render(&crate::records::provenance::Provenance {
         artifact,
         cycle: id.to_string(),
         review_kind: kind,
@@ -96,7 +96,7 @@ pub fn assert_invariants() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{provenance, record};
+    use crate::records::{provenance, record};
 
     #[test]
     fn shipped_protocol_is_framework_owned() {

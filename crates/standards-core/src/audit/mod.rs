@@ -4,7 +4,7 @@
 //! `ts` (RFC 3339 UTC with microseconds) first and a unique `id` second, so
 //! that byte order equals time order and sorting lines and dropping duplicates
 //! (git's `cat_sort_uniq`) is a valid merge of two clones' trails. Storage in
-//! git notes lives in `crate::repo::notes`; this module is pure.
+//! git notes lives in the binary (`git_standards::repo::notes`); this module is pure.
 
 pub mod filter;
 pub mod line;

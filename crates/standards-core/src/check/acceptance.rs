@@ -10,12 +10,12 @@ use std::collections::HashSet;
 
 use std::cmp::Ordering;
 
-use crate::protocol::acceptance::{
+use crate::model::fields;
+use crate::model::vocab::{ArtifactType, HandoffKind, IdPrefix, ReviewKind, WorkflowState};
+use crate::records::acceptance::{
     inventory, scope_mentions, without_previous_cycles, Inventory, Standing,
 };
-use crate::protocol::fields;
-use crate::protocol::record::{bare_mentions, header_fields, section_body};
-use crate::protocol::vocab::{ArtifactType, HandoffKind, IdPrefix, ReviewKind, WorkflowState};
+use crate::records::record::{bare_mentions, header_fields, section_body};
 
 use super::completion::{self, Situation};
 use super::context::DOCUMENTATION_PHASES;
@@ -501,8 +501,8 @@ pub(super) mod test_support {
     //! The F-STD scenario (scenarios §0.2) in memory, shared by the RH, AC and
     //! GT-003/GT-004 unit tests.
 
-    use crate::protocol::check::{run, Options};
-    use crate::protocol::tree::MemTree;
+    use crate::check::{run, Options};
+    use crate::model::tree::MemTree;
 
     pub const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
 
@@ -535,7 +535,7 @@ pub(super) mod test_support {
 
     /// Sets the first `` `name`: `…` `` field of STATE.md.
     pub fn set(t: &mut MemTree, name: &str, value: &str) {
-        edit(t, crate::protocol::layout::STATE_PATH, |s| {
+        edit(t, crate::model::layout::STATE_PATH, |s| {
             fixtures::set_field(&s, name, value)
         });
     }
@@ -572,9 +572,9 @@ pub(super) mod test_support {
 mod tests {
     use super::test_support::*;
     use super::*;
-    use crate::protocol::check::Options;
-    use crate::protocol::layout::STATE_PATH;
-    use crate::protocol::tree::MemTree;
+    use crate::check::Options;
+    use crate::model::layout::STATE_PATH;
+    use crate::model::tree::MemTree;
 
     fn ac(t: &MemTree) -> Vec<&'static str> {
         rules_with(t, "AC")
@@ -772,8 +772,8 @@ mod tests {
         set(&mut t, "WorkflowState", "AUDITING");
         assert!(on(&t, "AC-009", Options::default()).is_empty());
         t.insert(
-            crate::protocol::layout::MODE_PATH,
-            crate::protocol::mode::render(crate::protocol::vocab::ProjectMode::Greenfield),
+            crate::model::layout::MODE_PATH,
+            crate::model::mode::render(crate::model::vocab::ProjectMode::Greenfield),
         );
         assert_eq!(on(&t, "AC-009", Options::default()).len(), 1);
     }

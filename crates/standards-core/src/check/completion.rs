@@ -18,15 +18,15 @@
 //! reported here under the HK IDs, so an AC-010/AC-011 implementation should
 //! report a record only when these functions name its own rule.
 
-use crate::protocol::acceptance;
-use crate::protocol::fields::{self, is_js_whitespace};
-use crate::protocol::layout::{self, CONTEXT_PATH, STATE_PATH};
-use crate::protocol::record::{self, header_fields};
-use crate::protocol::tree::Text;
-use crate::protocol::vocab::{
+use crate::model::fields::{self, is_js_whitespace};
+use crate::model::layout::{self, CONTEXT_PATH, STATE_PATH};
+use crate::model::tree::Text;
+use crate::model::vocab::{
     ArtifactType, CompletionPolicy, CycleMode, HandoffKind, IdPrefix, PendingCadence, ReviewKind,
     WorkflowState,
 };
+use crate::records::acceptance;
+use crate::records::record::{self, header_fields};
 
 use super::context::{SlotStatus, DOCUMENTATION_PHASES, FULL_DELIVERABLE_PHASES};
 use super::documentation::status_exempt_in;
@@ -209,7 +209,7 @@ pub fn slot_of(artifact: ArtifactType, kind: Option<ReviewKind>) -> Option<Slot>
 /// an empty list for `UNSET`. An owned copy of the topology table, so a caller
 /// may change its list without touching anyone else's (SC-POL-007).
 pub fn required_phases(mode: CycleMode, policy: CompletionPolicy) -> Option<Vec<WorkflowState>> {
-    crate::protocol::topology::required_phases(mode, policy).map(<[WorkflowState]>::to_vec)
+    crate::workflow::topology::required_phases(mode, policy).map(<[WorkflowState]>::to_vec)
 }
 
 /// The fixed records a (CycleMode, CompletionPolicy) pair requires: those whose
@@ -785,7 +785,7 @@ fn turn_end_coverage(cx: &Cx, s: &Situation, sink: &mut Sink) {
 mod tests {
     use super::super::fixtures::*;
     use super::*;
-    use crate::protocol::tree::MemTree;
+    use crate::model::tree::MemTree;
 
     fn cp(tree: &MemTree) -> Vec<(&'static str, String)> {
         problems_with_prefix(tree, "CP")
@@ -1435,7 +1435,7 @@ mod tests {
         let cx = Cx::new(
             tree,
             None,
-            crate::protocol::check::Options {
+            crate::check::Options {
                 at_turn_end,
                 ..Default::default()
             },

@@ -2,20 +2,20 @@
 //! active cycle's records, and the derived predicates of the rule catalogue
 //! (check-rules §2, §1.14, §1.15 and the PV discovery procedure).
 
-use crate::protocol::layout::{self, MODE_PATH, STATE_PATH};
-use crate::protocol::mode::{self, ModeError};
-use crate::protocol::provenance::{self, Marking, Provenance};
-use crate::protocol::scan::{self, Artifact, Scan};
-use crate::protocol::state::{StateDoc, StateError};
-use crate::protocol::tree::{Text, Tree};
-use crate::protocol::vocab::{
+use crate::model::layout::{self, MODE_PATH, STATE_PATH};
+use crate::model::mode::{self, ModeError};
+use crate::model::state::{StateDoc, StateError};
+use crate::model::tree::{Text, Tree};
+use crate::model::vocab::{
     ArtifactType, CycleMode, HandoffKind, ProjectMode, ReviewKind, WorkflowState,
 };
+use crate::records::provenance::{self, Marking, Provenance};
+use crate::records::scan::{self, Artifact, Scan};
 
 use super::{Options, Sink};
 
 /// The phase lists live with the routes; rules reach them through the context too.
-pub use crate::protocol::topology::{DOCUMENTATION_PHASES, FULL_DELIVERABLE_PHASES};
+pub use crate::workflow::topology::{DOCUMENTATION_PHASES, FULL_DELIVERABLE_PHASES};
 
 /// What was found at one of the active cycle's fixed record paths (PV-002..PV-005).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,7 +161,7 @@ impl<'a> Cx<'a> {
         head: Option<&'a dyn Tree>,
         options: Options,
         sink: &mut Sink,
-        cache: Option<&crate::protocol::verdicts::ContentCache>,
+        cache: Option<&crate::records::verdicts::ContentCache>,
     ) -> Cx<'a> {
         let (mode, mode_error) = match tree.text(MODE_PATH) {
             Text::Ok(t) => match mode::parse(&t) {
@@ -248,8 +248,8 @@ impl<'a> Cx<'a> {
     pub fn committed_text(&self, path: &str) -> Option<String> {
         let head = self.head?;
         let source = match head.node(path) {
-            crate::protocol::tree::Node::Missing => {
-                crate::protocol::renames::renamed_from(self.tree, head, path)?
+            crate::model::tree::Node::Missing => {
+                crate::records::renames::renamed_from(self.tree, head, path)?
             }
             _ => path.to_string(),
         };

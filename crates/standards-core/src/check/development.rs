@@ -8,11 +8,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::protocol::plan::{
+use crate::model::vocab::{CycleMode, IdPrefix};
+use crate::records::plan::{
     identifier_list, is_positive_integer, steps, Cadence, Once, Plan, Step, PLAN_STATUSES,
     STEP_STATUSES,
 };
-use crate::protocol::vocab::{CycleMode, IdPrefix};
 
 use super::saved_assignments::{self as saved, Holder};
 use super::verification::{Checkpoint, Workflow};
@@ -595,7 +595,7 @@ fn dv_024(wf: &Workflow, mode: CycleMode, file: &str, sink: &mut Sink) {
 mod tests {
     use super::super::verification::tests::{f_inc, plan_path, rules, PLAN, REPORT, STATE};
     use super::super::{run, Options};
-    use crate::protocol::tree::MemTree;
+    use crate::model::tree::MemTree;
 
     fn plan_rules(plan: &str) -> Vec<&'static str> {
         rules(&f_inc(STATE, plan, REPORT))
@@ -744,7 +744,7 @@ mod tests {
             &format!("`Development`: `{}`", plan_path()),
             "`Development`: `NONE`",
         );
-        t.insert(crate::protocol::layout::STATE_PATH, state);
+        t.insert(crate::model::layout::STATE_PATH, state);
         let r = rules(&t);
         for rule in ["DV-021", "DV-022", "DV-023"] {
             assert!(r.contains(&rule), "{rule}: {r:?}");

@@ -5,8 +5,8 @@
 //! (completing state `DOCUMENTING`) and CP-001/CP-002/CP-005/CP-006; only the
 //! rules below are specific to it.
 
-use crate::protocol::record::entry_headings;
-use crate::protocol::vocab::{ArtifactType, CycleMode, HandoffKind, IdPrefix, WorkflowState};
+use crate::model::vocab::{ArtifactType, CycleMode, HandoffKind, IdPrefix, WorkflowState};
+use crate::records::record::entry_headings;
 
 use super::context::DOCUMENTATION_PHASES;
 use super::{Cx, RuleInfo, Sink};
@@ -95,8 +95,8 @@ mod tests {
     use super::super::fixtures::*;
     use super::super::Cx;
     use super::status_exempt;
-    use crate::protocol::check::{Options, Sink};
-    use crate::protocol::tree::MemTree;
+    use crate::check::{Options, Sink};
+    use crate::model::tree::MemTree;
 
     fn exempt(tree: &MemTree) -> bool {
         let mut sink = Sink::default();

@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use crate::protocol::fields;
-use crate::protocol::layout::STATE_PATH;
-use crate::protocol::tree::{MemTree, Text, Tree};
-use crate::protocol::vocab::ProjectMode;
+use crate::model::fields;
+use crate::model::layout::STATE_PATH;
+use crate::model::tree::{MemTree, Text, Tree};
+use crate::model::vocab::ProjectMode;
 
 use super::testing::installed_tree;
 use super::{run, Options};
@@ -52,8 +52,9 @@ fn overlay(tree: &mut MemTree, dir: &Path, root: &Path) {
 
 /// The install of `mode` with the base `name` laid over it.
 pub fn base(name: &str, mode: ProjectMode) -> MemTree {
+    // The fixtures live at the workspace root, beside the binary's tests.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/check/bases")
+        .join("../../fixtures/check/bases")
         .join(name);
     let mut tree = installed_tree(mode);
     overlay(&mut tree, &root, &root);

@@ -9,15 +9,15 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::protocol::fields::{self, Field};
-use crate::protocol::layout;
-use crate::protocol::record::{bare_mentions, entry_headings, header_fields, is_unfilled_field};
-use crate::protocol::references::{
+use crate::model::fields::{self, Field};
+use crate::model::layout;
+use crate::model::vocab::{ArtifactType, IdPrefix, ReviewKind};
+use crate::records::record::{bare_mentions, entry_headings, header_fields, is_unfilled_field};
+use crate::records::references::{
     candidate_paths, prefix_of, qualified_references, without_entry_heading_lines,
     without_link_labels, QUALIFIED_PREFIXES,
 };
-use crate::protocol::scan::Artifact;
-use crate::protocol::vocab::{ArtifactType, IdPrefix, ReviewKind};
+use crate::records::scan::Artifact;
 
 use super::{Cx, OwnRecord, RuleInfo, Sink};
 
@@ -188,7 +188,7 @@ fn unfilled_message(unfilled: &[&Field]) -> String {
 /// must be nonblank and contain no `|` at all, so `team|compact` cannot be
 /// saved either. The protocol wins, so RH-002 also reports these.
 fn is_concrete_style_selector(value: &str) -> bool {
-    crate::protocol::record::is_saveable_style(value)
+    crate::records::record::is_saveable_style(value)
 }
 
 /// RH-002 for a `User Style` value that is filled but not a usable selector.
@@ -437,9 +437,9 @@ fn qualified<'a>(r: &Rec, targets: &mut Targets<'a>, sink: &mut Sink) {
 #[cfg(test)]
 mod tests {
     use super::super::acceptance::test_support::*;
-    use crate::protocol::check::Options;
-    use crate::protocol::layout::STATE_PATH;
-    use crate::protocol::tree::MemTree;
+    use crate::check::Options;
+    use crate::model::layout::STATE_PATH;
+    use crate::model::tree::MemTree;
 
     fn rh(t: &MemTree) -> Vec<&'static str> {
         rules_with(t, "RH")
@@ -553,7 +553,7 @@ mod tests {
         let p = report_path();
         t.insert(
             &p,
-            crate::assets::new_record(crate::protocol::vocab::ArtifactType::Verification, None, ID),
+            crate::assets::new_record(crate::model::vocab::ArtifactType::Verification, None, ID),
         );
         let on_report: Vec<_> = problems(&t, Options::default())
             .into_iter()

@@ -4,9 +4,9 @@
 //! silently when there is no commit to compare with. GT-001 and GT-002 read
 //! the committed STATE.md, and only when it passes the structural checks.
 
-use crate::protocol::layout::STATE_PATH;
-use crate::protocol::state::StateDoc;
-use crate::protocol::vocab::CycleMode;
+use crate::model::layout::STATE_PATH;
+use crate::model::state::StateDoc;
+use crate::model::vocab::CycleMode;
 
 use super::{Cx, RuleInfo, Sink};
 
@@ -73,9 +73,9 @@ fn gt_001_002_state_history(cx: &Cx, sink: &mut Sink) {
 mod tests {
     use super::super::testing::*;
     use super::super::{run, Options};
-    use crate::protocol::layout::STATE_PATH;
-    use crate::protocol::state::fresh_template;
-    use crate::protocol::vocab::ProjectMode;
+    use crate::model::layout::STATE_PATH;
+    use crate::model::state::fresh_template;
+    use crate::model::vocab::ProjectMode;
 
     const ID: &str = "document-greeting-20261003T120000Z-1234abcd";
 

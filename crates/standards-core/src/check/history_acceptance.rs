@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use crate::protocol::acceptance::{inventory, Standing};
+use crate::records::acceptance::{inventory, Standing};
 
 use super::acceptance::established_scope;
 use super::{Cx, RuleInfo, Sink};
@@ -79,8 +79,8 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
 #[cfg(test)]
 mod tests {
     use super::super::acceptance::test_support::*;
-    use crate::protocol::check::Options;
-    use crate::protocol::tree::MemTree;
+    use crate::check::Options;
+    use crate::model::tree::MemTree;
 
     fn gt(t: &MemTree, head: &MemTree) -> Vec<&'static str> {
         fired(t, Some(head), Options::default(), "GT-00")
@@ -90,7 +90,7 @@ mod tests {
     }
 
     fn messages(t: &MemTree, head: &MemTree) -> Vec<(&'static str, String, String)> {
-        crate::protocol::check::run(t, Some(head as _), Options::default())
+        crate::check::run(t, Some(head as _), Options::default())
             .problems
             .into_iter()
             .filter(|p| matches!(p.rule, "GT-003" | "GT-004"))

@@ -30,7 +30,7 @@ use std::collections::HashMap;
 
 pub use context::{ActivePath, ActivePathField, Cx, FixedSlot, OwnRecord, SlotStatus};
 
-use super::tree::Tree;
+use crate::model::tree::Tree;
 
 /// One finding that makes the check fail.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -267,7 +267,7 @@ pub fn run(tree: &dyn Tree, head: Option<&dyn Tree>, options: Options) -> Report
     run_cached(tree, head, options, None)
 }
 
-pub use crate::protocol::verdicts::ContentCache;
+pub use crate::records::verdicts::ContentCache;
 
 /// [`run`], sharing the scans' verdicts on unchanged content through `cache`
 /// (`verify` checks many commits that hold mostly the same records, and a
@@ -280,7 +280,7 @@ pub fn run_cached(
 ) -> Report {
     let mut sink = Sink::default();
     // Every snapshot reads a path below a link as the link (issue 21).
-    let linked = crate::protocol::tree::LinksRead(tree);
+    let linked = crate::model::tree::LinksRead(tree);
     let tree: &dyn Tree = &linked;
     // 1–2: runtime files and the merge-conflict stop.
     if runtime::check_files_and_conflicts(tree, head, &mut sink, cache) {
@@ -318,36 +318,33 @@ pub mod testing {
     //! Helpers for rule tests and fixtures: an installed project in memory.
 
     use super::*;
-    use crate::protocol::tree::MemTree;
-    use crate::protocol::vocab::ProjectMode;
+    use crate::model::tree::MemTree;
+    use crate::model::vocab::ProjectMode;
 
     /// A fresh install of the given mode, as `git standards install` lays it out.
     pub fn installed_tree(mode: ProjectMode) -> MemTree {
         let mut tree = MemTree::new()
+            .with(crate::model::layout::PROTOCOL_PATH, crate::assets::PROTOCOL)
             .with(
-                crate::protocol::layout::PROTOCOL_PATH,
-                crate::assets::PROTOCOL,
-            )
-            .with(
-                crate::protocol::layout::VERSION_PATH,
+                crate::model::layout::VERSION_PATH,
                 concat!(
                     "{\n  \"framework\": \"S.T.A.N.D.A.R.D.S.\",\n  \"version\": \"",
                     env!("CARGO_PKG_VERSION"),
                     "\"\n}\n"
                 ),
             )
-            .with(crate::protocol::layout::INSTALLATION_PATH, "{}\n")
+            .with(crate::model::layout::INSTALLATION_PATH, "{}\n")
             .with(
-                crate::protocol::layout::MODE_PATH,
-                crate::protocol::mode::render(mode),
+                crate::model::layout::MODE_PATH,
+                crate::model::mode::render(mode),
             )
             .with(
-                crate::protocol::layout::STATE_PATH,
-                crate::protocol::state::fresh_template(mode),
+                crate::model::layout::STATE_PATH,
+                crate::model::state::fresh_template(mode),
             );
         for (name, text) in crate::assets::CHAPTERS {
             tree.insert(
-                &format!("{}/{name}", crate::protocol::layout::CHAPTERS_DIR),
+                &format!("{}/{name}", crate::model::layout::CHAPTERS_DIR),
                 text,
             );
         }
@@ -363,7 +360,7 @@ pub mod testing {
 mod tests {
     use super::testing::*;
     use super::*;
-    use crate::protocol::vocab::ProjectMode;
+    use crate::model::vocab::ProjectMode;
 
     #[test]
     fn a_fresh_install_passes() {

@@ -1,8 +1,8 @@
 //! PV: provenance, fixed locations and collisions.
 
-use crate::protocol::layout::{self, STATE_PATH};
-use crate::protocol::provenance::Marking;
-use crate::protocol::vocab::{ArtifactType, ReviewKind};
+use crate::model::layout::{self, STATE_PATH};
+use crate::model::vocab::{ArtifactType, ReviewKind};
+use crate::records::provenance::Marking;
 
 use super::context::{ActivePathField, ActiveStatus, SlotStatus};
 use super::{Cx, RuleInfo, Sink};
@@ -231,10 +231,10 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
-    use crate::protocol::layout::STATE_PATH;
-    use crate::protocol::state::fresh_template;
-    use crate::protocol::tree::MemTree;
-    use crate::protocol::vocab::ProjectMode;
+    use crate::model::layout::STATE_PATH;
+    use crate::model::state::fresh_template;
+    use crate::model::tree::MemTree;
+    use crate::model::vocab::ProjectMode;
 
     const ID: &str = "add-search-20260101T000000Z-0000abcd";
 

@@ -14,10 +14,10 @@
 //! frame pushed for a same-state correction) is checked in every cycle mode,
 //! not only in DOCUMENTATION cycles; see [`rc_009`].
 
-use crate::protocol::fields::is_js_whitespace;
-use crate::protocol::layout::STATE_PATH;
-use crate::protocol::state::{Entry, StateDoc};
-use crate::protocol::vocab::{CycleMode, FailureType, HandoffKind, Role, WorkflowState};
+use crate::model::fields::is_js_whitespace;
+use crate::model::layout::STATE_PATH;
+use crate::model::state::{Entry, StateDoc};
+use crate::model::vocab::{CycleMode, FailureType, HandoffKind, Role, WorkflowState};
 
 use super::context::DOCUMENTATION_PHASES;
 use super::{Cx, RuleInfo, Sink};
@@ -828,7 +828,7 @@ fn rc_023(doc: &StateDoc, sink: &mut Sink) {
 mod tests {
     use super::super::testing::installed_tree;
     use super::super::{run, Options, Problem};
-    use crate::protocol::vocab::ProjectMode;
+    use crate::model::vocab::ProjectMode;
 
     const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
 
@@ -870,7 +870,7 @@ mod tests {
     /// The RC problems of a run on `state_text`.
     fn rc(state_text: &str) -> Vec<Problem> {
         let mut tree = installed_tree(ProjectMode::Brownfield);
-        tree.insert(crate::protocol::layout::STATE_PATH, state_text);
+        tree.insert(crate::model::layout::STATE_PATH, state_text);
         run(&tree, None, Options::default())
             .problems
             .into_iter()

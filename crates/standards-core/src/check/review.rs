@@ -6,12 +6,10 @@
 //! review (check-rules §1.12) and reads its `## Implementation-Reviewed
 //! Closure` section.
 
-use crate::protocol::closure::{self, FieldDefect, Finding};
-use crate::protocol::fields;
-use crate::protocol::record::header_fields;
-use crate::protocol::vocab::{
-    ArtifactType, CompletionPolicy, CycleMode, ReviewKind, WorkflowState,
-};
+use crate::model::fields;
+use crate::model::vocab::{ArtifactType, CompletionPolicy, CycleMode, ReviewKind, WorkflowState};
+use crate::records::closure::{self, FieldDefect, Finding};
+use crate::records::record::header_fields;
 
 use super::{Cx, OwnRecord, RuleInfo, Sink};
 
@@ -179,7 +177,7 @@ fn join(lines: &[usize]) -> String {
 mod tests {
     use super::super::fixtures::*;
 
-    fn rv(tree: &crate::protocol::tree::MemTree) -> Vec<&'static str> {
+    fn rv(tree: &crate::model::tree::MemTree) -> Vec<&'static str> {
         rules_with_prefix(tree, "RV")
     }
 

@@ -1,11 +1,9 @@
 //! RT: runtime files and merge conflicts.
 
-use crate::protocol::conflicts;
-use crate::protocol::layout::{
-    DOCS_DIR, MARKER, MODE_PATH, PROTOCOL_PATH, RUNTIME_FILES, STATE_PATH,
-};
-use crate::protocol::tree::{Node, Text, Tree};
-use crate::protocol::verdicts::ContentCache;
+use crate::model::layout::{DOCS_DIR, MARKER, MODE_PATH, PROTOCOL_PATH, RUNTIME_FILES, STATE_PATH};
+use crate::model::tree::{Node, Text, Tree};
+use crate::records::verdicts::ContentCache;
+use crate::workflow::conflicts;
 
 use super::{Cx, RuleInfo, Sink};
 
@@ -213,13 +211,13 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
 mod tests {
     use super::super::testing::*;
     use super::*;
-    use crate::protocol::tree::MemTree;
-    use crate::protocol::vocab::ProjectMode;
+    use crate::model::tree::MemTree;
+    use crate::model::vocab::ProjectMode;
 
     #[test]
     fn rt_001_missing_runtime_file() {
         let mut t = installed_tree(ProjectMode::Brownfield);
-        t.remove(crate::protocol::layout::VERSION_PATH);
+        t.remove(crate::model::layout::VERSION_PATH);
         assert_eq!(rules_of(&t), ["RT-001"]);
     }
 

@@ -3,14 +3,14 @@
 //! entries that the Developer keeps under "Plan Notes" and the Tester under
 //! "Resume or Handoff", each tied to a recovery frame by number and reason.
 //!
-//! Entries are read by the shared parser in `protocol::assignments`; this
+//! Entries are read by the shared parser in `records::assignments`; this
 //! module adds what DV-019/VF-010 validate (each field exactly once, purposes,
 //! targets and numbering) and the VF-000 matching of frames to entries.
 
-use crate::protocol::fields::Field;
-use crate::protocol::plan::{exactly_once, increment_target, is_positive_integer, lf, Once};
+use crate::model::fields::Field;
+use crate::records::plan::{exactly_once, increment_target, is_positive_integer, lf, Once};
 
-pub use crate::protocol::assignments::Holder;
+pub use crate::records::assignments::Holder;
 
 /// The purposes a holder may save, spelled as in records.
 fn purposes(holder: Holder) -> Vec<&'static str> {
@@ -66,7 +66,7 @@ impl Assignment {
 /// The entries of the holder's section in `text` (its first such section,
 /// fenced lines blanked), in order.
 pub fn entries(text: &str, holder: Holder) -> Vec<Assignment> {
-    crate::protocol::assignments::parse(&lf(text), holder)
+    crate::records::assignments::parse(&lf(text), holder)
         .into_iter()
         .map(|a| Assignment {
             label: a.label,

@@ -1,12 +1,12 @@
 //! ST: STATE.md structure and values.
 
-use crate::protocol::cycle_id;
-use crate::protocol::layout::STATE_PATH;
-use crate::protocol::state::{Baseline, BaselineEntry, StateDoc};
-use crate::protocol::topology;
-use crate::protocol::vocab::{
+use crate::model::cycle_id;
+use crate::model::layout::STATE_PATH;
+use crate::model::state::{Baseline, BaselineEntry, StateDoc};
+use crate::model::vocab::{
     CompletionPolicy, CycleMode, HandoffKind, PendingCadence, ProjectMode, WorkflowState,
 };
+use crate::workflow::topology;
 
 use super::{Cx, RuleInfo, Sink};
 
@@ -483,7 +483,7 @@ fn st_028_030_baseline_entries(doc: &StateDoc, sink: &mut Sink) {
     let entries = baseline_entries(doc);
     let id = &doc.active_work.id.value;
     // The first entry of each source, so repeats are found in linear time.
-    let mut first_of: std::collections::HashMap<&str, &crate::protocol::state::BaselineEntry> =
+    let mut first_of: std::collections::HashMap<&str, &crate::model::state::BaselineEntry> =
         std::collections::HashMap::new();
     for entry in entries.iter() {
         let source = &entry.source_cycle;
@@ -584,9 +584,9 @@ fn st_032_signoff_baseline(doc: &StateDoc, sink: &mut Sink) {
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
-    use crate::protocol::layout::STATE_PATH;
-    use crate::protocol::state::fresh_template;
-    use crate::protocol::vocab::ProjectMode;
+    use crate::model::layout::STATE_PATH;
+    use crate::model::state::fresh_template;
+    use crate::model::vocab::ProjectMode;
 
     fn with_state(f: impl Fn(String) -> String) -> Vec<&'static str> {
         let mut t = installed_tree(ProjectMode::Brownfield);
@@ -744,7 +744,7 @@ mod tests {
             STATE_PATH,
             fresh_template(ProjectMode::Brownfield).replace("`AUDITING`", "`TESTING`"),
         );
-        t.insert(crate::protocol::layout::MODE_PATH, "nothing");
+        t.insert(crate::model::layout::MODE_PATH, "nothing");
         assert_eq!(rules_of(&t), ["RT-005"]);
         // One problem per path field.
         let paths = |s: String| {

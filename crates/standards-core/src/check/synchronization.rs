@@ -16,14 +16,11 @@
 mod tests {
     use super::super::fixtures::*;
 
-    fn cp(tree: &crate::protocol::tree::MemTree) -> Vec<(&'static str, String)> {
+    fn cp(tree: &crate::model::tree::MemTree) -> Vec<(&'static str, String)> {
         problems_with_prefix(tree, "CP")
     }
 
-    fn sync_status(
-        tree: crate::protocol::tree::MemTree,
-        status: &str,
-    ) -> crate::protocol::tree::MemTree {
+    fn sync_status(tree: crate::model::tree::MemTree, status: &str) -> crate::model::tree::MemTree {
         let status = status.to_string();
         edit(tree, &doc_path("synchronization"), move |s| {
             set_field(&s, "Status", &status)

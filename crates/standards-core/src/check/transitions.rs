@@ -2,14 +2,12 @@
 //!
 //! Every rule reads the parsed STATE.md only and reports on it. TR-027 and
 //! TR-028 (checkpoint increments) belong to the verification workflow and are
-//! not here. Legal routes come from [`crate::protocol::topology`].
+//! not here. Legal routes come from [`crate::workflow::topology`].
 
-use crate::protocol::layout::STATE_PATH;
-use crate::protocol::state::StateDoc;
-use crate::protocol::topology::{self, DOCUMENTATION_ROUTE};
-use crate::protocol::vocab::{
-    CompletionPolicy, CycleMode, FailureType, HandoffKind, WorkflowState,
-};
+use crate::model::layout::STATE_PATH;
+use crate::model::state::StateDoc;
+use crate::model::vocab::{CompletionPolicy, CycleMode, FailureType, HandoffKind, WorkflowState};
+use crate::workflow::topology::{self, DOCUMENTATION_ROUTE};
 
 use super::{Cx, RuleInfo, Sink};
 
@@ -310,7 +308,7 @@ fn tr_008_011_completion_change(h: &Hand, sink: &mut Sink) {
     }
     // TR-011
     let reason = &doc.handoff.reason.value;
-    if crate::protocol::fields::js_trim(reason).is_empty() || reason == NONE {
+    if crate::model::fields::js_trim(reason).is_empty() || reason == NONE {
         push(
             sink,
             "TR-011",
@@ -685,8 +683,8 @@ fn tr_029_failure_owner(h: &Hand, sink: &mut Sink) {
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
-    use crate::protocol::layout::STATE_PATH;
-    use crate::protocol::vocab::ProjectMode;
+    use crate::model::layout::STATE_PATH;
+    use crate::model::vocab::ProjectMode;
 
     const ID: &str = "add-search-20261003T120000Z-1234abcd";
 

@@ -7,11 +7,11 @@
 //! sameStateCorrection, incrementalAssignment, checkpoint increment,
 //! partialDevelopment) that the VF and DV rules share.
 
-use crate::protocol::layout::{self, STATE_PATH};
-use crate::protocol::plan::{increment_mentions, increment_target, Cadence, Plan};
-use crate::protocol::state::StateDoc;
-use crate::protocol::verification::{contains_word, Disposition, Purpose, Report};
-use crate::protocol::vocab::{ArtifactType, CycleMode, HandoffKind, PendingCadence, WorkflowState};
+use crate::model::layout::{self, STATE_PATH};
+use crate::model::state::StateDoc;
+use crate::model::vocab::{ArtifactType, CycleMode, HandoffKind, PendingCadence, WorkflowState};
+use crate::records::plan::{increment_mentions, increment_target, Cadence, Plan};
+use crate::records::verification::{contains_word, Disposition, Purpose, Report};
 
 use super::saved_assignments::{self as saved, Assignment, Holder};
 use super::{Cx, RuleInfo, Sink};
@@ -648,7 +648,7 @@ fn vf_015(wf: &Workflow, file: &str, sink: &mut Sink) {
         .report
         .as_ref()
         .and_then(|r| r.execution_evidence.as_deref());
-    if evidence.is_some_and(|e| !crate::protocol::plan::js_trim(e).is_empty()) {
+    if evidence.is_some_and(|e| !crate::records::plan::js_trim(e).is_empty()) {
         return;
     }
     sink.push_hinted(
@@ -768,23 +768,24 @@ pub(super) mod tests {
     use super::super::testing::installed_tree;
     use super::super::{run, Options};
     use super::*;
-    use crate::protocol::tree::MemTree;
-    use crate::protocol::vocab::ProjectMode;
+    use crate::model::tree::MemTree;
+    use crate::model::vocab::ProjectMode;
 
     pub const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
-    pub const STATE: &str = include_str!("../../../fixtures/check/bases/f-inc/.standards/STATE.md");
+    pub const STATE: &str =
+        include_str!("../../../../fixtures/check/bases/f-inc/.standards/STATE.md");
     pub const PLAN: &str = include_str!(
-        "../../../fixtures/check/bases/f-inc/.standards/docs/development/add-user-search-20260927T190146Z-7bef0f04.md"
+        "../../../../fixtures/check/bases/f-inc/.standards/docs/development/add-user-search-20260927T190146Z-7bef0f04.md"
     );
     pub const REPORT: &str = include_str!(
-        "../../../fixtures/check/bases/f-inc/.standards/docs/verification/add-user-search-20260927T190146Z-7bef0f04.md"
+        "../../../../fixtures/check/bases/f-inc/.standards/docs/verification/add-user-search-20260927T190146Z-7bef0f04.md"
     );
 
     const SCOPE: &str = include_str!(
-        "../../../fixtures/check/bases/f-inc/.standards/docs/scope/add-user-search-20260927T190146Z-7bef0f04.md"
+        "../../../../fixtures/check/bases/f-inc/.standards/docs/scope/add-user-search-20260927T190146Z-7bef0f04.md"
     );
     const DESIGN: &str = include_str!(
-        "../../../fixtures/check/bases/f-inc/.standards/docs/specs/add-user-search-20260927T190146Z-7bef0f04.md"
+        "../../../../fixtures/check/bases/f-inc/.standards/docs/specs/add-user-search-20260927T190146Z-7bef0f04.md"
     );
 
     pub fn plan_path() -> String {
@@ -804,7 +805,7 @@ pub(super) mod tests {
             .with(&plan_path(), plan)
             .with(&report_path(), report)
             .with(
-                crate::protocol::layout::CONTEXT_PATH,
+                crate::model::layout::CONTEXT_PATH,
                 "# Project Context\n\n## Project Baseline\n\nAn existing web application.\n",
             )
     }

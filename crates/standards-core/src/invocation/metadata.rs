@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::protocol::vocab::{ArtifactType, ReviewKind};
+use crate::model::vocab::{ArtifactType, ReviewKind};
 
 /// The marker line that opens a metadata block.
 pub const MARKER: &str = "<!-- standards:invocation -->";

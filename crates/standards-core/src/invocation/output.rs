@@ -292,9 +292,9 @@ pub fn to_text(d: &Discovery) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::fields;
-    use crate::protocol::invocation::mem::MemFiles;
-    use crate::protocol::vocab::{ArtifactType, ProjectMode};
+    use crate::invocation::mem::MemFiles;
+    use crate::model::fields;
+    use crate::model::vocab::{ArtifactType, ProjectMode};
 
     const ID: &str = "sample-20261005T120000Z-1234abcd";
     const PLAN: &str = ".standards/docs/development/sample-20261005T120000Z-1234abcd.md";
@@ -311,7 +311,7 @@ mod tests {
     }
 
     fn state(ws: &str, cm: &str, policy: &str) -> String {
-        let mut s = crate::protocol::state::fresh_template(ProjectMode::Brownfield);
+        let mut s = crate::model::state::fresh_template(ProjectMode::Brownfield);
         for (k, v) in [
             ("WorkflowState", ws),
             ("CycleMode", cm),
@@ -343,7 +343,7 @@ mod tests {
         let mut m = MemFiles::with_skills(Client::Codex);
         m.put(
             ".standards/MODE.md",
-            &crate::protocol::mode::render(ProjectMode::Brownfield),
+            &crate::model::mode::render(ProjectMode::Brownfield),
         );
         m.put(
             ".standards/STATE.md",
@@ -557,7 +557,7 @@ mod tests {
                 &state(ws, "STANDARD", "FULL_DELIVERABLE"),
             );
             let k = kind.parse().unwrap();
-            let path = crate::protocol::layout::record_path(ArtifactType::Review, Some(k), ID);
+            let path = crate::model::layout::record_path(ArtifactType::Review, Some(k), ID);
             m.put(
                 &path,
                 &set(
@@ -627,7 +627,7 @@ mod tests {
             ".standards/STATE.md",
             &state("TESTING", "STANDARD", "FULL_DELIVERABLE"),
         );
-        let path = crate::protocol::layout::record_path(ArtifactType::Verification, None, ID);
+        let path = crate::model::layout::record_path(ArtifactType::Verification, None, ID);
         m.put(
             &path,
             &set(
@@ -691,9 +691,7 @@ mod tests {
         use super::super::metadata::{Binding, Condition};
         use super::super::resolve::{Resolver, Tri};
         let m = fixture();
-        let cat =
-            crate::protocol::invocation::assemble(&m, ".agents/skills/developer", "developer")
-                .unwrap();
+        let cat = crate::invocation::assemble(&m, ".agents/skills/developer", "developer").unwrap();
         let mut r = Resolver::new(&m, &cat);
         let fact = |f: &str, v: &str| Condition::Fact {
             binding: Binding::Workflow(f.into()),
@@ -786,7 +784,7 @@ mod tests {
             ".standards/STATE.md",
             &state("DOCUMENTING", "DOCUMENTATION", "NONE"),
         );
-        let path = crate::protocol::layout::record_path(ArtifactType::Documentation, None, ID);
+        let path = crate::model::layout::record_path(ArtifactType::Documentation, None, ID);
         m.put(
             &path,
             &doc_record(&[
@@ -899,7 +897,7 @@ mod tests {
             ".standards/MODE.md",
             &format!(
                 "{}<<<<<<< ours\n",
-                crate::protocol::mode::render(ProjectMode::Brownfield)
+                crate::model::mode::render(ProjectMode::Brownfield)
             ),
         );
         let j = run(&m, "reviewer");

@@ -4,12 +4,13 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::metadata::{Binding, Condition, GroupDef, ReviewSource, Selection};
 use super::{Catalog, DirStatus, Files};
-use crate::protocol::layout::{self, MODE_PATH, STATE_PATH, USER_STYLES_DIR};
-use crate::protocol::state::StateDoc;
-use crate::protocol::vocab::{
+use crate::model::layout::{self, MODE_PATH, STATE_PATH, USER_STYLES_DIR};
+use crate::model::state::StateDoc;
+use crate::model::vocab::{
     ArtifactType, CompletionPolicy, CycleMode, ProjectMode, ReviewKind, WorkflowState,
 };
-use crate::protocol::{cycle_id, fields, mode, provenance, record, text};
+use crate::model::{cycle_id, fields, mode, text};
+use crate::records::{provenance, record};
 
 /// A resolution object of the output (RT §6.8).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,14 +1,14 @@
 //! Where things live under `.standards/` (RF §2, §6).
 
-use super::vocab::{ArtifactType, ReviewKind};
+use crate::model::vocab::{ArtifactType, ReviewKind};
 
 pub const STANDARDS_DIR: &str = ".standards";
 pub const PROTOCOL_PATH: &str = ".standards/PROTOCOL.md";
 pub const CHAPTERS_DIR: &str = ".standards/protocol";
 pub const VERSION_PATH: &str = ".standards/VERSION.json";
 pub const INSTALLATION_PATH: &str = ".standards/INSTALLATION.json";
-pub const MODE_PATH: &str = super::mode::MODE_PATH;
-pub const STATE_PATH: &str = super::state::STATE_PATH;
+pub const MODE_PATH: &str = crate::model::mode::MODE_PATH;
+pub const STATE_PATH: &str = crate::model::state::STATE_PATH;
 pub const CONTEXT_PATH: &str = ".standards/CONTEXT.md";
 pub const DOCS_DIR: &str = ".standards/docs";
 pub const USER_STYLES_DIR: &str = ".standards/user-styles";

@@ -1,8 +1,8 @@
 //! `.standards/MODE.md` (RF §3).
 
-use super::fields;
-use super::text::strip_bom;
-use super::vocab::ProjectMode;
+use crate::model::fields;
+use crate::model::text::strip_bom;
+use crate::model::vocab::ProjectMode;
 
 pub const MODE_PATH: &str = ".standards/MODE.md";
 

@@ -8,9 +8,9 @@
 
 use std::ops::Range;
 
-use super::fields::{self, Field};
-use super::text::{mask_html_comments, strip_bom};
-use super::vocab::{
+use crate::model::fields::{self, Field};
+use crate::model::text::{mask_html_comments, strip_bom};
+use crate::model::vocab::{
     CompletionPolicy, CycleMode, FailureType, HandoffKind, PendingCadence, WorkflowState,
 };
 
@@ -366,7 +366,7 @@ fn head_field<'a>(
     }
 }
 
-fn typed<T: std::str::FromStr<Err = super::vocab::UnknownValue>>(
+fn typed<T: std::str::FromStr<Err = crate::model::vocab::UnknownValue>>(
     field: &Field,
     rule: &'static str,
     line: &dyn Fn(usize) -> usize,
@@ -787,8 +787,8 @@ fn blank(s: &str) -> String {
 }
 
 /// The fresh STATE.md a first install (or reset) writes (RF §4.1, §4.2).
-pub fn fresh_template(mode: super::vocab::ProjectMode) -> String {
-    use super::vocab::ProjectMode;
+pub fn fresh_template(mode: crate::model::vocab::ProjectMode) -> String {
+    use crate::model::vocab::ProjectMode;
     let (state, word) = match mode {
         ProjectMode::Greenfield => ("SCOPING", "greenfield"),
         ProjectMode::Brownfield => ("AUDITING", "brownfield"),
@@ -832,32 +832,32 @@ Preserve existing entries; see PROTOCOL.md, Baseline Reconciliation Format.
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::vocab::ProjectMode;
+    use crate::model::vocab::ProjectMode;
 
     const FIXTURES: [(&str, &str); 6] = [
         (
             "fresh-greenfield",
-            include_str!("../../fixtures/state/fresh-greenfield.md"),
+            include_str!("../../../../fixtures/state/fresh-greenfield.md"),
         ),
         (
             "fresh-brownfield",
-            include_str!("../../fixtures/state/fresh-brownfield.md"),
+            include_str!("../../../../fixtures/state/fresh-brownfield.md"),
         ),
         (
             "mid-cycle-nested-recovery",
-            include_str!("../../fixtures/state/mid-cycle-nested-recovery.md"),
+            include_str!("../../../../fixtures/state/mid-cycle-nested-recovery.md"),
         ),
         (
             "baseline-reconciliation",
-            include_str!("../../fixtures/state/baseline-reconciliation.md"),
+            include_str!("../../../../fixtures/state/baseline-reconciliation.md"),
         ),
         (
             "expedited-promoted-obligations",
-            include_str!("../../fixtures/state/expedited-promoted-obligations.md"),
+            include_str!("../../../../fixtures/state/expedited-promoted-obligations.md"),
         ),
         (
             "signed-off",
-            include_str!("../../fixtures/state/signed-off.md"),
+            include_str!("../../../../fixtures/state/signed-off.md"),
         ),
     ];
 

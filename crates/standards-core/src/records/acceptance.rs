@@ -1,7 +1,7 @@
 //! The scope's acceptance inventory (check-rules §1.9, RF §7.1).
 
-use super::record::{h2_name, mask_fences};
-use super::vocab::IdPrefix;
+use crate::model::vocab::IdPrefix;
+use crate::records::record::{h2_name, mask_fences};
 
 /// Where a definition stands in the scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -83,7 +83,10 @@ pub fn inventory(text: &str) -> Inventory {
 
 /// Bare AC mentions in the non-fenced text before the first `## Previous Cycles`.
 pub fn scope_mentions(text: &str) -> Vec<String> {
-    super::record::bare_mentions(&mask_fences(&without_previous_cycles(text)), IdPrefix::Ac)
+    crate::records::record::bare_mentions(
+        &mask_fences(&without_previous_cycles(text)),
+        IdPrefix::Ac,
+    )
 }
 
 /// The text before the first non-fenced `## Previous Cycles` heading (fenced text kept).

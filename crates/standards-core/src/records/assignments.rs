@@ -36,9 +36,9 @@ use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 
-use super::fields::{self, Field};
-use super::record::{mask_fences, section_ranges};
-use super::vocab::{Role, UnknownValue, WorkflowState};
+use crate::model::fields::{self, Field};
+use crate::model::vocab::{Role, UnknownValue, WorkflowState};
+use crate::records::record::{mask_fences, section_ranges};
 
 /// The six fields of an entry, in the order RF §7.8 writes them.
 pub const FIELDS: [&str; 6] = [
@@ -282,7 +282,7 @@ pub fn matching<'a>(
 /// `N` of a target written `Increment N`, N a positive integer without a
 /// leading zero (check-rules §1.11).
 pub fn increment_target(target: &str) -> Option<u64> {
-    super::plan::increment_target(target).and_then(|n| n.parse().ok())
+    crate::records::plan::increment_target(target).and_then(|n| n.parse().ok())
 }
 
 /// The label of a `### Suspended Assignment <label>` line.
@@ -405,11 +405,12 @@ mod tests {
     #[test]
     fn the_nested_recovery_fixture_saves_matching_assignments() {
         const BASE: &str = "fixtures/check/bases/nested-recovery";
-        let state = include_str!("../../fixtures/check/bases/nested-recovery/.standards/STATE.md");
-        let plan = include_str!("../../fixtures/check/bases/nested-recovery/.standards/docs/development/add-user-search-20260927T190146Z-7bef0f04.md");
-        let report = include_str!("../../fixtures/check/bases/nested-recovery/.standards/docs/verification/add-user-search-20260927T190146Z-7bef0f04.md");
-        let doc = crate::protocol::state::StateDoc::parse(state)
-            .unwrap_or_else(|e| panic!("{BASE}: {e}"));
+        let state =
+            include_str!("../../../../fixtures/check/bases/nested-recovery/.standards/STATE.md");
+        let plan = include_str!("../../../../fixtures/check/bases/nested-recovery/.standards/docs/development/add-user-search-20260927T190146Z-7bef0f04.md");
+        let report = include_str!("../../../../fixtures/check/bases/nested-recovery/.standards/docs/verification/add-user-search-20260927T190146Z-7bef0f04.md");
+        let doc =
+            crate::model::state::StateDoc::parse(state).unwrap_or_else(|e| panic!("{BASE}: {e}"));
         let (plan, report) = (
             parse(plan, Holder::Developer),
             parse(report, Holder::Tester),

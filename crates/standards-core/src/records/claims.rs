@@ -1,9 +1,9 @@
 //! Whether a cycle ID is already taken (RT §2.2 step 8, RF §10.4). There is no
 //! registry (decision D13): an ID is taken when a record of that cycle exists.
 
-use super::layout;
-use super::scan::Scan;
-use super::tree::{obstacle, Node, Tree};
+use crate::model::layout;
+use crate::model::tree::{obstacle, Node, Tree};
+use crate::records::scan::Scan;
 
 /// The first of the cycle-owned paths of `id` (RF §10.4) at which something
 /// exists: any entry type counts (file, folder, symbolic link, unreadable
@@ -26,8 +26,8 @@ pub fn is_taken(tree: &dyn Tree, scan: &Scan, id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::scan::scan;
-    use crate::protocol::tree::MemTree;
+    use crate::model::tree::MemTree;
+    use crate::records::scan::scan;
 
     const ID: &str = "search-20260927T190146Z-7bef0f04";
 

@@ -18,10 +18,10 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-use super::fields::{self, is_js_whitespace, Field};
-use super::record::{is_unfilled, normalize_section_name};
-use super::text::strip_bom;
-use super::vocab::ReviewKind;
+use crate::model::fields::{self, is_js_whitespace, Field};
+use crate::model::text::strip_bom;
+use crate::model::vocab::ReviewKind;
+use crate::records::record::{is_unfilled, normalize_section_name};
 
 /// The closure section's heading, as written in the Reviewer template.
 pub const HEADING: &str = "Implementation-Reviewed Closure";

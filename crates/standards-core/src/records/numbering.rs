@@ -1,9 +1,9 @@
 //! Record-local identifiers handed out by `id next` (RT §4, RF §1.5).
 
-use super::provenance::{self, Marking, Provenance};
-use super::record;
-use super::tree::{Text, Tree};
-use super::vocab::{ArtifactType, IdPrefix};
+use crate::model::tree::{Text, Tree};
+use crate::model::vocab::{ArtifactType, IdPrefix};
+use crate::records::provenance::{self, Marking, Provenance};
+use crate::records::record;
 
 /// Why a file may not number identifiers of a prefix (RT §4.2 step 4).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -81,8 +81,8 @@ pub fn committed_aliases(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::tree::MemTree;
-    use crate::protocol::vocab::ReviewKind;
+    use crate::model::tree::MemTree;
+    use crate::model::vocab::ReviewKind;
 
     fn marked(artifact: ArtifactType, kind: Option<ReviewKind>) -> Marking {
         Marking::Valid(Provenance {

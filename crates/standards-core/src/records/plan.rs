@@ -8,9 +8,9 @@
 
 use std::borrow::Cow;
 
-use super::fields::{self, is_js_whitespace, Field};
-use super::record::{header_fields, mask_fences, section_body};
-use super::vocab::IdPrefix;
+use crate::model::fields::{self, is_js_whitespace, Field};
+use crate::model::vocab::IdPrefix;
+use crate::records::record::{header_fields, mask_fences, section_body};
 
 /// The text with CRLF line ends turned into LF: the catalogue splits lines on
 /// LF with an optional CR (check-rules §1.1), so a CR never belongs to a line.
@@ -22,7 +22,7 @@ pub fn lf(text: &str) -> Cow<'_, str> {
     }
 }
 
-pub use super::fields::js_trim;
+pub use crate::model::fields::js_trim;
 
 /// How a field that must occur exactly once with a nonempty value was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

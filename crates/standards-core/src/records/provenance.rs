@@ -1,8 +1,8 @@
 //! The provenance block that opens every cycle record (RF §5, check-rules §1.5).
 
-use super::cycle_id;
-use super::text::strip_bom;
-use super::vocab::{ArtifactType, ReviewKind};
+use crate::model::cycle_id;
+use crate::model::text::strip_bom;
+use crate::model::vocab::{ArtifactType, ReviewKind};
 
 /// A valid block.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,9 +41,11 @@ pub fn opens_block(text: &str) -> bool {
     let Some(rest) = text.strip_prefix("<!--") else {
         return false;
     };
-    let rest = rest.trim_start_matches(super::fields::is_js_whitespace);
+    let rest = rest.trim_start_matches(crate::model::fields::is_js_whitespace);
     match rest.strip_prefix("STANDARDS") {
-        Some(after) => after.is_empty() || after.starts_with(super::fields::is_js_whitespace),
+        Some(after) => {
+            after.is_empty() || after.starts_with(crate::model::fields::is_js_whitespace)
+        }
         None => false,
     }
 }
@@ -59,7 +61,7 @@ pub fn opening_undecided(prefix: &str) -> bool {
     let Some(rest) = text.strip_prefix("<!--") else {
         return false;
     };
-    let rest = rest.trim_start_matches(super::fields::is_js_whitespace);
+    let rest = rest.trim_start_matches(crate::model::fields::is_js_whitespace);
     "STANDARDS".starts_with(rest) && rest.len() < "STANDARDS".len()
 }
 
@@ -78,15 +80,15 @@ pub fn parse(text: &str) -> Marking {
     let mut kind: Option<String> = None;
     // The opener line is ignored whole; text before `-->` on the last line counts.
     for line in inner.split('\n').skip(1) {
-        let line = line.trim_matches(super::fields::is_js_whitespace);
+        let line = line.trim_matches(crate::model::fields::is_js_whitespace);
         if line.is_empty() {
             continue;
         }
         let Some((key, value)) = line.split_once(':') else {
             return Marking::Malformed(format!("unexpected line `{line}` in the provenance block"));
         };
-        let value = value.trim_start_matches(super::fields::is_js_whitespace);
-        if value.is_empty() || value.contains(super::fields::is_js_whitespace) {
+        let value = value.trim_start_matches(crate::model::fields::is_js_whitespace);
+        if value.is_empty() || value.contains(crate::model::fields::is_js_whitespace) {
             return Marking::Malformed(format!("unexpected line `{line}` in the provenance block"));
         }
         let slot = match key {

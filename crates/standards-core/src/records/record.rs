@@ -4,9 +4,9 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-use super::fields::{self, Field};
-use super::text::strip_bom;
-use super::vocab::IdPrefix;
+use crate::model::fields::{self, Field};
+use crate::model::text::strip_bom;
+use crate::model::vocab::IdPrefix;
 
 /// The header region of a record (check-rules §1.6): after a leading HTML
 /// comment (one optional BOM first), from the first `# ` line to the first

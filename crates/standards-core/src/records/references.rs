@@ -8,9 +8,9 @@
 
 use std::ops::Range;
 
-use super::fields::is_js_whitespace;
-use super::layout;
-use super::vocab::IdPrefix;
+use crate::model::fields::is_js_whitespace;
+use crate::model::layout;
+use crate::model::vocab::IdPrefix;
 
 /// The prefixes that must name their record when used from another record.
 pub const QUALIFIED_PREFIXES: [IdPrefix; 3] = [IdPrefix::F, IdPrefix::D, IdPrefix::Doc];
@@ -281,7 +281,7 @@ mod tests {
         let out = without_link_labels(text);
         assert_eq!(out.len(), text.len());
         assert_eq!(
-            crate::protocol::record::bare_mentions(&out, IdPrefix::F),
+            crate::records::record::bare_mentions(&out, IdPrefix::F),
             ["F-001"]
         );
         assert!(out.starts_with("Fixes [     ](../r/implementation.md#F-001)"));

@@ -3,7 +3,7 @@
 
 use similar::{ChangeTag, TextDiff};
 
-use super::tree::{Text, Tree};
+use crate::model::tree::{Text, Tree};
 
 /// Git's default rename threshold: half the content must be kept.
 const THRESHOLD: f64 = 0.5;
@@ -51,7 +51,7 @@ pub fn renamed_from(tree: &dyn Tree, head: &dyn Tree, path: &str) -> Option<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::tree::MemTree;
+    use crate::model::tree::MemTree;
 
     #[test]
     fn a_moved_file_is_found_and_an_unrelated_one_is_not() {

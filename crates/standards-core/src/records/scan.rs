@@ -1,10 +1,10 @@
 //! The artifact scan: every Markdown file that opens with a provenance block
 //! (RT §1.4, check-rules §1.15).
 
-use super::layout;
-use super::provenance::{self, Marking};
-use super::tree::{Node, Text, Tree};
-use super::verdicts::ContentCache;
+use crate::model::layout;
+use crate::model::tree::{Node, Text, Tree};
+use crate::records::provenance::{self, Marking};
+use crate::records::verdicts::ContentCache;
 
 /// A file that starts with a provenance block, valid or not.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,7 +169,7 @@ fn opening(tree: &dyn Tree, path: &str) -> Opening {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::tree::MemTree;
+    use crate::model::tree::MemTree;
 
     #[test]
     fn finds_marked_files_in_docs_and_elsewhere_but_not_in_skipped_folders() {

@@ -7,12 +7,12 @@
 //! these, because each needs nothing but the answer; a record's parse is
 //! kept for the run alone.
 //!
-//! [`Tree::content_id`]: super::tree::Tree::content_id
+//! [`Tree::content_id`]: crate::model::tree::Tree::content_id
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
-use super::scan::Verdict;
+use crate::records::scan::Verdict;
 
 /// Which version of the tests a stored verdict came from: bump it whenever
 /// `provenance::opens_block`, `provenance::opening_undecided`,

@@ -4,9 +4,11 @@
 //!
 //! Pure text functions: nothing here reads files or decides what is a problem.
 
-use super::fields::{self, Field};
-use super::plan::{exactly_once, increment_target, is_positive_integer, js_trim, lf, Once};
-use super::record::{fenced_lines, h2_name, header_fields, section_body};
+use crate::model::fields::{self, Field};
+use crate::records::plan::{
+    exactly_once, increment_target, is_positive_integer, js_trim, lf, Once,
+};
+use crate::records::record::{fenced_lines, h2_name, header_fields, section_body};
 
 /// `Assessment Purpose` (RF §7.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,10 +7,12 @@
 //! runtime wrote (or one re-wrapped by an editor) passes. User styles,
 //! `config.toml` and every other unlisted file are allowed.
 
-use super::layout::{CONTEXT_PATH, DOCS_DIR, MODE_PATH, STANDARDS_DIR, STATE_PATH};
-use super::state::{Baseline, StateDoc};
-use super::tree::{Node, Text, Tree};
-use super::vocab::{CompletionPolicy, CycleMode, PendingCadence, ProjectMode, WorkflowState};
+use crate::model::layout::{CONTEXT_PATH, DOCS_DIR, MODE_PATH, STANDARDS_DIR, STATE_PATH};
+use crate::model::state::{Baseline, StateDoc};
+use crate::model::tree::{Node, Text, Tree};
+use crate::model::vocab::{
+    CompletionPolicy, CycleMode, PendingCadence, ProjectMode, WorkflowState,
+};
 
 /// A cycle recorded in STATE.md.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,7 +64,7 @@ pub fn judge(tree: &dyn Tree) -> Freshness {
     let mut cycle = None;
     let mut state_value = None;
     let mode = match tree.text(MODE_PATH) {
-        Text::Ok(text) => match super::mode::parse(&text) {
+        Text::Ok(text) => match crate::model::mode::parse(&text) {
             Ok(mode) => Some(mode),
             Err(e) => {
                 reasons.push(format!("MODE.md is invalid ({e})"));
@@ -205,9 +207,9 @@ fn differing_fields(doc: &StateDoc, mode: Option<ProjectMode>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::check::testing::installed_tree;
-    use crate::protocol::state::fresh_template;
-    use crate::protocol::tree::MemTree;
+    use crate::check::testing::installed_tree;
+    use crate::model::state::fresh_template;
+    use crate::model::tree::MemTree;
 
     fn not_fresh(tree: &MemTree) -> (Vec<String>, Option<CycleInfo>) {
         match judge(tree) {
@@ -217,8 +219,8 @@ mod tests {
     }
 
     fn set(text: &str, name: &str, value: &str) -> String {
-        let found = crate::protocol::fields::scan(text);
-        let f = crate::protocol::fields::first(&found, name).unwrap();
+        let found = crate::model::fields::scan(text);
+        let f = crate::model::fields::first(&found, name).unwrap();
         format!("{}`{value}`{}", &text[..f.span.start], &text[f.span.end..])
     }
 

@@ -3,7 +3,7 @@
 //! installation, so main never holds a cycle and every branch cut from it
 //! starts with none. Pure: both sides' [`Freshness`] come in as arguments.
 
-use super::fresh::{CycleInfo, Freshness};
+use crate::setup::fresh::{CycleInfo, Freshness};
 
 /// One project's verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,7 +164,7 @@ pub fn line_merge_message(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::vocab::{ProjectMode, WorkflowState};
+    use crate::model::vocab::{ProjectMode, WorkflowState};
 
     fn stale(active: bool) -> Freshness {
         Freshness::NotFresh {

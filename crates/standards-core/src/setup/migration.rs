@@ -24,9 +24,9 @@
 //!   otherwise. An active cycle whose `CycleMode` says neither cannot be
 //!   decided here: the migration refuses and names the lines to add.
 
-use super::fields::{self, Field};
-use super::text::{mask_html_comments, strip_bom};
-use super::vocab::{CycleMode, WorkflowState};
+use crate::model::fields::{self, Field};
+use crate::model::text::{mask_html_comments, strip_bom};
+use crate::model::vocab::{CycleMode, WorkflowState};
 
 /// One field the migration adds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,7 +106,7 @@ pub fn moved_records(paths: &[String]) -> Vec<(String, String)> {
                 None => continue,
             },
         };
-        if super::cycle_id::is_generated(id) {
+        if crate::model::cycle_id::is_generated(id) {
             out.push((path.clone(), format!(".standards/{path}")));
         }
     }
@@ -288,8 +288,8 @@ fn active_work(text: &str) -> Option<(usize, std::ops::Range<usize>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::state::{fresh_template, StateDoc};
-    use crate::protocol::vocab::{CompletionPolicy, PendingCadence, ProjectMode};
+    use crate::model::state::{fresh_template, StateDoc};
+    use crate::model::vocab::{CompletionPolicy, PendingCadence, ProjectMode};
 
     /// STATE.md as a release before 0.8.0 wrote it: neither field.
     fn before_0_8(state: &str, mode: &str, id: &str, scope: &str) -> String {

@@ -1,13 +1,13 @@
 //! Unresolved merge conflicts in `.standards/` and in the Active Work
 //! records STATE.md names outside it (RT-003, RT-004, decision D15).
 
-use super::fields;
-use super::layout::STANDARDS_DIR;
-use super::state::STATE_PATH;
-use super::state_merge::SideSummary;
-use super::text::mask_html_comments;
-use super::tree::{Stages, Text, Tree};
-use super::verdicts::ContentCache;
+use crate::model::fields;
+use crate::model::layout::STANDARDS_DIR;
+use crate::model::state::STATE_PATH;
+use crate::model::text::mask_html_comments;
+use crate::model::tree::{Stages, Text, Tree};
+use crate::records::verdicts::ContentCache;
+use crate::workflow::state_merge::SideSummary;
 
 /// A conflicted file and the cycles its sides name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -160,7 +160,9 @@ pub fn side_phrase(conflict: &Conflict, s: &SideSummary) -> String {
 
 fn standards_files(tree: &dyn Tree, prefix: &str) -> Vec<String> {
     let mut files: Vec<String> = tree.markdown_files_under(prefix);
-    let runtime = super::layout::RUNTIME_FILES.iter().map(|f| f.to_string());
+    let runtime = crate::model::layout::RUNTIME_FILES
+        .iter()
+        .map(|f| f.to_string());
     for extra in runtime.chain(active_work_files(tree)) {
         if !files.contains(&extra) {
             files.push(extra);
@@ -175,10 +177,10 @@ fn standards_files(tree: &dyn Tree, prefix: &str) -> Vec<String> {
 /// record outside `.standards/` with conflict markers is a conflict too
 /// (D15, issue 21).
 fn active_work_files(tree: &dyn Tree) -> Vec<String> {
-    let Text::Ok(text) = tree.text(super::layout::STATE_PATH) else {
+    let Text::Ok(text) = tree.text(crate::model::layout::STATE_PATH) else {
         return Vec::new();
     };
-    let Ok(doc) = super::state::StateDoc::parse(&text) else {
+    let Ok(doc) = crate::model::state::StateDoc::parse(&text) else {
         return Vec::new();
     };
     let work = &doc.active_work;
@@ -186,7 +188,7 @@ fn active_work_files(tree: &dyn Tree) -> Vec<String> {
         .into_iter()
         .map(|f| f.value.as_str())
         .filter(|raw| *raw != "NONE" && !raw.starts_with('/') && !raw.starts_with('\\'))
-        .filter_map(super::layout::normalize)
+        .filter_map(crate::model::layout::normalize)
         .filter(|p| !p.is_empty())
         .collect()
 }
@@ -337,7 +339,7 @@ pub fn describe(conflicts: &[Conflict]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::tree::MemTree;
+    use crate::model::tree::MemTree;
 
     #[test]
     fn markers_anywhere_under_standards_and_unmerged_entries() {
@@ -432,7 +434,7 @@ mod tests {
             theirs in "([a-z `]{0,12}\n){1,5}",
         ) {
             proptest::prop_assume!(ours != theirs && ours != "base\n" && theirs != "base\n");
-            let merged = crate::protocol::state_merge::merge(b"base\n", ours.as_bytes(), theirs.as_bytes());
+            let merged = crate::workflow::state_merge::merge(b"base\n", ours.as_bytes(), theirs.as_bytes());
             let text = String::from_utf8(merged.bytes).unwrap();
             let (o, t) = sides_from_markers(&text).unwrap();
             proptest::prop_assert_eq!(o, ours);

@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-use super::state::StateDoc;
-use super::vocab::{CompletionPolicy, CycleMode, Role, WorkflowState};
+use crate::model::state::StateDoc;
+use crate::model::vocab::{CompletionPolicy, CycleMode, Role, WorkflowState};
 
 /// The next step of one snapshot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -73,7 +73,7 @@ pub enum Branch {
 }
 
 /// The branch facts the next step depends on: where HEAD is, and whether the
-/// shown `.standards/` is a fresh installation (`protocol::fresh`, the merge
+/// shown `.standards/` is a fresh installation (`setup::fresh`, the merge
 /// guard's definition).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct BranchContext {
@@ -310,8 +310,8 @@ pub fn render(next: &NextStep) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::state::fresh_template;
-    use crate::protocol::vocab::ProjectMode;
+    use crate::model::state::fresh_template;
+    use crate::model::vocab::ProjectMode;
 
     #[test]
     fn invocations_for_both_clients_with_session_prefix_and_review_kind() {

@@ -8,8 +8,8 @@
 //! state, and the user decides. The merge driver and `verify --into` share
 //! this one function.
 
-use super::fields;
-use super::text::mask_html_comments;
+use crate::model::fields;
+use crate::model::text::mask_html_comments;
 
 /// Which of the three-way cases a merge fell into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,7 +126,7 @@ pub fn merge(base: &[u8], ours: &[u8], theirs: &[u8]) -> StateMerge {
 }
 
 /// Both whole versions between git-style markers. The markers start at line
-/// starts (so `protocol::conflicts::has_markers` finds them) and follow the
+/// starts (so `workflow::conflicts::has_markers` finds them) and follow the
 /// line ending "ours" uses.
 fn conflict_text(
     ours: &[u8],
@@ -172,7 +172,7 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::conflicts::has_markers;
+    use crate::workflow::conflicts::has_markers;
     use proptest::prelude::*;
 
     const BASE: &str = "# S.T.A.N.D.A.R.D.S. Workflow State\n\n`WorkflowState`: `SCOPING` `CycleMode`: `STANDARD`\n\n## Active Work\n\n`Id`: `add-x-1` `Request`: `Add x`\n\n`BlockedOn`: `NONE`\n";

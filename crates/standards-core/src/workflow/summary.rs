@@ -8,8 +8,10 @@
 
 use serde::Serialize;
 
-use super::state::{Baseline, Entry, StateDoc, STATE_PATH};
-use super::vocab::{CompletionPolicy, CycleMode, PendingCadence, ProjectMode, Role, WorkflowState};
+use crate::model::state::{Baseline, Entry, StateDoc, STATE_PATH};
+use crate::model::vocab::{
+    CompletionPolicy, CycleMode, PendingCadence, ProjectMode, Role, WorkflowState,
+};
 
 /// The dashboard of one snapshot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -40,7 +42,7 @@ pub struct Summary {
     /// Problems that did not stop the summary (`file:line: message`).
     pub problems: Vec<String>,
     /// Who acts next, their invocation, and what blocks them.
-    pub next: super::next::NextStep,
+    pub next: crate::workflow::next::NextStep,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -228,7 +230,7 @@ pub fn summarize(
             reason: field(e, "Reason"),
         })
         .collect();
-    let next = super::next::next_step(doc, &extra_problems);
+    let next = crate::workflow::next::next_step(doc, &extra_problems);
     problems.extend(extra_problems);
     Summary {
         next,
@@ -262,7 +264,7 @@ pub fn summarize(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::state::fresh_template;
+    use crate::model::state::fresh_template;
 
     fn parse(text: &str) -> StateDoc {
         StateDoc::parse(text).unwrap()
@@ -295,7 +297,7 @@ mod tests {
     #[test]
     fn recovery_frames_are_newest_first_with_owner_roles() {
         let s = of(include_str!(
-            "../../fixtures/state/mid-cycle-nested-recovery.md"
+            "../../../../fixtures/state/mid-cycle-nested-recovery.md"
         ));
         let frames: Vec<_> = s.recovery.iter().map(|f| f.frame.as_str()).collect();
         assert_eq!(frames, ["3", "2", "1"]);
@@ -314,7 +316,7 @@ mod tests {
     #[test]
     fn baseline_entries_and_obligations_keep_their_order() {
         let s = of(include_str!(
-            "../../fixtures/state/baseline-reconciliation.md"
+            "../../../../fixtures/state/baseline-reconciliation.md"
         ));
         let sources: Vec<_> = s
             .baseline_reconciliation
@@ -334,7 +336,7 @@ mod tests {
         );
 
         let s = of(include_str!(
-            "../../fixtures/state/expedited-promoted-obligations.md"
+            "../../../../fixtures/state/expedited-promoted-obligations.md"
         ));
         let owners: Vec<_> = s
             .obligations
@@ -353,7 +355,7 @@ mod tests {
 
     #[test]
     fn terminal_state_shows_the_last_cycle_instead_of_active_work() {
-        let s = of(include_str!("../../fixtures/state/signed-off.md"));
+        let s = of(include_str!("../../../../fixtures/state/signed-off.md"));
         assert_eq!(s.active_work, None);
         assert_eq!(s.owner, Role::User);
         let last = s.last_cycle.unwrap();
@@ -406,7 +408,7 @@ mod tests {
     #[test]
     fn json_keys_are_camel_case_and_stable() {
         let s = of(include_str!(
-            "../../fixtures/state/mid-cycle-nested-recovery.md"
+            "../../../../fixtures/state/mid-cycle-nested-recovery.md"
         ));
         let v = serde_json::to_value(&s).unwrap();
         let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();

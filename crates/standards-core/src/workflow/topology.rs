@@ -5,7 +5,7 @@
 //! Everything here is a pure function of the vocabularies, so `check`, the
 //! transition commands and `status` all read one table.
 
-use super::vocab::{CompletionPolicy, CycleMode, FailureType, ProjectMode, WorkflowState};
+use crate::model::vocab::{CompletionPolicy, CycleMode, FailureType, ProjectMode, WorkflowState};
 
 use WorkflowState as W;
 

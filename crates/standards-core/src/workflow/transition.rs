@@ -15,18 +15,18 @@ pub mod route;
 
 use std::ops::Range;
 
-use super::check::{self, Options, Report};
-use super::fields::{self, render_code_span};
-use super::layout::{CONTEXT_PATH, MODE_PATH, STATE_PATH};
-use super::mode;
-use super::plan::{increment_mentions, Cadence};
-use super::state::{Baseline, StateDoc};
-use super::topology;
-use super::tree::{Text, Tree, WithFile};
-use super::vocab::{
+use crate::check::{self, Options, Report};
+use crate::model::fields::{self, render_code_span};
+use crate::model::layout::{CONTEXT_PATH, MODE_PATH, STATE_PATH};
+use crate::model::mode;
+use crate::model::state::{Baseline, StateDoc};
+use crate::model::tree::{Text, Tree, WithFile};
+use crate::model::vocab::{
     ArtifactType, CompletionPolicy, CycleMode, FailureType, HandoffKind, ProjectMode, Role,
     WorkflowState,
 };
+use crate::records::plan::{increment_mentions, Cadence};
+use crate::workflow::topology;
 
 use WorkflowState as W;
 
@@ -284,7 +284,7 @@ impl Editor {
             .set(F::Reason, reason)
     }
 
-    fn stack(&self, section: &str) -> &super::state::Stack {
+    fn stack(&self, section: &str) -> &crate::model::state::Stack {
         if section == RECOVERY {
             &self.doc.recovery
         } else {
@@ -459,7 +459,7 @@ const OBLIGATIONS_RULE: &str = "Outstanding Obligations";
 const DOCUMENTATION_CONTRACT: &str = "Documentation Cycle Contract";
 const CHOOSE_NEXT_MODE: &str = "Choose the next cycle's mode";
 
-fn invalid(e: super::state::StateError) -> Refusal {
+fn invalid(e: crate::model::state::StateError) -> Refusal {
     Refusal::new(
         "Workflow State Reference",
         format!("the move would leave STATE.md structurally invalid: {e}"),
@@ -789,7 +789,7 @@ pub fn plan_start(doc: &StateDoc, facts: &Facts, req: &StartRequest) -> Result<S
 /// Step 5 of **Start a cycle**: persists the new cycle in one update.
 pub fn begin(doc: &StateDoc, begin: &Begin, id: &str) -> Result<Transition, Refusal> {
     let first = doc.active_work.id.value == "UNSET";
-    if id == doc.active_work.id.value || !super::cycle_id::is_generated(id) {
+    if id == doc.active_work.id.value || !crate::model::cycle_id::is_generated(id) {
         return Err(Refusal::new(
             "Cycle IDs",
             format!("`{id}` cannot be the new cycle's ID: every cycle gets a new ID from `git standards cycle new`"),

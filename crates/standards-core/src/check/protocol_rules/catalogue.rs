@@ -294,7 +294,7 @@ pub const JUDGEMENT: &[Judgement] = &[
 pub fn render_catalogue() -> String {
     let mut out = String::new();
     out.push_str("# Protocol rules beyond the reference checker\n\n");
-    out.push_str("<!-- Generated from src/protocol/check/protocol_rules/catalogue.rs; `UPDATE_RULES=1 cargo test catalogue` rewrites it. -->\n\n");
+    out.push_str("<!-- Generated from crates/standards-core/src/check/protocol_rules/catalogue.rs; `UPDATE_RULES=1 cargo test catalogue` rewrites it. -->\n\n");
     out.push_str("`git standards check` enforces two sets of rules. The reference rules (families RT, ST, TR, RC, PV, RH, AC, DV, VF, RV, DC, CP, GT, HK) are the catalogue of the Node reference checker; `check --compat` reports only those. The PR family below holds every further rule of `.standards/PROTOCOL.md` and its chapters that one snapshot plus the last commit decides. In `check --json` each problem says `\"source\": \"reference\"` or `\"source\": \"protocol\"`.\n\n");
     out.push_str(&format!(
         "{} mechanical rules; {} rules need judgement and are listed at the end.\n",

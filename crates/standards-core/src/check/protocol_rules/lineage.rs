@@ -5,11 +5,11 @@
 
 use std::collections::HashMap;
 
-use crate::protocol::layout::{MODE_PATH, STATE_PATH};
-use crate::protocol::mode;
-use crate::protocol::state::{Baseline, BaselineEntry, Entry, StateDoc};
-use crate::protocol::tree::Text;
-use crate::protocol::vocab::{CycleMode, HandoffKind, ProjectMode, WorkflowState};
+use crate::model::layout::{MODE_PATH, STATE_PATH};
+use crate::model::mode;
+use crate::model::state::{Baseline, BaselineEntry, Entry, StateDoc};
+use crate::model::tree::Text;
+use crate::model::vocab::{CycleMode, HandoffKind, ProjectMode, WorkflowState};
 
 use super::super::{Cx, Sink};
 
@@ -35,7 +35,7 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
 /// (Start a cycle, step 5). The last commit's finished cycle was under the
 /// shorter policy, the new one is too, and its request records no choice.
 fn pr_048_new_cycle_carries_no_policy(now: &StateDoc, then: &StateDoc, sink: &mut Sink) {
-    use crate::protocol::vocab::CompletionPolicy as P;
+    use crate::model::vocab::CompletionPolicy as P;
     if !then.workflow_state.value.is_terminal()
         || then.active_work.completion_policy.value != P::ImplementationReviewed
         || !now.has_active_cycle()
@@ -71,7 +71,7 @@ fn pr_048_new_cycle_carries_no_policy(now: &StateDoc, then: &StateDoc, sink: &mu
 /// not (`verify` compares each commit with its first parent this way).
 fn pr_046_route_is_legal(cx: &Cx, now: &StateDoc, then: &StateDoc, sink: &mut Sink) {
     let Some(project) = cx.mode else { return };
-    let Some(s) = crate::protocol::transition::route::judge(cx.tree, project, now, then) else {
+    let Some(s) = crate::workflow::transition::route::judge(cx.tree, project, now, then) else {
         return;
     };
     sink.push_hinted(

@@ -2,15 +2,15 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::protocol::acceptance::inventory;
-use crate::protocol::fields::{self, Field};
-use crate::protocol::layout::{CHAPTERS_DIR, CONTEXT_PATH, USER_STYLES_DIR};
-use crate::protocol::plan::{increments, steps};
-use crate::protocol::record::{entry_headings, header_fields, identifier_numbers, is_unfilled};
-use crate::protocol::tree::{Node, Text};
-use crate::protocol::vocab::{
+use crate::model::fields::{self, Field};
+use crate::model::layout::{CHAPTERS_DIR, CONTEXT_PATH, USER_STYLES_DIR};
+use crate::model::tree::{Node, Text};
+use crate::model::vocab::{
     ArtifactType, CycleMode, FailureType, HandoffKind, IdPrefix, WorkflowState,
 };
+use crate::records::acceptance::inventory;
+use crate::records::plan::{increments, steps};
+use crate::records::record::{entry_headings, header_fields, identifier_numbers, is_unfilled};
 
 use super::super::{Cx, OwnRecord, Sink};
 

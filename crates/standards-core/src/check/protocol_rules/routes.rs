@@ -2,12 +2,12 @@
 //! handoff records, entry states, terminal states, recovery frames and
 //! outstanding obligations.
 
-use crate::protocol::layout::STATE_PATH;
-use crate::protocol::state::{Baseline, StateDoc};
-use crate::protocol::topology;
-use crate::protocol::vocab::{
+use crate::model::layout::STATE_PATH;
+use crate::model::state::{Baseline, StateDoc};
+use crate::model::vocab::{
     CompletionPolicy, CycleMode, FailureType, HandoffKind, ProjectMode, WorkflowState,
 };
+use crate::workflow::topology;
 
 use super::super::{Cx, Sink};
 

@@ -6,7 +6,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::protocol::state::{Baseline, Entry, Stack, StateDoc};
+use crate::model::state::{Baseline, Entry, Stack, StateDoc};
 
 /// One changed field: its protocol name and its values (`null` for an entry
 /// that did not exist before, or no longer exists after).
@@ -171,8 +171,8 @@ fn stack(out: &mut Vec<FieldChange>, section: &str, heading: &str, b: &Stack, a:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::state::fresh_template;
-    use crate::protocol::vocab::ProjectMode;
+    use crate::model::state::fresh_template;
+    use crate::model::vocab::ProjectMode;
 
     fn doc(text: &str) -> StateDoc {
         StateDoc::parse(text).unwrap()

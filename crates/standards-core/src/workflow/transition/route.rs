@@ -13,11 +13,11 @@
 //! left to the rules that hold those moves.
 
 use super::{Gate, Move};
-use crate::protocol::layout::STATE_PATH;
-use crate::protocol::state::StateDoc;
-use crate::protocol::topology;
-use crate::protocol::tree::{Tree, WithFile};
-use crate::protocol::vocab::{ProjectMode, WorkflowState};
+use crate::model::layout::STATE_PATH;
+use crate::model::state::StateDoc;
+use crate::model::tree::{Tree, WithFile};
+use crate::model::vocab::{ProjectMode, WorkflowState};
+use crate::workflow::topology;
 
 use WorkflowState as W;
 

@@ -2,8 +2,8 @@
 //! each successful edit, and byte-for-byte preservation of everything else.
 
 use super::*;
-use crate::protocol::state::fresh_template;
-use crate::protocol::vocab::PendingCadence;
+use crate::model::state::fresh_template;
+use crate::model::vocab::PendingCadence;
 
 const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
 const NEW_ID: &str = "add-paging-20260928T100000Z-0a1b2c3d";

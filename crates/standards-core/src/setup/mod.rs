@@ -1,0 +1,9 @@
+//! Installation planning: agent-client integration, migration from the Node
+//! runtime, the team's config, fresh-installation rules and the merge guard's
+//! verdict.
+
+pub mod clients;
+pub mod config;
+pub mod fresh;
+pub mod merge_guard;
+pub mod migration;
