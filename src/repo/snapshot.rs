@@ -24,7 +24,7 @@ pub(super) fn index_err(e: impl std::fmt::Display) -> Error {
 
 /// A missing or corrupt object: the repository is damaged, which is a
 /// refusal naming `git fsck`, not an internal error (issue 7, item 6).
-fn object_err(context: &str, e: impl std::fmt::Display) -> Error {
+pub(super) fn object_err(context: &str, e: impl std::fmt::Display) -> Error {
     Error::Refused {
         message: format!("{context}: {e}"),
         hint: Some(
@@ -404,6 +404,16 @@ impl ObjectTree {
     /// differ are read (`verify` walks a history this way). Otherwise the
     /// entries are walked on first need as usual.
     pub fn derive_from(&self, parent: &ObjectTree) -> Result<(), Error> {
+        self.derive_with(&self.repo, parent)
+    }
+
+    /// [`ObjectTree::derive_from`], reading the changed trees through `repo`
+    /// (a history walk's handle, whose object cache outlives one snapshot).
+    pub(super) fn derive_with(
+        &self,
+        repo: &gix::Repository,
+        parent: &ObjectTree,
+    ) -> Result<(), Error> {
         if self.entries.get().is_some() {
             return Ok(());
         }
@@ -419,7 +429,7 @@ impl ObjectTree {
             old_entries.clone()
         } else {
             let mut out = (**old_entries).clone();
-            update_tree(&self.repo, old, new, &mut String::new(), false, &mut out)?;
+            update_tree(repo, old, new, &mut String::new(), false, &mut out)?;
             std::rc::Rc::new(out)
         };
         let _ = self.entries.set(entries);
