@@ -759,6 +759,12 @@ impl Tree for ObjectTree {
         }
     }
 
+    /// Without reading the file: a path the lookup cannot answer (a damaged
+    /// tree) exists, as [`Tree::node`] reads it as unreadable, not missing.
+    fn exists(&self, path: &str) -> bool {
+        !matches!(self.lookup(path), Ok(None))
+    }
+
     fn markdown_files(&self) -> Vec<String> {
         self.entries()
             .iter()

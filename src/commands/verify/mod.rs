@@ -205,6 +205,9 @@ impl Tree for CachedTree<'_> {
     fn content_id(&self, path: &str) -> Option<Vec<u8>> {
         self.inner.content_id(path)
     }
+    fn exists(&self, path: &str) -> bool {
+        self.inner.exists(path)
+    }
     fn markdown_files(&self) -> Vec<String> {
         self.inner.markdown_files()
     }
