@@ -11,7 +11,7 @@ use crate::commands::merge_guard::{self, Incoming};
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::protocol::check::{self, Options, Problem, Report};
-use crate::protocol::layout::STATE_PATH;
+use crate::protocol::layout::{PROTOCOL_PATH, STATE_PATH};
 use crate::protocol::tree::{Node, Tree};
 use crate::repo::history::{
     self, blob_at, branch_tip as main_tip, is_shallow, merge_base, shallow_fork_point,
@@ -211,6 +211,9 @@ impl Tree for CachedTree<'_> {
     fn markdown_files(&self) -> Vec<String> {
         self.inner.markdown_files()
     }
+    fn markdown_files_under(&self, prefix: &str) -> Vec<String> {
+        self.inner.markdown_files_under(prefix)
+    }
     fn unmerged(&self) -> Vec<String> {
         self.inner.unmerged()
     }
@@ -225,6 +228,37 @@ fn cycle_of(tree: &dyn Tree) -> Option<String> {
                 .filter(|v| v != "UNSET")
         }
         _ => None,
+    }
+}
+
+/// What verify reads from every commit's runtime files, by content ID: the
+/// protocol file (over 100 KiB) and STATE.md rarely change along a range.
+#[derive(Default)]
+struct ByContent {
+    installed: HashMap<Vec<u8>, bool>,
+    cycle: HashMap<Vec<u8>, Option<String>>,
+}
+
+impl ByContent {
+    fn installed(&mut self, tree: &dyn Tree) -> bool {
+        match tree.content_id(PROTOCOL_PATH) {
+            Some(id) => *self
+                .installed
+                .entry(id)
+                .or_insert_with(|| check::runtime::installed(tree)),
+            None => check::runtime::installed(tree),
+        }
+    }
+
+    fn cycle(&mut self, tree: &dyn Tree) -> Option<String> {
+        match tree.content_id(STATE_PATH) {
+            Some(id) => self
+                .cycle
+                .entry(id)
+                .or_insert_with(|| cycle_of(tree))
+                .clone(),
+            None => cycle_of(tree),
+        }
     }
 }
 
@@ -282,6 +316,7 @@ pub fn evaluate_span(
     // run, and content an earlier run found plain is not read at all.
     let verdicts = crate::repo::scan_cache::load(project)?;
     let mut seen: HashMap<(String, PairKey), Checked> = HashMap::new();
+    let mut memo = ByContent::default();
     let mut commits = Vec::with_capacity(chain.len());
     let mut parents: HashMap<String, (ObjectId, ObjectTree)> = HashMap::new();
     let total = chain.len();
@@ -307,9 +342,9 @@ pub fn evaluate_span(
                 inner: &tree,
                 cache: &cache,
             };
-            if check::runtime::installed(&cached_tree) {
+            if memo.installed(&cached_tree) {
                 installed = true;
-                cycle = cycle.or_else(|| cycle_of(&cached_tree));
+                cycle = cycle.or_else(|| memo.cycle(&cached_tree));
                 let key = (
                     dir.clone(),
                     (
