@@ -35,6 +35,7 @@ const SCOPE: &[&str] = &[
     "src/commands/uninstall.rs",
     "src/commands/hook.rs",
     "src/commands/verify",
+    "src/repo/history.rs",
     "src/commands/server_hook.rs",
 ];
 
@@ -726,12 +727,12 @@ const TABLE: &[(&str, &str, Situation)] = &[
         Custom(stop_during_a_conflict),
     ),
     (
-        "src/commands/verify/mod.rs",
+        "src/repo/history.rs",
         "git fetch --unshallow",
         Custom(verify_shallow),
     ),
     (
-        "src/commands/verify/mod.rs",
+        "src/repo/history.rs",
         "git fetch --deepen=<n>",
         Custom(verify_shallow),
     ),
