@@ -350,6 +350,10 @@ pub fn plan(tree: &dyn Tree, manifest: &str, request: &Request, list: Lister) ->
             s.insert("$schema".into(), json!(cl::CLAUDE_SCHEMA));
             s
         });
+        if !now.contains_key("skillOverrides") {
+            // Ours to take out again once it is empty (issue 24).
+            m.record_created_key(CLAUDE_SETTINGS, "skillOverrides");
+        }
         let overrides = now.entry("skillOverrides").or_insert_with(|| json!({}));
         let Value::Object(overrides) = overrides else {
             return Err(Error::refused(
@@ -576,7 +580,14 @@ pub fn removal(tree: &dyn Tree, manifest: &str, list: Lister) -> Result<Plan> {
                 }
                 m.disown_override(&role);
             }
+            // A `skillOverrides` install added goes once it is empty again;
+            // one the user had stays, even empty (issue 24).
+            let created = m.created_keys(CLAUDE_SETTINGS);
+            if o.is_empty() && created.iter().any(|k| k == "skillOverrides") {
+                now.shift_remove("skillOverrides");
+            }
         }
+        m.forget_created_keys(CLAUDE_SETTINGS);
         let only_ours = now.iter().all(|(k, v)| match k.as_str() {
             "$schema" => v == &json!(cl::CLAUDE_SCHEMA),
             "skillOverrides" => v.as_object().is_some_and(|o| o.is_empty()),

@@ -6,12 +6,11 @@
 //! client folders recorded as created once nothing else is left in them, and
 //! `.standards/` last.
 //!
-//! What lies outside `.standards/` is planned by the entries of
-//! [`INTEGRATIONS`], in order: the client-integration work adds an entry for
-//! each kind of file it installs, and the preview, archive, journal and
-//! output need no change.
+//! What lies outside `.standards/` is planned by the client rules of
+//! `install --client none` ([`super::clients::removal`]), so both give the
+//! user's files back the same way.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::commands::paths::PathView;
 use crate::commands::reset::{refuse_links, require_runtime};
@@ -22,10 +21,9 @@ use crate::repo::journal::{self, Change};
 use crate::repo::{failpoint, Project};
 use standards_core::audit::{Event, EventKind};
 use standards_core::model::layout::{
-    DOCS_DIR, INSTALLATION_PATH, MARKER, STANDARDS_DIR, USER_STYLES_DIR,
+    DOCS_DIR, INSTALLATION_PATH, STANDARDS_DIR, USER_STYLES_DIR,
 };
 use standards_core::model::tree::{Node, Text, Tree};
-use standards_core::setup::clients;
 
 /// The failpoints of `uninstall`: after the archive, then the journal's.
 pub const FAILPOINTS: &[&str] = &[
@@ -61,74 +59,17 @@ impl Op {
     }
 }
 
-/// What the installer recorded in INSTALLATION.json (RF §11.2).
-#[derive(Debug, Clone, Default)]
-pub struct Ownership {
-    /// `createdPaths`: client files and folders the installer created.
-    pub created: Vec<String>,
-    /// Owned `skillOverrides` values in `.claude/settings.json`.
-    pub skill_overrides: Map<String, Value>,
-    /// `skillFiles`: each skill file install wrote, with the digest of its text.
-    pub skill_files: Map<String, Value>,
+/// The client folders removed when recorded as created and left empty are
+/// planned by [`super::clients::removal`], with every other client rule.
+fn client_name(c: standards_core::invocation::Client) -> &'static str {
+    match c {
+        standards_core::invocation::Client::Codex => "Codex",
+        standards_core::invocation::Client::Claude => "Claude Code",
+    }
 }
-
-/// What an integration planner sees.
-pub struct Scope<'a> {
-    pub project: &'a Project,
-    pub tree: &'a dyn Tree,
-    /// `None` when there is no `.standards/` (then only detection matters).
-    pub ownership: Option<&'a Ownership>,
-}
-
-/// What an integration planner found.
-#[derive(Debug, Clone, Default)]
-pub struct Found {
-    pub ops: Vec<Op>,
-    pub warnings: Vec<String>,
-    /// Marked skills or managed blocks: STANDARDS integration that needs a runtime to remove safely.
-    pub integration: bool,
-    /// Clients whose marked skills were found.
-    pub clients: Vec<&'static str>,
-}
-
-/// One kind of installed file outside `.standards/`.
-pub struct Integration {
-    pub name: &'static str,
-    pub plan: fn(&Scope<'_>) -> Result<Found>,
-}
-
-/// Everything uninstall removes outside `.standards/`, in the preview order of RT §7.8.
-pub const INTEGRATIONS: &[Integration] = &[
-    Integration {
-        name: "managed blocks in AGENTS.md and CLAUDE.md",
-        plan: plan_managed_blocks,
-    },
-    Integration {
-        name: "Claude Code settings",
-        plan: plan_claude_settings,
-    },
-    Integration {
-        name: "Codex hooks",
-        plan: plan_codex_hooks,
-    },
-    Integration {
-        name: "role skills",
-        plan: plan_skills,
-    },
-];
-
-/// The client folders removed when recorded as created and left empty, in order (RT §7.8 step 10).
-const CREATED_DIRS: [&str; 5] = [
-    ".agents/skills",
-    ".claude/skills",
-    ".agents",
-    ".claude",
-    ".codex",
-];
 
 const CLAUDE_SETTINGS: &str = ".claude/settings.json";
 const CODEX_HOOKS: &str = ".codex/hooks.json";
-const SCHEMA_URL: &str = "https://json.schemastore.org/claude-code-settings.json";
 
 /// What `uninstall` will do.
 #[derive(Debug, Clone)]
@@ -142,230 +83,10 @@ pub struct Plan {
     pub runtime: bool,
 }
 
-/// Removes every STANDARDS handler from a settings object's `hooks` (RT §7.6.8 step 1).
-/// Returns whether anything was removed.
-fn strip_handlers(settings: &mut Map<String, Value>, file: &str) -> Result<bool> {
-    let Some(hooks) = settings.get_mut("hooks") else {
-        return Ok(false);
-    };
-    let invalid = || {
-        Error::Invalid {
-        path: file.into(),
-        message: "`hooks` must be an object whose values are arrays; uninstall cannot tell its own handlers apart safely".into(),
-    }
-    };
-    let events = hooks.as_object_mut().ok_or_else(invalid)?;
-    let mut removed = false;
-    for groups in events.values_mut() {
-        let groups = groups.as_array_mut().ok_or_else(invalid)?;
-        groups.retain_mut(|group| {
-            let Some(list) = group.get_mut("hooks").and_then(Value::as_array_mut) else {
-                return true;
-            };
-            let before = list.len();
-            list.retain(|h| !clients::is_standards_handler(h));
-            if list.len() != before {
-                removed = true;
-                return !list.is_empty();
-            }
-            true
-        });
-    }
-    events.retain(|_, groups| groups.as_array().is_none_or(|g| !g.is_empty()));
-    if events.is_empty() {
-        settings.remove("hooks");
-    }
-    Ok(removed)
-}
-
-fn read_json(tree: &dyn Tree, path: &str) -> Result<Option<(String, Map<String, Value>)>> {
-    match tree.node(path) {
-        Node::Missing => Ok(None),
-        Node::File(bytes) => {
-            let value: Value = serde_json::from_slice(&bytes).map_err(|e| Error::Invalid {
-                path: path.into(),
-                message: format!("is not valid JSON ({e}); uninstall cannot compare it safely"),
-            })?;
-            match value {
-                Value::Object(m) => Ok(Some((String::from_utf8_lossy(&bytes).into_owned(), m))),
-                _ => Err(Error::Invalid {
-                    path: path.into(),
-                    message: "must hold a JSON object".into(),
-                }),
-            }
-        }
-        _ => Err(Error::refused(
-            format!("refusing to uninstall: `{path}` is not a regular file"),
-            None,
-        )),
-    }
-}
-
-/// The settings file in the style it was found in (issue 29, item 3): only
-/// our entries change.
-fn render_json(text: &str, before: &Map<String, Value>, now: &Map<String, Value>) -> String {
-    clients::settings_text(Some((text, before)), now).unwrap_or_else(|| text.to_string())
-}
-
-fn recorded(scope: &Scope<'_>, path: &str) -> bool {
-    scope
-        .ownership
-        .is_some_and(|o| o.created.iter().any(|c| c == path))
-}
-
-fn plan_claude_settings(scope: &Scope<'_>) -> Result<Found> {
-    let mut found = Found::default();
-    let Some((text, mut settings)) = read_json(scope.tree, CLAUDE_SETTINGS)? else {
-        return Ok(found);
-    };
-    let original = settings.clone();
-    strip_handlers(&mut settings, CLAUDE_SETTINGS)?;
-    if let Some(owned) = scope.ownership.map(|o| &o.skill_overrides) {
-        if let Some(overrides) = settings.get_mut("skillOverrides") {
-            let overrides = overrides.as_object_mut().ok_or_else(|| Error::Invalid {
-                path: CLAUDE_SETTINGS.into(),
-                message: "`skillOverrides` is not an object; uninstall cannot compare it safely"
-                    .into(),
-            })?;
-            for (role, value) in owned {
-                match overrides.get(role) {
-                    Some(v) if v == value => {
-                        overrides.remove(role);
-                    }
-                    Some(_) => found.warnings.push(format!(
-                        "Preserved changed setting: {CLAUDE_SETTINGS} skillOverrides.{role}"
-                    )),
-                    None => {}
-                }
-            }
-        }
-    }
-    let only_empty = settings.iter().all(|(k, v)| match k.as_str() {
-        "$schema" => v.as_str() == Some(SCHEMA_URL),
-        "skillOverrides" => v.as_object().is_some_and(Map::is_empty),
-        _ => false,
-    });
-    if recorded(scope, CLAUDE_SETTINGS) && only_empty {
-        found.ops.push(Op::Remove {
-            path: CLAUDE_SETTINGS.into(),
-        });
-    } else if settings != original {
-        found.ops.push(Op::Update {
-            path: CLAUDE_SETTINGS.into(),
-            content: render_json(&text, &original, &settings),
-        });
-    }
-    Ok(found)
-}
-
-fn plan_codex_hooks(scope: &Scope<'_>) -> Result<Found> {
-    let mut found = Found::default();
-    let Some((text, mut hooks)) = read_json(scope.tree, CODEX_HOOKS)? else {
-        return Ok(found);
-    };
-    let original = hooks.clone();
-    let removed = strip_handlers(&mut hooks, CODEX_HOOKS)?;
-    if recorded(scope, CODEX_HOOKS) && hooks.is_empty() {
-        found.ops.push(Op::Remove {
-            path: CODEX_HOOKS.into(),
-        });
-    } else if removed {
-        found.ops.push(Op::Update {
-            path: CODEX_HOOKS.into(),
-            content: render_json(&text, &original, &hooks),
-        });
-    }
-    Ok(found)
-}
-
-/// The text without its managed block (RT §7.8 step 4), or `None` when it
-/// has none: the rule `install --client none` uses, so both give back the
-/// user's bytes.
-pub fn without_block(text: &str, path: &str) -> Result<Option<String>> {
-    clients::remove_block(text, path).map_err(|message| Error::Invalid {
-        path: path.into(),
-        message,
-    })
-}
-
-fn plan_managed_blocks(scope: &Scope<'_>) -> Result<Found> {
-    let mut found = Found::default();
-    for path in ["AGENTS.md", "CLAUDE.md"] {
-        let Text::Ok(text) = scope.tree.text(path) else {
-            continue;
-        };
-        if let Some(rest) = without_block(&text, path)? {
-            found.integration = true;
-            if rest.trim().is_empty() {
-                found.ops.push(Op::Remove { path: path.into() });
-            } else {
-                found.ops.push(Op::Update {
-                    path: path.into(),
-                    content: rest,
-                });
-            }
-        }
-    }
-    Ok(found)
-}
-
-fn plan_skills(scope: &Scope<'_>) -> Result<Found> {
-    let mut found = Found::default();
-    for (dir, client) in [
-        (".agents/skills", "Codex"),
-        (".claude/skills", "Claude Code"),
-    ] {
-        let full = scope.project.root.join(dir);
-        match std::fs::symlink_metadata(&full) {
-            Ok(m) if m.is_dir() => {}
-            _ => continue, // absent, or not ours to follow
-        }
-        let mut names: Vec<String> = std::fs::read_dir(&full)
-            .map_err(|e| Error::io(&full, e))?
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        for name in names {
-            let folder = format!("{dir}/{name}");
-            let real_dir = std::fs::symlink_metadata(scope.project.root.join(&folder))
-                .is_ok_and(|m| m.is_dir());
-            if !real_dir {
-                continue; // unrelated files and links are never followed or deleted
-            }
-            let marked = matches!(scope.tree.text(&format!("{folder}/SKILL.md")), Text::Ok(t) if t.contains(MARKER));
-            if !marked {
-                continue;
-            }
-            refuse_links(scope.project, &folder, "uninstall")?;
-            // A shipped skill loses exactly the files install wrote and the
-            // user left unchanged; a changed one stays, with a warning.
-            let list = super::clients::disk_lister(&scope.project.root);
-            // A role this version no longer ships loses what install recorded
-            // writing there and the user left unchanged.
-            let recorded = |path: &str| {
-                scope
-                    .ownership
-                    .and_then(|o| o.skill_files.get(path))
-                    .and_then(Value::as_str)
-                    .map(String::from)
-            };
-            let (paths, warnings) =
-                super::clients::skill_removal(scope.tree, &folder, &name, &recorded, &list)?;
-            found
-                .ops
-                .extend(paths.into_iter().map(|path| Op::Remove { path }));
-            found.warnings.extend(warnings);
-            found.integration = true;
-            if !found.clients.contains(&client) {
-                found.clients.push(client);
-            }
-        }
-    }
-    Ok(found)
-}
-
-fn read_ownership(tree: &dyn Tree) -> Result<Ownership> {
+/// Checks INSTALLATION.json (RF §11.2) before anything is removed by what it
+/// records, and returns its text: a record this version cannot read fully is
+/// a refusal, never a guess about what the user owns.
+fn check_record(tree: &dyn Tree) -> Result<String> {
     let invalid = |message: String| Error::Invalid {
         path: INSTALLATION_PATH.into(),
         message,
@@ -388,6 +109,7 @@ fn read_ownership(tree: &dyn Tree) -> Result<Ownership> {
             "managedClientSettings",
             "hooks",
             standards_core::setup::clients::SKILL_FILES,
+            standards_core::setup::clients::CREATED_KEYS,
         ]
         .contains(&key.as_str())
         {
@@ -435,27 +157,27 @@ fn read_ownership(tree: &dyn Tree) -> Result<Ownership> {
             Some("uninstall with the git-standards version that wrote it".into()),
         ));
     }
-    let skill_overrides = managed
+    if let Some(over) = managed
         .get(CLAUDE_SETTINGS)
         .and_then(|c| c.get("skillOverrides"))
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    let skill_files = match top.get(standards_core::setup::clients::SKILL_FILES) {
-        None => Map::new(),
-        Some(Value::Object(o)) if o.values().all(Value::is_string) => o.clone(),
+    {
+        if !over.is_object() {
+            return Err(invalid(
+                "`managedClientSettings` must map `skillOverrides` to an object".into(),
+            ));
+        }
+    }
+    match top.get(standards_core::setup::clients::SKILL_FILES) {
+        None => {}
+        Some(Value::Object(o)) if o.values().all(Value::is_string) => {}
         Some(_) => {
             return Err(invalid(format!(
                 "`{}` must map skill file paths to digests",
                 standards_core::setup::clients::SKILL_FILES
             )))
         }
-    };
-    Ok(Ownership {
-        created,
-        skill_overrides,
-        skill_files,
-    })
+    }
+    Ok(text)
 }
 
 fn count_md(project: &Project, rel: &str) -> usize {
@@ -482,34 +204,25 @@ pub fn preview(project: &Project) -> Result<Plan> {
     crate::commands::reset::refuse_node_transaction(project, "uninstall")?;
     let tree = project.worktree()?;
     let runtime = !matches!(tree.node(STANDARDS_DIR), Node::Missing);
-    let ownership = if runtime {
+    let record = if runtime {
         require_runtime(&tree, project, "uninstall")?;
-        let o = read_ownership(&tree)?;
+        let text = check_record(&tree)?;
         refuse_links(project, STANDARDS_DIR, "uninstall")?;
-        Some(o)
+        text
     } else {
-        None
+        // No record: only detection matters, with nothing owned.
+        "{}".to_string()
     };
-    let scope = Scope {
-        project,
-        tree: &tree,
-        ownership: ownership.as_ref(),
-    };
-    let mut ops = Vec::new();
-    let mut later_warnings = Vec::new();
-    let mut clients = Vec::new();
-    let mut integration = false;
-    for entry in INTEGRATIONS {
-        let found = (entry.plan)(&scope)?;
-        ops.extend(found.ops);
-        later_warnings.extend(found.warnings);
-        integration |= found.integration;
-        for c in found.clients {
-            if !clients.contains(&c) {
-                clients.push(c);
-            }
-        }
-    }
+    // Everything outside `.standards/` goes by the client rules that
+    // `install --client none` uses (issue 24): one rule, the same bytes back.
+    let list = super::clients::disk_lister(&project.root);
+    let removal = super::clients::removal(&tree, &record, &list)?;
+    let integration = !removal.clients.is_empty()
+        || removal
+            .ops
+            .iter()
+            .any(|op| ["AGENTS.md", "CLAUDE.md"].contains(&op.path()));
+    let clients: Vec<&'static str> = removal.clients.iter().map(|c| client_name(*c)).collect();
     if !runtime {
         if integration {
             return Err(Error::refused(
@@ -526,35 +239,20 @@ pub fn preview(project: &Project) -> Result<Plan> {
             runtime,
         });
     }
-    if let Some(o) = &ownership {
-        for dir in CREATED_DIRS {
-            if !o.created.iter().any(|c| c == dir) {
-                continue;
+    let mut ops: Vec<Op> = removal
+        .ops
+        .iter()
+        .map(|op| match op {
+            super::clients::Op::Write { path, content } => Op::Update {
+                path: path.clone(),
+                content: content.clone(),
+            },
+            super::clients::Op::RemoveFile { path } | super::clients::Op::RemoveDir { path } => {
+                Op::Remove { path: path.clone() }
             }
-            let full = project.root.join(dir);
-            match std::fs::symlink_metadata(&full) {
-                Err(_) => continue,
-                Ok(m) if !m.is_dir() => {
-                    return Err(Error::refused(
-                        format!("refusing to uninstall: `{dir}` was recorded as a created folder but is not one"),
-                        None,
-                    ))
-                }
-                Ok(_) => {}
-            }
-            let all_planned = std::fs::read_dir(&full)
-                .map_err(|e| Error::io(&full, e))?
-                .flatten()
-                .all(|e| {
-                    let child = format!("{dir}/{}", e.file_name().to_string_lossy());
-                    ops.iter()
-                        .any(|op| matches!(op, Op::Remove { path } if *path == child))
-                });
-            if all_planned {
-                ops.push(Op::Remove { path: dir.into() });
-            }
-        }
-    }
+        })
+        .collect();
+    let later_warnings = removal.warnings;
     ops.push(Op::Remove {
         path: STANDARDS_DIR.into(),
     });
@@ -785,42 +483,4 @@ fn print_plan(
         .map_err(|e| Error::io("<stderr>", e))?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn managed_blocks_come_out_with_their_line_ending() {
-        let text = "# Mine\n\n<!-- standards:start -->\nread .standards/PROTOCOL.md\n<!-- standards:end -->\n\nmore\n";
-        assert_eq!(
-            without_block(text, "AGENTS.md").unwrap().unwrap(),
-            "# Mine\n\nmore\n"
-        );
-        let only = "<!-- standards:start -->\nx\n<!-- standards:end -->\n";
-        assert_eq!(without_block(only, "AGENTS.md").unwrap().unwrap(), "");
-        assert_eq!(without_block("plain\n", "AGENTS.md").unwrap(), None);
-        assert!(without_block("<!-- standards:end -->\n", "AGENTS.md").is_err());
-        assert!(without_block("<!-- standards:start -->\n", "AGENTS.md").is_err());
-    }
-
-    #[test]
-    fn only_standards_handlers_are_stripped() {
-        let mut m: Map<String, Value> = serde_json::from_str(r#"{"hooks":{"Stop":[
-            {"hooks":[{"type":"command","command":"node .standards/bin/hook.mjs"}]},
-            {"hooks":[{"type":"command","command":"mine.sh"},{"type":"command","command":"git standards hook stop"}]}
-        ]},"other":1}"#).unwrap();
-        assert!(strip_handlers(&mut m, "x").unwrap());
-        assert_eq!(
-            Value::Object(m),
-            serde_json::json!({"hooks":{"Stop":[{"hooks":[{"type":"command","command":"mine.sh"}]}]},"other":1})
-        );
-        let mut only: Map<String, Value> = serde_json::from_str(
-            r#"{"hooks":{"Stop":[{"hooks":[{"command":"git standards hook stop"}]}]}}"#,
-        )
-        .unwrap();
-        strip_handlers(&mut only, "x").unwrap();
-        assert!(only.is_empty());
-    }
 }
