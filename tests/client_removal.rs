@@ -29,7 +29,10 @@ fn install_and_remove(settings: &str, removal: Removal) -> String {
     env.commit_all(&repo, "the user's settings");
     env.run(&repo, &["install", "--client", "claude"]).success();
     let installed = read(repo.join(SETTINGS));
-    assert_ne!(installed, settings, "{removal:?}: install adds its overrides");
+    assert_ne!(
+        installed, settings,
+        "{removal:?}: install adds its overrides"
+    );
     let v: Value = serde_json::from_str(&installed).unwrap();
     assert_eq!(v["skillOverrides"]["scoper"], "user-invocable-only");
     env.commit_all(&repo, "install");
@@ -55,7 +58,11 @@ fn install_and_remove(settings: &str, removal: Removal) -> String {
 fn a_user_without_skill_overrides_gets_none_back() {
     for removal in REMOVALS {
         let settings = "{\n  \"theme\": \"dark\"\n}\n";
-        assert_eq!(install_and_remove(settings, removal), settings, "{removal:?}");
+        assert_eq!(
+            install_and_remove(settings, removal),
+            settings,
+            "{removal:?}"
+        );
     }
 }
 
@@ -64,7 +71,11 @@ fn a_users_own_skill_overrides_stay_byte_for_byte() {
     for removal in REMOVALS {
         let settings =
             "{\n  \"skillOverrides\": {\n    \"my-skill\": \"off\"\n  },\n  \"theme\": \"dark\"\n}\n";
-        assert_eq!(install_and_remove(settings, removal), settings, "{removal:?}");
+        assert_eq!(
+            install_and_remove(settings, removal),
+            settings,
+            "{removal:?}"
+        );
         // An empty one the user wrote is theirs too: it stays.
         let empty = "{\n  \"theme\": \"dark\",\n  \"skillOverrides\": {}\n}\n";
         assert_eq!(install_and_remove(empty, removal), empty, "{removal:?}");

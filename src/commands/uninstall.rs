@@ -7,23 +7,22 @@
 //! `.standards/` last.
 //!
 //! What lies outside `.standards/` is planned by the client rules of
-//! `install --client none` ([`super::clients::removal`]), so both give the
+//! `install --client none` ([`client_plan::removal`]), so both give the
 //! user's files back the same way.
 
 use serde_json::Value;
 
-use crate::commands::paths::PathView;
-use crate::commands::reset::{refuse_links, require_runtime};
-use crate::commands::{audit, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
-use crate::repo::archive::{self, Archived};
-use crate::repo::journal::{self, Change};
-use crate::repo::{failpoint, Project};
+use crate::repo::archive::Archived;
+use crate::repo::Project;
+use crate::support::teardown::{self, Extra, Finish, Landed, Teardown};
 use standards_core::audit::{Event, EventKind};
-use standards_core::model::layout::{
-    DOCS_DIR, INSTALLATION_PATH, STANDARDS_DIR, USER_STYLES_DIR,
-};
+use standards_core::invocation::Client;
+use standards_core::model::layout::{DOCS_DIR, INSTALLATION_PATH, STANDARDS_DIR, USER_STYLES_DIR};
 use standards_core::model::tree::{Node, Text, Tree};
+use standards_core::setup::change::{ChangePlan, Step};
+use standards_core::setup::client_plan;
 
 /// The failpoints of `uninstall`: after the archive, then the journal's.
 pub const FAILPOINTS: &[&str] = &[
@@ -44,37 +43,21 @@ pub struct Request {
     pub json: bool,
 }
 
-/// One planned change.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Op {
-    Remove { path: String },
-    Update { path: String, content: String },
-}
-
-impl Op {
-    pub fn path(&self) -> &str {
-        match self {
-            Op::Remove { path } | Op::Update { path, .. } => path,
-        }
-    }
-}
-
-/// The client folders removed when recorded as created and left empty are
-/// planned by [`super::clients::removal`], with every other client rule.
-fn client_name(c: standards_core::invocation::Client) -> &'static str {
-    match c {
-        standards_core::invocation::Client::Codex => "Codex",
-        standards_core::invocation::Client::Claude => "Claude Code",
-    }
-}
-
 const CLAUDE_SETTINGS: &str = ".claude/settings.json";
 const CODEX_HOOKS: &str = ".codex/hooks.json";
+
+fn client_name(c: Client) -> &'static str {
+    match c {
+        Client::Codex => "Codex",
+        Client::Claude => "Claude Code",
+    }
+}
 
 /// What `uninstall` will do.
 #[derive(Debug, Clone)]
 pub struct Plan {
-    pub ops: Vec<Op>,
+    /// The client files (by [`client_plan::removal`]), then `.standards/`.
+    pub changes: ChangePlan,
     pub warnings: Vec<String>,
     pub clients: Vec<&'static str>,
     pub records: usize,
@@ -180,34 +163,16 @@ fn check_record(tree: &dyn Tree) -> Result<String> {
     Ok(text)
 }
 
-fn count_md(project: &Project, rel: &str) -> usize {
-    let mut n = 0;
-    let mut stack = vec![project.root.join(rel)];
-    while let Some(dir) = stack.pop() {
-        let Ok(read) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in read.flatten() {
-            match e.file_type() {
-                Ok(k) if k.is_dir() => stack.push(e.path()),
-                Ok(k) if k.is_file() && e.file_name().to_string_lossy().ends_with(".md") => n += 1,
-                _ => {}
-            }
-        }
-    }
-    n
-}
-
 /// Computes the plan. Writes nothing.
 pub fn preview(project: &Project) -> Result<Plan> {
     project.require_workdir()?;
-    crate::commands::reset::refuse_node_transaction(project, "uninstall")?;
+    teardown::refuse_node_transaction(project, "uninstall")?;
     let tree = project.worktree()?;
     let runtime = !matches!(tree.node(STANDARDS_DIR), Node::Missing);
     let record = if runtime {
-        require_runtime(&tree, project, "uninstall")?;
+        teardown::require_runtime(&tree, project, "uninstall")?;
         let text = check_record(&tree)?;
-        refuse_links(project, STANDARDS_DIR, "uninstall")?;
+        teardown::refuse_links(project, STANDARDS_DIR, "uninstall")?;
         text
     } else {
         // No record: only detection matters, with nothing owned.
@@ -216,11 +181,11 @@ pub fn preview(project: &Project) -> Result<Plan> {
     // Everything outside `.standards/` goes by the client rules that
     // `install --client none` uses (issue 24): one rule, the same bytes back.
     let list = super::clients::disk_lister(&project.root);
-    let removal = super::clients::removal(&tree, &record, &list)?;
+    let removal = client_plan::removal(&tree, &record, &list)?;
     let integration = !removal.clients.is_empty()
         || removal
-            .ops
-            .iter()
+            .changes
+            .changes()
             .any(|op| ["AGENTS.md", "CLAUDE.md"].contains(&op.path()));
     let clients: Vec<&'static str> = removal.clients.iter().map(|c| client_name(*c)).collect();
     if !runtime {
@@ -231,7 +196,7 @@ pub fn preview(project: &Project) -> Result<Plan> {
             ));
         }
         return Ok(Plan {
-            ops: Vec::new(),
+            changes: ChangePlan::default(),
             warnings: Vec::new(),
             clients,
             records: 0,
@@ -239,25 +204,11 @@ pub fn preview(project: &Project) -> Result<Plan> {
             runtime,
         });
     }
-    let mut ops: Vec<Op> = removal
-        .ops
-        .iter()
-        .map(|op| match op {
-            super::clients::Op::Write { path, content } => Op::Update {
-                path: path.clone(),
-                content: content.clone(),
-            },
-            super::clients::Op::RemoveFile { path } | super::clients::Op::RemoveDir { path } => {
-                Op::Remove { path: path.clone() }
-            }
-        })
-        .collect();
+    let mut changes = removal.changes;
     let later_warnings = removal.warnings;
-    ops.push(Op::Remove {
-        path: STANDARDS_DIR.into(),
-    });
-    let records = count_md(project, DOCS_DIR);
-    let styles = count_md(project, USER_STYLES_DIR);
+    changes.push(Step::remove(STANDARDS_DIR));
+    let records = teardown::count_markdown(project, DOCS_DIR)?;
+    let styles = teardown::count_markdown(project, USER_STYLES_DIR)?;
     let mut warnings = Vec::new();
     if records > 0 {
         warnings.push(format!(
@@ -281,7 +232,7 @@ pub fn preview(project: &Project) -> Result<Plan> {
         _ => None,
     };
     Ok(Plan {
-        ops,
+        changes,
         warnings,
         clients,
         records,
@@ -292,195 +243,133 @@ pub fn preview(project: &Project) -> Result<Plan> {
 
 /// Runs `uninstall` from the command line.
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
-    let project = Project::discover(&ctx.cwd)?;
-    // Issue 21: held from reading the plan's inputs to the last write (a
-    // preview, or a refusal to run unconfirmed, writes nothing, not even the
-    // lock file).
-    let interactive = !request.json && super::confirm::interactive();
-    let _lock = if request.dry_run || !(request.yes || interactive) {
-        None
-    } else {
-        Some(journal::lock(&project, "uninstall")?)
-    };
-    journal::refuse_if_pending(&project)?;
-    if !request.dry_run {
-        // Like every other writer: never mid-conflict (issue 22, item 7).
-        crate::commands::conflicts::refuse_during_conflict(ctx, &project, "uninstall")?;
-    }
-    let plan = preview(&project)?;
-    let root = project.root.display().to_string();
-    let view = ctx.path_view(&project);
-    let w = |e: std::io::Error| Error::io("<stderr>", e);
-    if !plan.runtime && plan.ops.is_empty() {
-        writeln!(ctx.err, "No STANDARDS installation found in {root}.").map_err(w)?;
-        if request.json {
-            let value = result_json(&plan, None, request.dry_run);
-            super::print_result(ctx.out, true, "", value)?;
-        }
-        return Ok(());
-    }
-    if request.dry_run {
-        if request.json {
-            return super::print_result(ctx.out, true, "", result_json(&plan, None, true));
-        }
-        return print_plan(ctx, &view, &plan, &root, None, true);
-    }
-    if !request.yes {
-        if !interactive {
-            return Err(Error::refused(
-                "uninstall deletes `.standards/` (workflow state, context, cycle records, user styles) and needs confirmation; outside a terminal nothing can ask",
-                Some("preview with `git standards uninstall --dry-run`, then run `git standards uninstall --yes`".to_string()),
-            ));
-        }
-        print_plan(ctx, &view, &plan, &root, None, true)?;
-        let question = format!("Uninstall STANDARDS from {root}? [y/N] ");
-        if !super::confirm::ask(ctx.err, &mut std::io::stdin().lock(), &question)? {
-            writeln!(ctx.err, "Uninstall cancelled; no files were changed.").map_err(w)?;
-            return Ok(());
-        }
-    }
-    let archived = apply(ctx, &project, &plan)?;
-    if request.json {
-        let value = result_json(&plan, Some(&archived), false);
-        return super::print_result(ctx.out, true, "", value);
-    }
-    print_plan(ctx, &view, &plan, &root, Some(&archived), false)
+    teardown::run(ctx, &Uninstall, request.dry_run, request.yes, request.json)
 }
 
-/// The `--json` result of an uninstall (issue 25).
-fn result_json(plan: &Plan, archived: Option<&Archived>, dry_run: bool) -> Value {
-    let paths: Vec<Value> = plan
-        .ops
-        .iter()
-        .map(|op| {
-            serde_json::json!({
-                "action": match op { Op::Remove { .. } => "remove", Op::Update { .. } => "update" },
-                "path": op.path(),
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "ok": true,
-        "command": "uninstall",
-        "dryRun": dry_run,
-        "changed": !dry_run && !plan.ops.is_empty(),
-        "cycle": plan.cycle,
-        "clients": plan.clients,
-        "paths": paths,
-        "records": plan.records,
-        "archive": archived.map(|a| a.at()),
-        "warnings": plan.warnings,
-    })
-}
+/// `uninstall` on the shared teardown path.
+struct Uninstall;
 
-/// Archives `.standards/`, then applies the plan through the journal.
-pub fn apply(_ctx: &mut Context, project: &Project, plan: &Plan) -> Result<Archived> {
-    let _lock = journal::lock(project, "uninstall")?;
-    journal::refuse_if_pending(project)?;
-    let name = plan
-        .cycle
-        .clone()
-        .filter(|id| archive::valid_name(id))
-        .unwrap_or_else(|| archive::timestamp_name("uninstall"));
-    let archived = archive::store(project, &name, "uninstall")?;
-    failpoint::hit("uninstall:archived");
-    let changes = plan
-        .ops
-        .iter()
-        .map(|op| match op {
-            Op::Remove { path } => Change::remove(path.clone()),
-            Op::Update { path, content } => Change::write(path.clone(), content.as_bytes()),
-        })
-        .collect();
-    let archived_event =
-        crate::commands::reset::archived_event(&archived, "uninstall", plan.cycle.as_deref());
-    let mut event = Event::new(EventKind::Uninstalled)
-        .detail("archive", archived.reference.clone())
-        .detail("archive_commit", archived.commit.to_string())
-        .detail(
-            "removed",
-            plan.ops
-                .iter()
-                .map(|op| op.path().to_string())
-                .collect::<Vec<_>>(),
-        );
-    if let Some(c) = &plan.cycle {
-        event = event.cycle(c.clone());
-    }
-    // Issue 21: the events are the journal's last steps (see reset).
-    let mut changes: Vec<Change> = changes;
-    changes.push(audit::journalled(project, archived_event).0);
-    changes.push(audit::journalled(project, event).0);
-    journal::write_all(
-        project,
-        "uninstall",
-        changes,
-        serde_json::json!({ "archive": archived.at(), "cycle": plan.cycle }),
-    )?;
-    Ok(archived)
-}
+impl Teardown for Uninstall {
+    type Plan = Plan;
 
-fn print_plan(
-    ctx: &mut Context,
-    view: &PathView,
-    plan: &Plan,
-    root: &str,
-    archived: Option<&Archived>,
-    preview: bool,
-) -> Result<()> {
-    let w = Error::stdout;
-    let out = &mut *ctx.out;
-    writeln!(
-        out,
-        "{} STANDARDS from {root}",
-        if preview {
-            "Would uninstall"
-        } else {
-            "Uninstalled"
-        }
-    )
-    .map_err(w)?;
-    writeln!(
-        out,
-        "{} paths: {}; clients: {}",
-        if preview { "Planned" } else { "Changed" },
-        plan.ops.len(),
-        if plan.clients.is_empty() {
-            "none remaining".to_string()
-        } else {
-            plan.clients.join(", ")
-        }
-    )
-    .map_err(w)?;
-    for op in &plan.ops {
-        let verb = match (op, preview) {
-            (Op::Remove { .. }, true) => "Remove",
-            (Op::Remove { .. }, false) => "Removed",
-            (Op::Update { .. }, true) => "Update",
-            (Op::Update { .. }, false) => "Updated",
-        };
-        writeln!(out, "{verb}: {}", view.show(op.path())).map_err(w)?;
+    fn name(&self) -> &'static str {
+        "uninstall"
     }
-    if preview {
-        writeln!(out, "This is a preview; nothing changed. Removing `.standards/` deletes the saved workflow state, context, cycle records and user styles.").map_err(w)?;
-    } else {
-        if let Some(a) = archived {
-            writeln!(out, "Archive: {}", a.at()).map_err(w)?;
-        }
-        writeln!(out, "The workflow state, context, cycle records and user styles were removed with `.standards/`; project work outside it was preserved.").map_err(w)?;
+
+    fn changes<'p>(&self, plan: &'p Plan) -> &'p ChangePlan {
+        &plan.changes
     }
-    for warning in &plan.warnings {
-        writeln!(ctx.err, "Warning: {warning}").map_err(|e| Error::io("<stderr>", e))?;
+
+    fn cycle<'p>(&self, plan: &'p Plan) -> Option<&'p str> {
+        plan.cycle.as_deref()
     }
-    if let Some(a) = archived {
-        writeln!(
-            ctx.err,
-            "Archived the previous .standards/ ({} files) as {}; `git standards archive show {}` reads it back.",
-            a.files,
-            a.reference,
-            a.reference.trim_start_matches(archive::PREFIX)
+
+    fn preview(&self, project: &Project) -> Result<Plan> {
+        preview(project)
+    }
+
+    fn nothing_to_do(&self, plan: &Plan, root: &str) -> Option<String> {
+        (!plan.runtime && plan.changes.is_noop())
+            .then(|| format!("No STANDARDS installation found in {root}."))
+    }
+
+    fn unconfirmed(&self, _plan: &Plan) -> Error {
+        Error::refused(
+            "uninstall deletes `.standards/` (workflow state, context, cycle records, user styles) and needs confirmation; outside a terminal nothing can ask",
+            Some("preview with `git standards uninstall --dry-run`, then run `git standards uninstall --yes`".to_string()),
         )
-        .map_err(|e| Error::io("<stderr>", e))?;
     }
-    Ok(())
+
+    fn question(&self, root: &str) -> String {
+        format!("Uninstall STANDARDS from {root}? [y/N] ")
+    }
+
+    fn header(&self, plan: &Plan, root: &str, preview: bool) -> Vec<String> {
+        vec![
+            format!(
+                "{} STANDARDS from {root}",
+                if preview {
+                    "Would uninstall"
+                } else {
+                    "Uninstalled"
+                }
+            ),
+            format!(
+                "{} paths: {}; clients: {}",
+                if preview { "Planned" } else { "Changed" },
+                plan.changes.steps.len(),
+                if plan.clients.is_empty() {
+                    "none remaining".to_string()
+                } else {
+                    plan.clients.join(", ")
+                }
+            ),
+        ]
+    }
+
+    fn write_verb(&self, preview: bool) -> &'static str {
+        if preview {
+            "Update"
+        } else {
+            "Updated"
+        }
+    }
+
+    fn footer(&self, _plan: &Plan, landed: Option<&Landed>, preview: bool) -> Vec<String> {
+        if preview {
+            return vec!["This is a preview; nothing changed. Removing `.standards/` deletes the saved workflow state, context, cycle records and user styles.".into()];
+        }
+        let mut lines: Vec<String> = landed
+            .map(|l| format!("Archive: {}", l.archive.at()))
+            .into_iter()
+            .collect();
+        lines.push("The workflow state, context, cycle records and user styles were removed with `.standards/`; project work outside it was preserved.".into());
+        lines
+    }
+
+    fn warnings(&self, plan: &Plan, _done: bool) -> Vec<String> {
+        plan.warnings.clone()
+    }
+
+    /// The `--json` result of an uninstall (issue 25).
+    fn json(&self, plan: &Plan, landed: Option<&Landed>, dry_run: bool) -> Value {
+        serde_json::json!({
+            "ok": true,
+            "command": "uninstall",
+            "dryRun": dry_run,
+            "changed": !dry_run && !plan.changes.is_noop(),
+            "cycle": plan.cycle,
+            "clients": plan.clients,
+            "paths": teardown::json_paths(self, plan),
+            "records": plan.records,
+            "archive": landed.map(|l| l.archive.at()),
+            "warnings": plan.warnings,
+        })
+    }
+
+    fn prepare(&self, _project: &Project, _plan: &Plan) -> Result<Extra> {
+        Ok(Extra::default())
+    }
+
+    fn finish(
+        &self,
+        _project: &Project,
+        plan: &Plan,
+        archived: &Archived,
+        _extra: Extra,
+    ) -> Result<Finish> {
+        let mut event = Event::new(EventKind::Uninstalled)
+            .detail("archive", archived.reference.clone())
+            .detail("archive_commit", archived.commit.to_string())
+            .detail("removed", plan.changes.changed_paths());
+        if let Some(c) = &plan.cycle {
+            event = event.cycle(c.clone());
+        }
+        Ok(Finish {
+            changes: Vec::new(),
+            event,
+            summary: serde_json::json!({ "archive": archived.at(), "cycle": plan.cycle }),
+            commit: None,
+        })
+    }
 }
