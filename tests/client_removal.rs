@@ -122,3 +122,18 @@ fn a_record_without_created_keys_keeps_an_emptied_skill_overrides() {
     );
     assert!(Path::new(&repo).join(SETTINGS).exists());
 }
+
+/// Removal leaves a skill folder that is not ours alone, even one named
+/// like a role: `uninstall` removes the runtime and keeps the user's skill.
+#[test]
+fn uninstall_keeps_the_users_own_skill_named_like_a_role() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install", "--client", "codex"]).success();
+    let mine = repo.join(".claude/skills/scoper/SKILL.md");
+    write(&mine, "# my own scoper\n");
+    env.commit_all(&repo, "install, and a skill of mine");
+    env.run(&repo, &["uninstall", "--yes"]).success();
+    assert!(!repo.join(".standards").exists());
+    assert!(!repo.join(".agents/skills/scoper").exists(), "ours went");
+    assert_eq!(read(&mine), "# my own scoper\n");
+}

@@ -584,9 +584,9 @@ pub fn removal(tree: &dyn Tree, manifest: &str, list: Lister) -> Result<Plan> {
         .collect();
     for client in [Client::Codex, Client::Claude] {
         let mut found = false;
-        for s in SKILLS {
-            owned_skill(tree, client, s.role)?; // refuses a collision
-        }
+        // A role folder that is not ours (no marker, or not a folder) is
+        // left alone: removal never needs to refuse it (`install` does,
+        // before it would write there).
         let base = client.skills_dir();
         if tree.node(base) != Node::Dir {
             continue;
