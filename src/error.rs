@@ -139,3 +139,25 @@ impl Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A refusal of the core's client planning is a refusal (exit 1), with its hint.
+impl From<standards_core::setup::client_plan::Refusal> for Error {
+    fn from(r: standards_core::setup::client_plan::Refusal) -> Self {
+        Error::refused(r.message, r.hint)
+    }
+}
+
+/// Install planning's refusals and invalid files keep their kind (and exit code).
+impl From<standards_core::setup::install::InstallError> for Error {
+    fn from(e: standards_core::setup::install::InstallError) -> Self {
+        use standards_core::setup::install::InstallError;
+        match e {
+            InstallError::Refused { message, hint } => Error::refused(message, hint),
+            InstallError::Invalid { path, message } => Error::Invalid { path, message },
+            InstallError::State(e) => Error::State(e),
+            InstallError::Mode(e) => Error::Mode(e),
+            // `install` words this one itself, with the command that helps.
+            e @ InstallError::AbsentRuntime(_) => Error::refused(e.to_string(), None),
+        }
+    }
+}

@@ -11,6 +11,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use git_standards::commands::{artifact, install};
+use standards_core::setup::install as setup_install;
 
 use crate::fixture::{snapshot, Project};
 
@@ -34,7 +35,10 @@ fn debris(root: &Path) -> Vec<String> {
 /// chapter folder is gone: an upgrade creates a folder and several files and
 /// replaces one.
 fn make_upgradable(p: &Project) {
-    p.write(VERSION, install::version_json(install::Version(0, 0, 1)));
+    p.write(
+        VERSION,
+        setup_install::version_json(setup_install::Version(0, 0, 1)),
+    );
     let _ = std::fs::remove_dir_all(p.path(".standards/protocol"));
 }
 

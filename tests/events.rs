@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use git_standards::commands::install;
+use standards_core::setup::install as setup_install;
 
 use crate::common::{read, write, Env};
 use crate::fixture::Project;
@@ -124,14 +124,17 @@ fn a_first_install_killed_at_any_write_has_its_events_exactly_once_after_recover
 fn an_upgrade_killed_at_any_write_has_its_event_exactly_once_after_recover() {
     let upgradable = || {
         let p = Project::brown();
-        p.write(VERSION, install::version_json(install::Version(0, 0, 1)));
+        p.write(
+            VERSION,
+            setup_install::version_json(setup_install::Version(0, 0, 1)),
+        );
         let _ = std::fs::remove_dir_all(p.path(".standards/protocol"));
         p.commit("an older version");
         p
     };
     let probe = upgradable();
     let steps = steps_of(&probe.env, &probe.root, &["install"], "install");
-    let current = install::version_json(install::Version::current());
+    let current = setup_install::version_json(setup_install::Version::current());
     let mut landed_kills = 0;
     for point in points("install", steps, 1) {
         let p = upgradable();
@@ -246,7 +249,10 @@ fn no_writer_exits_0_when_its_event_cannot_be_recorded() {
     assert_eq!(read(p.path(STATE)), original);
     clean(&p.root, "artifact init");
     let version = read(p.path(VERSION));
-    p.write(VERSION, install::version_json(install::Version(0, 0, 1)));
+    p.write(
+        VERSION,
+        setup_install::version_json(setup_install::Version(0, 0, 1)),
+    );
     let a = p.run(&["install"]).code(1);
     let e = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
     assert!(e.contains("could not be recorded"), "{e}");

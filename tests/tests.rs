@@ -14,6 +14,7 @@ mod check_robustness;
 mod check_scenarios_documentation;
 mod check_scenarios_policy;
 mod check_scenarios_state;
+mod client_removal;
 mod clients;
 mod completions;
 mod conflicts;

@@ -1390,7 +1390,7 @@ pub enum ClientChoiceArg {
     None,
 }
 
-impl From<ClientChoiceArg> for commands::clients::Choice {
+impl From<ClientChoiceArg> for standards_core::setup::client_plan::Choice {
     fn from(c: ClientChoiceArg) -> Self {
         match c {
             ClientChoiceArg::Claude => Self::Claude,
@@ -1497,7 +1497,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             &commands::install::Request {
                 mode: a.mode.map(Into::into),
                 dry_run: a.dry_run,
-                clients: commands::clients::Request {
+                clients: standards_core::setup::client_plan::Request {
                     choice: a.client.map(Into::into),
                     hooks: if a.no_hooks {
                         Some(false)

@@ -3,6 +3,8 @@
 
 pub mod archive;
 pub mod bounded;
+pub mod change_plan;
+pub mod commit;
 pub mod config;
 pub mod conflicts;
 mod dirtree;

@@ -559,10 +559,59 @@ impl Manifest {
         }
     }
 
+    /// The top-level keys install added to the settings file `file` (the
+    /// user's file had none of them): removal takes such a key out once it
+    /// is empty again, and never a key the user had.
+    pub fn created_keys(&self, file: &str) -> Vec<String> {
+        self.value
+            .get(CREATED_KEYS)
+            .and_then(|f| f.get(file))
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Records that install added the top-level key `key` to `file`.
+    pub fn record_created_key(&mut self, file: &str, key: &str) {
+        let mut keys = self.created_keys(file);
+        if keys.iter().any(|k| k == key) {
+            return;
+        }
+        keys.push(key.into());
+        let files = self.value.entry(CREATED_KEYS).or_insert_with(|| json!({}));
+        if !files.is_object() {
+            *files = json!({});
+        }
+        files
+            .as_object_mut()
+            .expect("object")
+            .insert(file.into(), json!(keys));
+    }
+
+    /// Forgets every key recorded for `file` (dropping the record when empty).
+    pub fn forget_created_keys(&mut self, file: &str) {
+        if let Some(Value::Object(files)) = self.value.get_mut(CREATED_KEYS) {
+            files.shift_remove(file);
+            if files.is_empty() {
+                self.value.shift_remove(CREATED_KEYS);
+            }
+        }
+    }
+
     pub fn text(&self) -> String {
         to_json_text(&Value::Object(self.value.clone()))
     }
 }
+
+/// The `INSTALLATION.json` key recording, per settings file, the top-level
+/// keys install added to a file the user already had (file -> key list).
+/// Without it, removal could not tell an emptied `skillOverrides` install
+/// created from one the user wrote, and would have to leave it behind.
+pub const CREATED_KEYS: &str = "createdKeys";
 
 /// The `INSTALLATION.json` key recording every skill file install wrote,
 /// path -> [`digest`] of the bytes written. The reference records none; with

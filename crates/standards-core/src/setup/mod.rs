@@ -2,8 +2,11 @@
 //! runtime, the team's config, fresh-installation rules and the merge guard's
 //! verdict.
 
+pub mod change;
+pub mod client_plan;
 pub mod clients;
 pub mod config;
 pub mod fresh;
+pub mod install;
 pub mod merge_guard;
 pub mod migration;

@@ -1,0 +1,3 @@
+//! Helpers the commands share that are not subcommands themselves.
+
+pub mod teardown;
