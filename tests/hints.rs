@@ -71,6 +71,11 @@ const TABLE: &[(&str, &str, Situation)] = &[
         Custom(not_installed),
     ),
     (
+        "src/commands/artifact.rs",
+        "git standards artifact init --help",
+        Custom(review_without_kind),
+    ),
+    (
         "src/cli/exit.rs",
         "git restore .standards/STATE.md",
         Custom(invalid_state),
@@ -1035,6 +1040,24 @@ fn usage_error_help() {
         assert!(out.status.success(), "{c}");
         assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
     }
+}
+
+/// `artifact init REVIEW` without `--kind`: the usage error names the help
+/// that lists the kinds, and that help runs and names them.
+fn review_without_kind() {
+    let (env, repo) = installed();
+    let out = output(&env, &repo, &["artifact", "init", "REVIEW"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let message = err.lines().next().unwrap_or_default();
+    let commands = run_all(&env, &repo, message);
+    assert_eq!(commands, ["git standards artifact init --help"], "{err}");
+    let out = run_hinted(&env, &repo, "git standards artifact init --help");
+    let help = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        help.contains("--kind") && help.contains("FINAL_DELIVERABLE"),
+        "{help}"
+    );
 }
 
 fn not_installed() {

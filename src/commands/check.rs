@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
+use crate::cli::values::ref_value;
 use crate::commands::paths::PathView;
 use crate::commands::{audit, runtime as tools, Context};
 use crate::error::{Error, Result};
@@ -11,6 +12,32 @@ use crate::repo::{conflicts, scan_cache, ObjectTree, Project};
 use standards_core::audit::{Event, EventKind};
 use standards_core::check::{self, runtime, Options, Report};
 use standards_core::model::tree::Tree;
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Print the result as JSON.
+    #[arg(long, conflicts_with = "quiet")]
+    pub json: bool,
+    /// Print only the summary line; the exit status tells the result.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Check the index (what the next commit will hold) instead of the working tree.
+    #[arg(long, conflicts_with = "rev")]
+    pub staged: bool,
+    /// Check a commit, branch or tag (read without a checkout), compared with its first parent.
+    #[arg(long = "ref", value_name = "rev", value_parser = ref_value)]
+    pub rev: Option<String>,
+    /// With `--ref` in a shallow clone whose commit's parent was not fetched:
+    /// check without the history rules instead of refusing.
+    #[arg(long)]
+    pub allow_shallow: bool,
+    /// Report only the reference checker's rules (as the Node runtime did), leaving out the protocol rules it never enforced (the PR family).
+    #[arg(long)]
+    pub compat: bool,
+    /// Name the git hook that runs this check (the scripts in `git-hooks/` pass `pre-commit` or `pre-merge-commit`): when problems are found, a `check-failed` event is recorded in the audit trail.
+    #[arg(long, value_name = "name", value_parser = ref_value)]
+    pub hook: Option<String>,
+}
 
 /// Which snapshot to check.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,6 +7,7 @@ use crate::commands::paths::PathView;
 use crate::commands::{audit, Context};
 use crate::error::{Error, Result};
 use crate::repo::{journal, notes_config, Project};
+use clap::ValueEnum;
 use standards_core::assets;
 use standards_core::audit::{Event, EventKind};
 use standards_core::check::runtime::{has_records, missing_file_hint, HeldBy, Snapshot};
@@ -19,6 +20,68 @@ use standards_core::model::vocab::{CycleMode, ProjectMode};
 use standards_core::model::{mode, state};
 use standards_core::setup::migration;
 use standards_core::workflow::conflicts;
+
+#[derive(Debug, clap::Args)]
+pub struct InstallArgs {
+    /// Project mode for a first install; inferred from the project's files when absent. A reinstall recreates a runtime file that is missing and that git holds no copy of (and says so); a lost MODE.md only with `--mode`, which is never guessed for an installed project.
+    #[arg(long, value_enum, ignore_case = true)]
+    pub mode: Option<ModeArg>,
+    /// Show what would change without writing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Agent clients to set up: role skills, explicit-invocation settings, the stop hook and the AGENTS.md/CLAUDE.md blocks. `none` removes what install added for every client. Without it: the installed clients; on a first setup, the clients whose folders (.claude/, .agents/, .codex/) exist, else none (on a terminal, you are asked).
+    #[arg(
+        long,
+        value_enum,
+        ignore_case = true,
+        value_name = "claude|codex|both|none"
+    )]
+    pub client: Option<ClientChoiceArg>,
+    /// Leave out the stop hook (`git standards hook stop`), or remove it.
+    #[arg(long, conflicts_with = "hooks")]
+    pub no_hooks: bool,
+    /// Add the stop hook (the default on a first setup; a reinstall keeps the recorded choice).
+    #[arg(long)]
+    pub hooks: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask which clients to set up: {"ok": true, "command": "install", "dryRun", "lines": [the text report's lines]}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `install --client`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClientChoiceArg {
+    Claude,
+    Codex,
+    Both,
+    None,
+}
+
+impl From<ClientChoiceArg> for crate::commands::clients::Choice {
+    fn from(c: ClientChoiceArg) -> Self {
+        match c {
+            ClientChoiceArg::Claude => Self::Claude,
+            ClientChoiceArg::Codex => Self::Codex,
+            ClientChoiceArg::Both => Self::Both,
+            ClientChoiceArg::None => Self::None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    Greenfield,
+    Brownfield,
+}
+
+impl From<ModeArg> for standards_core::model::vocab::ProjectMode {
+    fn from(m: ModeArg) -> Self {
+        match m {
+            ModeArg::Greenfield => Self::Greenfield,
+            ModeArg::Brownfield => Self::Brownfield,
+        }
+    }
+}
 
 /// A validated install request.
 #[derive(Debug, Clone, Default)]

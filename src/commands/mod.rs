@@ -5,6 +5,7 @@ pub mod artifact;
 pub mod audit;
 pub mod check;
 pub mod clients;
+pub mod completions;
 pub mod confirm;
 pub mod conflicts;
 pub mod cycle;

@@ -7,6 +7,16 @@ use crate::repo::journal::{self, Direction};
 use crate::repo::{notes, Project};
 use standards_core::audit::{Event, EventKind};
 
+#[derive(Debug, clap::Args)]
+pub struct RecoverArgs {
+    /// Undo the interrupted operation instead of completing it.
+    #[arg(long)]
+    pub rollback: bool,
+    /// Print one JSON object on stdout instead of the outcome word: {"ok": true, "command": "recover", "outcome": completed|rolled-back|nothing, "operation" (null when nothing), "started", "applied", "steps"}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// A validated recover request.
 #[derive(Debug, Clone, Default)]
 pub struct Request {

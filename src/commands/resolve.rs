@@ -15,12 +15,32 @@ use crate::error::{Error, Result};
 use crate::repo::conflicts::{self, ConflictState};
 use crate::repo::failpoint;
 use crate::repo::journal::{self, Change};
+use clap::ValueEnum;
 use standards_core::audit::{Event, EventKind};
 use standards_core::model::layout::{STANDARDS_DIR, STATE_PATH};
 use standards_core::model::state::StateDoc;
 use standards_core::model::tree::{Text, Tree};
 use standards_core::workflow::conflicts::{has_markers, sides_from_markers, Conflict};
 use standards_core::workflow::state_merge::SideSummary;
+
+#[derive(Debug, clap::Args)]
+pub struct ResolveArgs {
+    /// The side whose STATE.md is kept.
+    #[arg(long, value_enum, ignore_case = true, value_name = "ours|theirs")]
+    pub keep: KeepArg,
+    /// Confirm the decision without asking (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask (a resolution needs --yes): {"ok": true, "command": "resolve", "keep", "kept" and "dropped" (the cycle IDs, or null), "records" (the dropped cycle's records), "staged", "lines" (the text report)}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KeepArg {
+    Ours,
+    Theirs,
+}
 
 /// Every crash point of `resolve`, in order (see `repo::failpoint`): before
 /// its journal, the journal's own (the event, STATE.md and the index are its

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::cli::values::ref_value;
 use crate::commands::paths::PathView;
 use crate::commands::{runtime, Context};
 use crate::error::{Error, Result};
@@ -20,6 +21,22 @@ use standards_core::setup::fresh;
 use standards_core::workflow::conflicts;
 use standards_core::workflow::next::{self, BranchContext};
 use standards_core::workflow::summary::{self, Summary};
+
+#[derive(Debug, clap::Args)]
+pub struct StatusArgs {
+    /// Read the index (what the next commit will hold) instead of the working tree.
+    #[arg(long, conflicts_with = "rev")]
+    pub staged: bool,
+    /// Read a commit, branch or tag from the object database, without a checkout.
+    #[arg(long = "ref", value_name = "rev", value_parser = ref_value)]
+    pub rev: Option<String>,
+    /// Print one JSON object (keys: see `git standards --help`) instead of the dashboard.
+    #[arg(long, conflicts_with = "quiet")]
+    pub json: bool,
+    /// Print one line (the workflow state, its owner and the cycle) instead of the dashboard.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
 
 /// Which snapshot to read.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 //! project with [`transition::gated`], writes STATE.md atomically and prints
 //! what comes next. The rules live in `standards_core::workflow::transition`.
 
+use crate::cli::values::text_value;
 use crate::commands::{audit, conflicts, cycle, print_result, reset, runtime, Context};
 use crate::error::{Error, Result};
 use crate::repo::config as repo_config;
@@ -24,6 +25,197 @@ use standards_core::workflow::next::{self, BranchContext, NextStep};
 use standards_core::workflow::transition::{
     self, changes, Move, MoveKind, Refusal, StartRequest, Transition,
 };
+
+fn state_value(s: &str) -> std::result::Result<WorkflowState, String> {
+    WorkflowState::parse_loose(s).map_err(|e| e.to_string())
+}
+
+fn failure_value(s: &str) -> std::result::Result<FailureType, String> {
+    FailureType::parse_loose(s).map_err(|e| e.to_string())
+}
+
+fn mode_value(s: &str) -> std::result::Result<CycleMode, String> {
+    match CycleMode::parse_loose(s) {
+        Ok(CycleMode::Unset) => Err("a cycle starts STANDARD, EXPEDITED or DOCUMENTATION".into()),
+        other => other.map_err(|e| e.to_string()),
+    }
+}
+
+fn policy_value(s: &str) -> std::result::Result<CompletionPolicy, String> {
+    match CompletionPolicy::parse_loose(s) {
+        Ok(CompletionPolicy::None) => {
+            Err("choose FULL_DELIVERABLE or IMPLEMENTATION_REVIEWED".into())
+        }
+        other => other.map_err(|e| e.to_string()),
+    }
+}
+
+fn cadence_value(s: &str) -> std::result::Result<Cadence, String> {
+    Cadence::parse(&s.trim().to_ascii_uppercase().replace('-', "_")).ok_or_else(|| {
+        format!("`{s}` is not a verification cadence; expected INCREMENTAL or AFTER_IMPLEMENTATION")
+    })
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StartArgs {
+    /// The user's request; optional when a blocked request is saved in `PendingCycleRequest`.
+    #[arg(long, value_name = "request text", allow_hyphen_values = true, value_parser = text_value)]
+    pub request: Option<String>,
+    /// The cycle mode: standard, expedited or documentation (any case).
+    #[arg(long, value_name = "mode", value_parser = mode_value)]
+    pub mode: Option<CycleMode>,
+    /// The completion policy of a STANDARD cycle: full-deliverable or implementation-reviewed.
+    #[arg(long, value_name = "policy", value_parser = policy_value)]
+    pub policy: Option<CompletionPolicy>,
+    /// The user confirmed that the cancelled cycle left no project changes to reconcile.
+    #[arg(long)]
+    pub cancelled_left_no_changes: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HandoffArgs {
+    /// The target workflow state, e.g. ARCHITECTING (any case).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: WorkflowState,
+    /// A concise reason for `Handoff.Reason`.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+    /// A CHECKPOINT handoff of one increment (DEVELOPING <-> TESTING, INCREMENTAL cadence).
+    #[arg(long)]
+    pub checkpoint: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FailArgs {
+    /// The failure type, e.g. ARCHITECTURE (any case).
+    #[arg(long = "type", value_name = "FailureType", value_parser = failure_value)]
+    pub failure: FailureType,
+    /// The defect, concisely, for `Handoff.Reason` and the recovery frame.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+    /// The owning state when the type has two (REVIEW: REVIEWING_IMPLEMENTATION or REVIEWING_FINAL).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: Option<WorkflowState>,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReworkArgs {
+    /// The failure type of the earliest invalidated work (any case).
+    #[arg(long = "type", value_name = "FailureType", value_parser = failure_value)]
+    pub failure: FailureType,
+    /// The changed request, in full; replaces `Active Work.Request`.
+    #[arg(long, value_name = "request text", allow_hyphen_values = true, value_parser = text_value)]
+    pub request: String,
+    /// The owning state when the type has two (REVIEW).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: Option<WorkflowState>,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ResumeArgs {
+    /// Keep the frame and rerun the affected states through this one.
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub rerun_through: Option<WorkflowState>,
+    /// The first rerun state, when it is not the owner's successor (needs --rerun-through).
+    #[arg(long, value_name = "STATE", value_parser = state_value, requires = "rerun_through")]
+    pub to: Option<WorkflowState>,
+    /// The handoff reason (a default names the frame).
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: Option<String>,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PromoteArgs {
+    /// The standard guarantee now needed (kept in `PromotionReason`).
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PolicyArgs {
+    /// full-deliverable or implementation-reviewed (any case).
+    #[arg(value_name = "policy", value_parser = policy_value)]
+    pub policy: CompletionPolicy,
+    /// The reason the user gave, recorded with the choice in `Active Work.Request`.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: Option<String>,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CadenceArgs {
+    /// incremental or after-implementation (any case).
+    #[arg(value_name = "cadence", value_parser = cadence_value)]
+    pub cadence: Cadence,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The options of a transition command that takes no other.
+#[derive(Debug, clap::Args)]
+pub struct JsonArgs {
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CancelArgs {
+    /// Run the greenfield reset the preview showed (only with the user's explicit approval).
+    #[arg(long)]
+    pub yes: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn next_mode_value(s: &str) -> std::result::Result<CycleMode, String> {
+    CycleMode::parse_loose(s).map_err(|e| e.to_string())
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NextModeArgs {
+    /// standard, expedited, documentation, or unset to withdraw the preference (any case).
+    #[arg(value_name = "mode", value_parser = next_mode_value)]
+    pub mode: CycleMode,
+    /// When a saved request starts: the user confirmed that the cancelled cycle left no project changes to reconcile.
+    #[arg(long)]
+    pub cancelled_left_no_changes: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BlockArgs {
+    /// The exact question the user must answer.
+    #[arg(long = "on", value_name = "question", allow_hyphen_values = true, value_parser = text_value)]
+    pub question: String,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// The crash points of the transition commands (D22 tests iterate over them).
 pub const FAILPOINTS: &[&str] = &["transition:before-write", "transition:after-write"];
