@@ -8,5 +8,6 @@ pub mod cli;
 pub mod commands;
 pub mod error;
 pub mod repo;
+pub mod support;
 
 pub use error::{Error, Result};

@@ -178,7 +178,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, colors: Colors) -
             // subfolder, git must be pointed at the project root.
             let view = crate::repo::Project::discover(&ctx.cwd)
                 .ok()
-                .map(|p| crate::commands::paths::PathView::of(&ctx.cwd, &p));
+                .map(|p| crate::support::paths::PathView::of(&ctx.cwd, &p));
             report_error_from(&e, ctx.err, colors.err, view.as_ref())
         }
     }

@@ -160,7 +160,7 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String], json: bool) 
     // Issue 21: held from checking the targets to the last write.
     let _lock = journal::lock(&project, "archive-restore")?;
     journal::refuse_if_pending(&project)?;
-    crate::commands::conflicts::refuse_during_conflict(ctx, &project, "archive restore")?;
+    crate::support::conflicts::refuse_during_conflict(ctx, &project, "archive restore")?;
     let commit = archive::resolve(&project.repo, name)?;
     let files = archive::files(&project.repo, commit, &archive::label(name))?;
     let mut changes = Vec::new();
@@ -206,7 +206,7 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String], json: bool) 
             .detail("archive", name)
             .detail("archive_commit", commit.to_string())
             .detail("paths", chosen.clone());
-        changes.push(crate::commands::audit::journalled(&project, event).0);
+        changes.push(crate::support::audit::journalled(&project, event).0);
     }
     journal::write_all(
         &project,

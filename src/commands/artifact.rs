@@ -3,10 +3,11 @@
 //! from the templates embedded in the binary (decision D5). An existing file
 //! is never overwritten.
 
-use crate::commands::{audit, runtime, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::journal::{self, Change};
 use crate::repo::write;
+use crate::support::{audit, runtime};
 use clap::{Subcommand, ValueEnum};
 use standards_core::assets;
 use standards_core::audit::{Event, EventKind};
@@ -309,7 +310,7 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
     )?;
     // D22: never write beside an interrupted multi-file operation.
     crate::repo::journal::refuse_if_pending(&rt.project)?;
-    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;
+    crate::support::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;
     let mut plan = plan(&rt.tree, request)?;
     let doc = runtime::load_state(&rt.tree)?;
     let field = transition::record_path(&doc, request.artifact, plan.path())

@@ -5,10 +5,11 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use crate::cli::values::ref_value;
-use crate::commands::paths::PathView;
-use crate::commands::{audit, runtime as tools, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::{conflicts, scan_cache, ObjectTree, Project};
+use crate::support::paths::PathView;
+use crate::support::{audit, runtime as tools};
 use standards_core::audit::{Event, EventKind};
 use standards_core::check::{self, runtime, Options, Report};
 use standards_core::model::tree::Tree;
@@ -199,8 +200,8 @@ fn evaluate_snapshot(
             let tree = project.worktree()?;
             if !runtime::installed(&tree) {
                 // Committed but absent from the working tree: restore, never reinstall.
-                if let Some(source) = crate::commands::runtime::committed_runtime(project, &tree)? {
-                    return Err(crate::commands::runtime::absent_runtime(&source));
+                if let Some(source) = crate::support::runtime::committed_runtime(project, &tree)? {
+                    return Err(crate::support::runtime::absent_runtime(&source));
                 }
             }
             let head = project.head()?;

@@ -10,8 +10,8 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use crate::commands::paths::PathView;
 use crate::error::{Error, Result};
+use crate::support::paths::PathView;
 use standards_core::assets::skills::SKILLS;
 use standards_core::invocation::Client;
 use standards_core::model::layout::MARKER;

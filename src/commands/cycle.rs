@@ -2,8 +2,9 @@
 //! It changes no file: there is no ID registry (decision D13).
 
 use crate::cli::values::request_value;
-use crate::commands::{audit, runtime, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
+use crate::support::{audit, runtime};
 use clap::Subcommand;
 use standards_core::audit::{Event, EventKind};
 use standards_core::model::cycle_id;
@@ -107,7 +108,7 @@ pub fn run_new(ctx: &mut Context, request: &NewRequest, json: bool) -> Result<()
         runtime::shell_word(&request.request)
     );
     let rt = runtime::open_for(&ctx.cwd, Some(&command))?;
-    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "cycle new")?;
+    crate::support::conflicts::refuse_during_conflict(ctx, &rt.project, "cycle new")?;
     let id = new_id(&rt.tree, request, chrono::Utc::now(), os_random)?;
     // Issue 21: the event is this command's only product besides the ID, so
     // it is recorded first and the ID is printed only once it is: an ID whose

@@ -19,10 +19,11 @@ use std::time::{Duration, SystemTime};
 use sha2::{Digest, Sha256};
 
 use crate::commands::check::{self, Source};
-use crate::commands::{audit, runtime, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::conflicts as repo_conflicts;
 use crate::repo::{DirTree, Project};
+use crate::support::{audit, runtime};
 use clap::Subcommand;
 use standards_core::audit::{Event, EventKind};
 use standards_core::check::{Options, Problem, Report};

@@ -440,7 +440,7 @@ fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Resul
             .detail("hooks", changed)
             .detail("folder", dir.display().to_string());
         // Issue 21: never exit 0 having dropped the event.
-        crate::commands::audit::append_or_fail(ctx, project, event, "the hooks were installed")?;
+        crate::support::audit::append_or_fail(ctx, project, event, "the hooks were installed")?;
     }
     Ok(())
 }
@@ -529,7 +529,7 @@ fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
     }
     if !removed.is_empty() {
         let event = Event::new(EventKind::HooksUninstalled).detail("hooks", removed);
-        crate::commands::audit::append_or_fail(ctx, project, event, "the hooks were removed")?;
+        crate::support::audit::append_or_fail(ctx, project, event, "the hooks were removed")?;
     }
     Ok(())
 }

@@ -11,8 +11,9 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::commands::{runtime, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
+use crate::support::runtime;
 use clap::{Subcommand, ValueEnum};
 use standards_core::model::tree::{obstacle, Node, Obstacle, Text, Tree};
 use standards_core::model::vocab::IdPrefix;
@@ -262,7 +263,7 @@ pub fn next(
 /// Runs `id next`.
 pub fn run_next(ctx: &mut Context, request: &NextRequest, json: bool) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
-    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "id next")?;
+    crate::support::conflicts::refuse_during_conflict(ctx, &rt.project, "id next")?;
     let cwd = std::path::absolute(&ctx.cwd).map_err(|e| Error::io(&ctx.cwd, e))?;
     let Some(rel) = project_path(&cwd, &rt.root, &request.file) else {
         return Err(Error::refused(

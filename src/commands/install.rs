@@ -3,10 +3,11 @@
 
 use std::io::Write;
 
-use crate::commands::paths::PathView;
-use crate::commands::{audit, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::{journal, notes_config, Project};
+use crate::support::audit;
+use crate::support::paths::PathView;
 use clap::ValueEnum;
 use standards_core::assets;
 use standards_core::audit::{Event, EventKind};
@@ -349,7 +350,7 @@ pub struct RootListing {
 fn refuse_absent_runtime(source: &str) -> Error {
     Error::refused(
         format!("refusing to install: `.standards/` is missing from the working tree, but {source} holds an installed runtime; a first install would replace the committed workflow state"),
-        Some(format!("bring it back with `{}` (or, in a sparse checkout, `git sparse-checkout add .standards`), then run `git standards install` again", crate::commands::runtime::restore_command(source))),
+        Some(format!("bring it back with `{}` (or, in a sparse checkout, `git sparse-checkout add .standards`), then run `git standards install` again", crate::support::runtime::restore_command(source))),
     )
 }
 
@@ -791,7 +792,7 @@ fn install(ctx: &mut Context, request: &Request) -> Result<()> {
         Some(journal::lock(&project, "install")?)
     };
     journal::refuse_if_pending(&project)?;
-    crate::commands::conflicts::refuse_during_conflict(ctx, &project, "install")?;
+    crate::support::conflicts::refuse_during_conflict(ctx, &project, "install")?;
     // Install always targets the project root found by D1.
     let root = if project.root.starts_with(&root) {
         project.root.clone()
@@ -813,7 +814,7 @@ fn install(ctx: &mut Context, request: &Request) -> Result<()> {
             .next()
             .is_none();
     let index = project.index()?;
-    let committed_runtime = crate::commands::runtime::committed_runtime(&project, &tree)?;
+    let committed_runtime = crate::support::runtime::committed_runtime(&project, &tree)?;
     let head = project.head()?;
     let held = REPAIRABLE
         .into_iter()
@@ -916,7 +917,7 @@ fn install(ctx: &mut Context, request: &Request) -> Result<()> {
         };
         let written = written_roots(&plan, &clients)
             .iter()
-            .map(|p| super::runtime::shell_word(&view.show(p)))
+            .map(|p| crate::support::runtime::shell_word(&view.show(p)))
             .collect::<Vec<_>>()
             .join(" ");
         writeln!(

@@ -589,7 +589,7 @@ fn guard(
                 if let Some(c) = &refusal.cycle {
                     event = event.cycle(c.id.clone());
                 }
-                crate::commands::audit::append_after(ctx, project, event);
+                crate::support::audit::append_after(ctx, project, event);
             }
             first_error.get_or_insert(e);
             continue;

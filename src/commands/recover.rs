@@ -1,10 +1,11 @@
 //! `git standards recover`: finishes an operation that was interrupted (killed,
 //! power loss) after it began writing, from the journal it left (D22).
 
-use crate::commands::{audit, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::journal::{self, Direction};
 use crate::repo::{notes, Project};
+use crate::support::audit;
 use standards_core::audit::{Event, EventKind};
 
 #[derive(Debug, clap::Args)]

@@ -11,12 +11,13 @@
 //! without writing, for a dry run shown before approval.
 
 use crate::commands::install::{self, Version};
-use crate::commands::paths::PathView;
-use crate::commands::{audit, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::archive::{self, Archived};
 use crate::repo::journal::{self, Change};
 use crate::repo::{failpoint, Project};
+use crate::support::audit;
+use crate::support::paths::PathView;
 use standards_core::audit::{Event, EventKind};
 use standards_core::model::layout::{
     CONTEXT_PATH, DOCS_DIR, MARKER, MODE_PATH, PROTOCOL_PATH, STANDARDS_DIR, STATE_PATH,
@@ -508,7 +509,7 @@ fn result_json(plan: &Plan, outcome: Option<&Outcome>, dry_run: bool) -> serde_j
 /// and never a prompt (a reset to run needs --yes).
 pub fn run_json(ctx: &mut Context, request: &Request, json: bool) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
-    let interactive = !json && super::confirm::interactive();
+    let interactive = !json && crate::support::confirm::interactive();
     // Issue 21: held from reading the plan's inputs to the last write (a
     // preview, or a refusal to run unconfirmed, writes nothing, not even the
     // lock file).
@@ -520,7 +521,7 @@ pub fn run_json(ctx: &mut Context, request: &Request, json: bool) -> Result<()> 
     journal::refuse_if_pending(&project)?;
     if !request.dry_run {
         // D15: never reset in the middle of a conflict (it leaves the conflict-refused event).
-        crate::commands::conflicts::refuse_during_conflict(ctx, &project, "reset")?;
+        crate::support::conflicts::refuse_during_conflict(ctx, &project, "reset")?;
     }
     let plan = preview(&project, request)?;
     let root = project.root.display().to_string();
@@ -565,7 +566,7 @@ pub fn run_json(ctx: &mut Context, request: &Request, json: bool) -> Result<()> 
         }
         print_plan(ctx, &view, &plan, &root, None, true)?;
         let question = format!("Reset STANDARDS in {root}? [y/N] ");
-        if !super::confirm::ask(ctx.err, &mut std::io::stdin().lock(), &question)? {
+        if !crate::support::confirm::ask(ctx.err, &mut std::io::stdin().lock(), &question)? {
             writeln!(ctx.err, "Reset cancelled; no files were changed.").map_err(w)?;
             return Ok(());
         }

@@ -10,11 +10,12 @@
 
 use std::io::BufRead;
 
-use crate::commands::{audit, runtime, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::conflicts::{self, ConflictState};
 use crate::repo::failpoint;
 use crate::repo::journal::{self, Change};
+use crate::support::{audit, runtime};
 use clap::ValueEnum;
 use standards_core::audit::{Event, EventKind};
 use standards_core::model::layout::{STANDARDS_DIR, STATE_PATH};
@@ -129,7 +130,7 @@ pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRe
         let question = format!(
             "Keep {kept_label}: STATE.md will track {kept}{dropped_note}. Every record stays in place. Continue? [y/N] "
         );
-        if !super::confirm::ask(ctx.err, terminal, &question)? {
+        if !crate::support::confirm::ask(ctx.err, terminal, &question)? {
             return Err(Error::refused(
                 "not resolved: the user did not confirm; nothing was changed",
                 Some(format!("run `{command}` once the user has decided")),

@@ -8,10 +8,11 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::cli::values::ref_value;
-use crate::commands::paths::PathView;
-use crate::commands::{runtime, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::{config as repo_config, conflicts as repo_conflicts, Project};
+use crate::support::paths::PathView;
+use crate::support::runtime;
 use standards_core::model::layout::{MARKER, MODE_PATH, PROTOCOL_PATH, STANDARDS_DIR, STATE_PATH};
 use standards_core::model::mode;
 use standards_core::model::state::StateDoc;
@@ -107,11 +108,11 @@ fn summary_of(ctx: &mut Context, project: &Project, request: &Request) -> Result
             let tree = project.worktree()?;
             // Committed but absent from the working tree (a sparse checkout):
             // restore it with git, never install afresh.
-            if let Some(held) = crate::commands::runtime::committed_runtime(project, &tree)? {
-                return Err(crate::commands::runtime::absent_runtime(&held));
+            if let Some(held) = crate::support::runtime::committed_runtime(project, &tree)? {
+                return Err(crate::support::runtime::absent_runtime(&held));
             }
             if standards_core::check::runtime::installed(&tree) {
-                crate::commands::runtime::refuse_missing_state(project, &tree)?;
+                crate::support::runtime::refuse_missing_state(project, &tree)?;
             }
             let conflict = report_conflict(ctx, project, &tree, request.format)?;
             let summary = load(&tree, &request.source, None, &project.root)?;

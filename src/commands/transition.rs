@@ -5,11 +5,12 @@
 //! what comes next. The rules live in `standards_core::workflow::transition`.
 
 use crate::cli::values::text_value;
-use crate::commands::{audit, conflicts, cycle, print_result, reset, runtime, Context};
+use crate::commands::{cycle, print_result, reset, Context};
 use crate::error::{Error, Result};
 use crate::repo::config as repo_config;
 use crate::repo::failpoint;
 use crate::repo::journal::{self, Change};
+use crate::support::{audit, conflicts, runtime};
 use standards_core::audit::{Event, EventKind};
 use standards_core::model::layout::MODE_PATH;
 use standards_core::model::layout::STATE_PATH;

@@ -13,13 +13,14 @@
 
 use serde_json::{Map, Value};
 
-use crate::commands::paths::PathView;
 use crate::commands::reset::{refuse_links, require_runtime};
-use crate::commands::{audit, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::archive::{self, Archived};
 use crate::repo::journal::{self, Change};
 use crate::repo::{failpoint, Project};
+use crate::support::audit;
+use crate::support::paths::PathView;
 use standards_core::audit::{Event, EventKind};
 use standards_core::model::layout::{
     DOCS_DIR, INSTALLATION_PATH, MARKER, STANDARDS_DIR, USER_STYLES_DIR,
@@ -611,7 +612,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     // Issue 21: held from reading the plan's inputs to the last write (a
     // preview, or a refusal to run unconfirmed, writes nothing, not even the
     // lock file).
-    let interactive = !request.json && super::confirm::interactive();
+    let interactive = !request.json && crate::support::confirm::interactive();
     let _lock = if request.dry_run || !(request.yes || interactive) {
         None
     } else {
@@ -620,7 +621,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     journal::refuse_if_pending(&project)?;
     if !request.dry_run {
         // Like every other writer: never mid-conflict (issue 22, item 7).
-        crate::commands::conflicts::refuse_during_conflict(ctx, &project, "uninstall")?;
+        crate::support::conflicts::refuse_during_conflict(ctx, &project, "uninstall")?;
     }
     let plan = preview(&project)?;
     let root = project.root.display().to_string();
@@ -649,7 +650,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         }
         print_plan(ctx, &view, &plan, &root, None, true)?;
         let question = format!("Uninstall STANDARDS from {root}? [y/N] ");
-        if !super::confirm::ask(ctx.err, &mut std::io::stdin().lock(), &question)? {
+        if !crate::support::confirm::ask(ctx.err, &mut std::io::stdin().lock(), &question)? {
             writeln!(ctx.err, "Uninstall cancelled; no files were changed.").map_err(w)?;
             return Ok(());
         }

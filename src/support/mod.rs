@@ -1,0 +1,9 @@
+//! Helpers the subcommands share, none a subcommand itself: recording audit
+//! events, asking for confirmation, the conflict guard of writing commands,
+//! how paths are shown to a person, and locating an installed project.
+
+pub mod audit;
+pub mod confirm;
+pub mod conflicts;
+pub mod paths;
+pub mod runtime;
