@@ -26,7 +26,8 @@ const SCOPE: &[&str] = &[
     "src/commands/cycle.rs",
     "src/commands/id.rs",
     "src/commands/transition.rs",
-    "crates/standards-core/src/workflow/transition.rs",
+    "crates/standards-core/src/workflow/transition",
+    "crates/standards-core/src/workflow/moves",
     "src/commands/resolve.rs",
     "src/repo/conflicts.rs",
     "crates/standards-core/src/setup/merge_guard.rs",
@@ -360,179 +361,439 @@ const TABLE: &[(&str, &str, Situation)] = &[
         Custom(greenfield_cancel),
     ),
     (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(owned_problems),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(recovery_without_a_frame),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(resume_outside_the_owner),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(malformed_baseline),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(transition_without_mode),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(cycle_without_mode),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(frame_without_resume_at),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards start --request \\\"<request>\\\"",
-        Custom(move_without_a_cycle),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards fail",
-        Custom(owned_problems),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards fail",
-        Custom(misdirected_handoff),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards fail --type <FailureType> --reason \\\"<text>\\\"",
-        Custom(misdirected_handoff),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards unblock",
-        Custom(blocked),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards signoff",
-        Custom(awaiting_signoff),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards cancel",
-        Custom(awaiting_signoff),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards cancel",
-        Custom(next_mode_during_expedited),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards cycle new",
-        Custom(start_with_a_made_up_id),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards rework",
-        Custom(rework_at_signoff),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards rework --type <FailureType> --request \\\"<request>\\\"",
-        Custom(rework_at_signoff),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards status",
-        Custom(handoff_off_the_route),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards status",
-        Custom(signoff_with_obligations),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards resume",
-        Custom(unplanned_recovery),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards resume",
-        Custom(checkpoint_during_recovery),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards resume --rerun-through <STATE>",
-        Custom(unplanned_recovery),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
-        Custom(checkpoint_during_recovery),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards handoff --to <STATE> --reason \\\"<text>\\\"",
-        Custom(resume_without_a_frame),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
-        Custom(rerun_not_at_boundary),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards cadence incremental",
-        Custom(checkpoint_without_incremental),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards promote --reason \\\"<the standard guarantee now needed>\\\"",
-        Custom(expedited_without_an_owner),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards block --on \\\"<question>\\\"",
-        Custom(documentation_without_an_owner),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
+        "crates/standards-core/src/workflow/moves/decisions.rs",
         "git standards start --request \\\"<request>\\\" --policy <policy>",
         Custom(policy_without_a_cycle),
     ),
     (
-        "crates/standards-core/src/workflow/transition.rs",
+        "crates/standards-core/src/workflow/moves/decisions.rs",
         "git standards promote --reason \\\"<reason>\\\"",
         Custom(policy_in_expedited),
     ),
     (
-        "crates/standards-core/src/workflow/transition.rs",
+        "crates/standards-core/src/workflow/moves/decisions.rs",
+        "git standards unblock",
+        Custom(blocked),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/decisions.rs",
+        "git standards signoff",
+        Custom(awaiting_signoff),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/decisions.rs",
+        "git standards cancel",
+        Custom(awaiting_signoff),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/decisions.rs",
+        "git standards cancel",
+        Custom(next_mode_during_expedited),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/decisions.rs",
         "git standards promote --reason \\\"<why>\\\"",
         Custom(next_mode_during_expedited),
     ),
     (
-        "crates/standards-core/src/workflow/transition.rs",
+        "crates/standards-core/src/workflow/moves/decisions.rs",
+        "git standards next-mode standard",
+        Custom(greenfield_next_mode),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/failure.rs",
+        "git standards promote --reason \\\"<the standard guarantee now needed>\\\"",
+        Custom(expedited_without_an_owner),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/failure.rs",
+        "git standards block --on \\\"<question>\\\"",
+        Custom(documentation_without_an_owner),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/failure.rs",
+        "git standards rework --type <FailureType> --request \\\"<request>\\\"",
+        Custom(rework_at_signoff),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards signoff",
+        Custom(awaiting_signoff),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards rework",
+        Custom(rework_at_signoff),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards cancel",
+        Custom(awaiting_signoff),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards cancel",
+        Custom(next_mode_during_expedited),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards fail",
+        Custom(owned_problems),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards fail",
+        Custom(misdirected_handoff),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards fail --type <FailureType> --reason \\\"<text>\\\"",
+        Custom(misdirected_handoff),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards status",
+        Custom(handoff_off_the_route),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards status",
+        Custom(signoff_with_obligations),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards check",
+        Custom(owned_problems),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards check",
+        Custom(recovery_without_a_frame),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards check",
+        Custom(resume_outside_the_owner),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards check",
+        Custom(malformed_baseline),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards check",
+        Custom(transition_without_mode),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards check",
+        Custom(cycle_without_mode),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards check",
+        Custom(frame_without_resume_at),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards resume",
+        Custom(unplanned_recovery),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards resume",
+        Custom(checkpoint_during_recovery),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards resume --rerun-through <STATE>",
+        Custom(unplanned_recovery),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
+        Custom(checkpoint_during_recovery),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
+        Custom(rerun_not_at_boundary),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/forward.rs",
+        "git standards cadence incremental",
+        Custom(checkpoint_without_incremental),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/mod.rs",
+        "git standards start --request \\\"<request>\\\"",
+        Custom(move_without_a_cycle),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/mod.rs",
+        "git standards check",
+        Custom(owned_problems),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/mod.rs",
+        "git standards check",
+        Custom(recovery_without_a_frame),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/mod.rs",
+        "git standards check",
+        Custom(resume_outside_the_owner),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/mod.rs",
+        "git standards check",
+        Custom(malformed_baseline),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/mod.rs",
+        "git standards check",
+        Custom(transition_without_mode),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/mod.rs",
+        "git standards check",
+        Custom(cycle_without_mode),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/mod.rs",
+        "git standards check",
+        Custom(frame_without_resume_at),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/mod.rs",
+        "git standards fail",
+        Custom(owned_problems),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/mod.rs",
+        "git standards fail",
+        Custom(misdirected_handoff),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/mod.rs",
+        "git standards unblock",
+        Custom(blocked),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/recovery.rs",
+        "git standards handoff --to <STATE> --reason \\\"<text>\\\"",
+        Custom(resume_without_a_frame),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/recovery.rs",
+        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
+        Custom(checkpoint_during_recovery),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/recovery.rs",
+        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
+        Custom(rerun_not_at_boundary),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/recovery.rs",
+        "git standards check",
+        Custom(owned_problems),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/recovery.rs",
+        "git standards check",
+        Custom(recovery_without_a_frame),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/recovery.rs",
+        "git standards check",
+        Custom(resume_outside_the_owner),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/recovery.rs",
+        "git standards check",
+        Custom(malformed_baseline),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/recovery.rs",
+        "git standards check",
+        Custom(transition_without_mode),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/recovery.rs",
+        "git standards check",
+        Custom(cycle_without_mode),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/recovery.rs",
+        "git standards check",
+        Custom(frame_without_resume_at),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/signoff.rs",
+        "git standards status",
+        Custom(handoff_off_the_route),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/signoff.rs",
+        "git standards status",
+        Custom(signoff_with_obligations),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/signoff.rs",
         "git standards reset --mode greenfield --dry-run",
         Custom(greenfield_cancel_by_reset),
     ),
     (
-        "crates/standards-core/src/workflow/transition.rs",
+        "crates/standards-core/src/workflow/moves/signoff.rs",
         "git standards reset --mode greenfield --yes",
         Custom(greenfield_cancel_by_reset),
     ),
     (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards next-mode standard",
-        Custom(greenfield_next_mode),
+        "crates/standards-core/src/workflow/moves/start.rs",
+        "git standards signoff",
+        Custom(awaiting_signoff),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/start.rs",
+        "git standards cancel",
+        Custom(awaiting_signoff),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/start.rs",
+        "git standards cancel",
+        Custom(next_mode_during_expedited),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/start.rs",
+        "git standards unblock",
+        Custom(blocked),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/start.rs",
+        "git standards check",
+        Custom(owned_problems),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/start.rs",
+        "git standards check",
+        Custom(recovery_without_a_frame),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/start.rs",
+        "git standards check",
+        Custom(resume_outside_the_owner),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/start.rs",
+        "git standards check",
+        Custom(malformed_baseline),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/start.rs",
+        "git standards check",
+        Custom(transition_without_mode),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/start.rs",
+        "git standards check",
+        Custom(cycle_without_mode),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/start.rs",
+        "git standards check",
+        Custom(frame_without_resume_at),
+    ),
+    (
+        "crates/standards-core/src/workflow/moves/start.rs",
+        "git standards cycle new",
+        Custom(start_with_a_made_up_id),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/gate.rs",
+        "git standards check",
+        Custom(owned_problems),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/gate.rs",
+        "git standards check",
+        Custom(recovery_without_a_frame),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/gate.rs",
+        "git standards check",
+        Custom(resume_outside_the_owner),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/gate.rs",
+        "git standards check",
+        Custom(malformed_baseline),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/gate.rs",
+        "git standards check",
+        Custom(transition_without_mode),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/gate.rs",
+        "git standards check",
+        Custom(cycle_without_mode),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/gate.rs",
+        "git standards check",
+        Custom(frame_without_resume_at),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/gate.rs",
+        "git standards rework --type <FailureType> --request \\\"<request>\\\"",
+        Custom(rework_at_signoff),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/gate.rs",
+        "git standards fail",
+        Custom(owned_problems),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/gate.rs",
+        "git standards fail",
+        Custom(misdirected_handoff),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/mod.rs",
+        "git standards check",
+        Custom(owned_problems),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/mod.rs",
+        "git standards check",
+        Custom(recovery_without_a_frame),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/mod.rs",
+        "git standards check",
+        Custom(resume_outside_the_owner),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/mod.rs",
+        "git standards check",
+        Custom(malformed_baseline),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/mod.rs",
+        "git standards check",
+        Custom(transition_without_mode),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/mod.rs",
+        "git standards check",
+        Custom(cycle_without_mode),
+    ),
+    (
+        "crates/standards-core/src/workflow/transition/mod.rs",
+        "git standards check",
+        Custom(frame_without_resume_at),
     ),
     (
         "src/commands/resolve.rs",
@@ -1623,7 +1884,7 @@ fn every_hinted_command_works_in_its_situation() {
 
 /// The commands named in the hints of the sources in [`SCOPE`]: (file,
 /// command as spelled there), from string literals outside comments and
-/// test modules.
+/// test modules (`#[cfg(test)]` and the `tests.rs` files).
 fn hinted_commands() -> BTreeSet<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
@@ -1636,7 +1897,9 @@ fn hinted_commands() -> BTreeSet<(String, String)> {
                     let p = e.unwrap().path();
                     if p.is_dir() {
                         stack.push(p);
-                    } else if p.extension().is_some_and(|x| x == "rs") {
+                    } else if p.extension().is_some_and(|x| x == "rs")
+                        && p.file_name().is_some_and(|n| n != "tests.rs")
+                    {
                         files.push(p);
                     }
                 }
@@ -1743,7 +2006,7 @@ fn the_conflict_report_shows_paths_from_a_subfolder() {
 }
 
 // ---------------------------------------------------------------------------
-// The transition commands' hints (crates/standards-core/src/workflow/transition.rs).
+// The transition commands' hints (crates/standards-core/src/workflow/moves and transition).
 
 /// A brownfield project holding the base `name` of `fixtures/check/bases/`,
 /// committed; `check` passes on it.
@@ -2458,7 +2721,7 @@ fn greenfield_next_mode() {
 /// project's STATE.md, and its command runs through the binary there.
 fn greenfield_cancel_by_reset() {
     use standards_core::model::{state::StateDoc, vocab::ProjectMode};
-    use standards_core::workflow::transition;
+    use standards_core::workflow::{moves, transition};
     let (env, repo) = Env::repo();
     env.run(&repo, &["install"]).success();
     env.commit_all(&repo, "install");
@@ -2466,7 +2729,7 @@ fn greenfield_cancel_by_reset() {
         .success();
     let text = std::fs::read_to_string(repo.join(".standards/STATE.md")).unwrap();
     let doc = StateDoc::parse(&text).unwrap();
-    let refusal = transition::cancel(&doc, &transition::Facts::new(ProjectMode::Greenfield))
+    let refusal = moves::signoff::cancel(&doc, &transition::Facts::new(ProjectMode::Greenfield))
         .expect_err("a greenfield cycle is not cancelled in place");
     let hint = refusal.hint.unwrap();
     let preview = named(&hint, "git standards reset");
@@ -2497,21 +2760,20 @@ fn greenfield_cancel_by_reset() {
 /// library on the real project's STATE.md.
 fn start_with_a_made_up_id() {
     use standards_core::model::{state::StateDoc, vocab::ProjectMode};
+    use standards_core::workflow::moves::start;
     use standards_core::workflow::transition;
     let (env, repo) = committed();
     let text = std::fs::read_to_string(repo.join(".standards/STATE.md")).unwrap();
     let doc = StateDoc::parse(&text).unwrap();
     let facts = transition::Facts::new(ProjectMode::Brownfield);
-    let request = transition::StartRequest {
+    let request = start::StartRequest {
         request: Some("Add user search".into()),
         ..Default::default()
     };
-    let transition::StartPlan::Ready(begin) =
-        transition::plan_start(&doc, &facts, &request).unwrap()
-    else {
+    let start::StartPlan::Ready(begin) = start::plan_start(&doc, &facts, &request).unwrap() else {
         panic!("the start is not blocked")
     };
-    let refusal = transition::begin(&doc, &begin, "my-cycle").unwrap_err();
+    let refusal = start::begin(&doc, &begin, "my-cycle").unwrap_err();
     let command = named(&refusal.message, "git standards cycle new");
     assert_eq!(command, "git standards cycle new");
     let out = run_ok(
@@ -2521,7 +2783,7 @@ fn start_with_a_made_up_id() {
         &refusal.message,
     );
     let id = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let t = transition::begin(&doc, &begin, &id).unwrap();
+    let t = start::begin(&doc, &begin, &id).unwrap();
     assert_eq!(t.doc.active_work.id.value, id);
 }
 

@@ -17,7 +17,7 @@ use standards_core::model::vocab::{ArtifactType, CycleMode, ReviewKind};
 use standards_core::model::{cycle_id, layout};
 use standards_core::records::provenance::{self, Marking, Provenance};
 use standards_core::records::record;
-use standards_core::workflow::transition::{self, RecordPath};
+use standards_core::workflow::transition::record_path::{record_path, RecordPath};
 
 #[derive(Debug, Subcommand)]
 pub enum ArtifactCommand {
@@ -313,7 +313,7 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
     crate::support::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;
     let mut plan = plan(&rt.tree, request)?;
     let doc = runtime::load_state(&rt.tree)?;
-    let field = transition::record_path(&doc, request.artifact, plan.path())
+    let field = record_path(&doc, request.artifact, plan.path())
         .map_err(|r| Error::refused(format!("refused: {r}"), r.hint))?;
     let new_state = match &field {
         RecordPath::Set { doc, .. } => Some(doc.render().to_string()),

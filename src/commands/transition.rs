@@ -1,7 +1,7 @@
 //! The transition commands (`start`, `handoff`, `fail`, `rework`, `resume`,
 //! `promote`, `policy`, `cadence`, `signoff`, `cancel`, `block`, `unblock`):
 //! each builds a [`Move`], and [`record`] validates it against the whole
-//! project with [`transition::gated`], writes STATE.md atomically and prints
+//! project with [`gated`], writes STATE.md atomically and prints
 //! what comes next. The rules live in `standards_core::workflow::transition`.
 
 use crate::cli::values::text_value;
@@ -22,10 +22,11 @@ use standards_core::model::vocab::ProjectMode;
 use standards_core::model::vocab::{CompletionPolicy, CycleMode, FailureType, WorkflowState};
 use standards_core::records::plan::Cadence;
 use standards_core::setup::fresh;
+use standards_core::workflow::moves::start::StartRequest;
 use standards_core::workflow::next::{self, BranchContext, NextStep};
-use standards_core::workflow::transition::{
-    self, changes, Move, MoveKind, Refusal, StartRequest, Transition,
-};
+use standards_core::workflow::transition::dispatch::Move;
+use standards_core::workflow::transition::gate::gated;
+use standards_core::workflow::transition::{changes, MoveKind, Refusal, Transition};
 
 fn state_value(s: &str) -> std::result::Result<WorkflowState, String> {
     WorkflowState::parse_loose(s).map_err(|e| e.to_string())
@@ -274,7 +275,7 @@ pub fn record(ctx: &mut Context, mv: Move, json: bool) -> Result<Transition> {
         }
         other => other,
     };
-    let t = transition::gated(&rt.tree, head_tree, &doc, &mv).map_err(refused)?;
+    let t = gated(&rt.tree, head_tree, &doc, &mv).map_err(refused)?;
     if !t.changed {
         writeln!(ctx.err, "{}", t.summary).map_err(|e| Error::io("<stderr>", e))?;
         if json {
