@@ -34,7 +34,8 @@ use crate::commands::uninstall::UninstallArgs;
 use crate::commands::verify::{VerifyArgs, VerifyFormat};
 
 /// The top-level reference, printed after the list of subcommands, so that
-/// `--help` shows the commands first.
+/// `--help` shows the commands first. Each subcommand's JSON keys are in its
+/// own long help (`git standards status --help`: STATUS JSON).
 const TOP_LEVEL_REFERENCE: &str = r#"EXIT STATUS
 
 0: success.
@@ -46,60 +47,6 @@ const TOP_LEVEL_REFERENCE: &str = r#"EXIT STATUS
 3: internal error; please report it.
 
 `git standards hook stop` is the exception, because agent clients read its status: 0 lets the agent stop, 2 sends it back with the problems, and 1 reports the hook's own usage or internal errors.
-
-STATUS JSON
-
-`git standards status --json` prints one JSON object; on success it has all the keys below. Vocabulary values keep the protocol's spelling, `UNSET` and `NONE` included; free-text and path fields are null where STATE.md says `NONE` or `UNSET`.
-
-ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3); when STATE.md or MODE.md is in a merge conflict it also has "conflict", the same object as in `git standards check --json`, naming both sides' cycle, request and workflow state; run at the top of a repository whose projects live only in subfolders, it has "projects": [{"folder": "<folder, relative to the repository's top>", "command": "git standards -C <folder> ..."}] (`git standards check --json` too).
-
-source: the snapshot read: "the working tree", "the index", or "commit <short id> (`<rev>`)".
-
-commit: the full commit ID with --ref, else null.
-
-projectMode: GREENFIELD or BROWNFIELD from MODE.md; null when MODE.md is missing or invalid (the reason is in problems).
-
-workflowState, owner: the workflow state and the role that acts in it (Scoper, Architect, Auditor, Developer, Tester, Reviewer, Documenter, Synchronizer, or user).
-
-cycleMode, completionPolicy: the cycle's mode and completion policy.
-
-pendingCycle: {mode, request, blockedOn}: the next-cycle preference and the blocked next-cycle request with its question.
-
-activeWork: {id, request, scope, architecture, development, blockedOn, promotionReason, auditTarget, pendingVerificationCadence}, or null when no cycle is active.
-
-lastCycle: {id, request, outcome} of the cycle that a terminal state (outcome SIGNED_OFF or CANCELLED) ended, else null.
-
-handoff: {kind, from, failureType, reason}: the last handoff, as written.
-
-recovery: the recovery frames, newest (the active one) first: [{frame, from, owner, ownerRole, failureType, reason, resumeAt, rerunThrough}]; a field missing from the file is null.
-
-obligations: the outstanding obligations: [{obligation, owner, ownerRole, failureType, reason}].
-
-baselineReconciliation: the cancelled cycles awaiting baseline reconciliation: [{sourceCycle, request}].
-
-problems: what is wrong but did not stop the report, as "file:line: message" strings.
-
-next: {owner, state, invocation, userOptions, blockedBy}: the role that owns the current state ("user" when the user decides), its invocation {skill, heading, codex, claudeCode} for Codex (`$skill ...`) and Claude Code (`/skill ...`) or null, the user's options [{action, command, then}] at AWAITING_USER_SIGNOFF or without a cycle (`then`, when present, is what follows the command: a reset before merging a branch other than the main one), and what blocks the work (a user question, an open recovery frame, outstanding obligations, merge conflicts) as sentences.
-
-TRANSITION JSON
-
-The transition commands (start, handoff, fail, rework, resume, promote, policy, cadence, signoff, cancel, block, unblock, next-mode) take --json: stdout then carries one JSON object instead of the next step (the summary sentence stays on stderr).
-
-ok: true; command: the subcommand; move: what was recorded (start, start-blocked, handoff, checkpoint, fail, rework, resume, promote, policy, cadence, signoff, cancel, block, unblock, next-mode); changed: false when the move legitimately changed nothing (a repeated policy); cycle: the cycle's ID, or null before the first cycle.
-
-before, after: the workflow state before and after the move.
-
-fields: each STATE.md field the move changed, as {field, before, after}, in a fixed order (the head fields, Active Work, Handoff, Recovery, Outstanding Obligations): the protocol's name ("WorkflowState", "PendingCycleMode", "Active Work.Request", "Handoff.Reason", "Recovery.Active", "Recovery.Frame 1", "Outstanding Obligations.Obligation 1", "Active Work.BaselineReconciliation"); a value is the field's text, true/false for an `Active` flag, an entry's fields as an object (null when the entry did not exist before or no longer exists), "NONE" or [{SourceCycle, Request}] for the baseline list.
-
-event: the ID of the audit event the move recorded (`git standards log --json` shows it), null when nothing was recorded (no change, or the append failed after the write, which a warning reports).
-
-summary: the sentence also printed on stderr.
-
-next: the next step when the text output prints one (the next role's invocation, the user's options), as `next` in STATUS JSON; else null.
-
-warnings: what the text output prints as `warning:` lines on stderr (a cycle started on the main branch or on a detached HEAD), else [].
-
-A refusal prints {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and exits 1 (2 for a usage error, 3 for an internal error); nothing was written.
 
 EXAMPLES
 
@@ -213,8 +160,8 @@ pub enum Command {
     ///
     /// Reads `.standards/STATE.md` and `.standards/MODE.md` from one snapshot and shows the project mode, the workflow state and its owner, the cycle, the last handoff, the recovery stack (newest frame first), outstanding obligations, baseline reconciliation entries, and Next: the role to invoke (for Codex and Claude Code) or the user's options, and what blocks the work.
     ///
-    /// Exits 0 when it could show the state, even when it lists problems (for example an invalid MODE.md); exits 1 when no runtime is installed in the snapshot, or when STATE.md is missing, not UTF-8, invalid or has unresolved merge conflicts. The --json keys are described under STATUS JSON in `git standards --help`.
-    #[command(verbatim_doc_comment)]
+    /// Exits 0 when it could show the state, even when it lists problems (for example an invalid MODE.md); exits 1 when no runtime is installed in the snapshot, or when STATE.md is missing, not UTF-8, invalid or has unresolved merge conflicts. The --json keys are described under STATUS JSON below.
+    #[command(verbatim_doc_comment, after_long_help = crate::commands::status::JSON_HELP)]
     Status(StatusArgs),
     /// The agents' stop hook: `git standards hook stop`.
     #[command(subcommand)]
@@ -237,53 +184,56 @@ pub enum Command {
     /// Start a cycle: validate its mode and policy, generate its ID and record it in STATE.md.
     ///
     /// Works from the installed state, `SIGNED_OFF` or `CANCELLED` (user-decisions.md, Start a cycle). The mode is --mode, else the pending preference, else STANDARD; the policy of a STANDARD cycle is --policy, else FULL_DELIVERABLE. When the mode is not legal (EXPEDITED or DOCUMENTATION in a GREENFIELD project, EXPEDITED while baseline reconciliation is open, a policy for a non-standard cycle) nothing starts: the request and the decision the user must make are saved in `PendingCycleRequest` and `PendingCycleBlockedOn`. After a cancelled cycle its ID and request join `BaselineReconciliation`, unless --cancelled-left-no-changes. Prints the first role's invocation.
-    #[command(verbatim_doc_comment)]
+    #[command(verbatim_doc_comment, after_long_help = crate::commands::transition::JSON_HELP)]
     Start(StartArgs),
     /// Hand the cycle to the next state: a forward handoff, or a checkpoint with --checkpoint.
     ///
     /// The target must be the next state of the cycle's route (Forward Transitions), or during a recovery rerun a later state up to the frame's `RerunThrough` (a jump is recorded as RESUME). Refused while `check` reports a problem in files the current role owns, while the cycle is blocked on a user question, while an outstanding obligation of the current state is open, and when `check` would reject the new state. A checkpoint goes DEVELOPING -> TESTING or back, only with the plan's cadence INCREMENTAL, no recovery, and a reason naming one `Increment N`. Prints the next role's invocation for Codex and Claude Code.
-    #[command(verbatim_doc_comment)]
+    #[command(verbatim_doc_comment, after_long_help = crate::commands::transition::JSON_HELP)]
     Handoff(HandoffArgs),
     /// Route a defect to the state that owns it (Failure Handoffs).
     ///
     /// The failure type names the owner (REVIEW: say which review with --to). A move to another state pushes a recovery frame that resumes at the current state; a same-state failure records the handoff without a frame. In an EXPEDITED cycle only IMPLEMENTATION and REVIEW exist (promote instead); a DOCUMENTATION cycle has no IMPLEMENTATION or VERIFICATION owner (block on a user decision instead).
-    #[command(verbatim_doc_comment)]
+    #[command(verbatim_doc_comment, after_long_help = crate::commands::transition::JSON_HELP)]
     Fail(FailArgs),
     /// Record the user's changed request and route it to the earliest owner it invalidates (USER_REWORK).
     ///
     /// Replaces `Active Work.Request`, then routes like `fail`, pushing a recovery frame when the state changes. Allowed in any nonterminal state, `AWAITING_USER_SIGNOFF` included.
-    #[command(verbatim_doc_comment)]
+    #[command(verbatim_doc_comment, after_long_help = crate::commands::transition::JSON_HELP)]
     Rework(ReworkArgs),
     /// Close or plan the active recovery frame (Recovery Mechanics).
     ///
     /// Run by the frame's owner: without --rerun-through it pops the frame and returns to its `ResumeAt` (RESUME); with --rerun-through it sets the frame's `RerunThrough` and hands off to the first rerun state (the owner's successor, or --to). At the rerun boundary (the state named in `RerunThrough`) it pops the frame and returns to `ResumeAt`.
-    #[command(verbatim_doc_comment)]
+    #[command(verbatim_doc_comment, after_long_help = crate::commands::transition::JSON_HELP)]
     Resume(ResumeArgs),
     /// Promote an EXPEDITED cycle to STANDARD (FULL_DELIVERABLE) at AUDITING.
     ///
     /// Open recovery frames whose owner has not finished become outstanding obligations; the reason is kept in `PromotionReason`. At AWAITING_USER_SIGNOFF it is the user's decision, audited before the write.
-    #[command(verbatim_doc_comment)]
+    #[command(verbatim_doc_comment, after_long_help = crate::commands::transition::JSON_HELP)]
     Promote(PromoteArgs),
     /// Change the completion policy of the active STANDARD cycle.
     ///
     /// In SCOPING through REVIEWING_IMPLEMENTATION the state stays; from an unstarted DOCUMENTING the shorter policy returns to REVIEWING_IMPLEMENTATION, and at AWAITING_USER_SIGNOFF withdrawing it resumes at DOCUMENTING (COMPLETION_CHANGE). Needs an empty recovery stack and no obligations. The user's decision: audited before the write.
-    #[command(verbatim_doc_comment)]
+    #[command(verbatim_doc_comment, after_long_help = crate::commands::transition::JSON_HELP)]
     Policy(PolicyArgs),
     /// Record the user's verification cadence request for the Developer (`PendingVerificationCadence`).
+    #[command(after_long_help = crate::commands::transition::JSON_HELP)]
     Cadence(CadenceArgs),
     /// Sign off the cycle at AWAITING_USER_SIGNOFF (the user's decision, audited before the write).
     ///
     /// Refused while recovery frames or outstanding obligations remain.
-    #[command(verbatim_doc_comment)]
+    #[command(verbatim_doc_comment, after_long_help = crate::commands::transition::JSON_HELP)]
     Signoff(JsonArgs),
     /// Cancel the active cycle (the user's decision, audited before the write).
     ///
     /// In a BROWNFIELD project the cycle is kept as CANCELLED and its changes are reconciled when the next cycle starts. In a GREENFIELD project cancellation is a workflow reset (Greenfield Bootstrap Cancellation): without --yes it previews `git standards reset --mode greenfield` and changes nothing (exit 1); with --yes, given the user's approval of that preview, it runs the reset (the `.standards/` tree is archived first).
-    #[command(verbatim_doc_comment)]
+    #[command(verbatim_doc_comment, after_long_help = crate::commands::transition::JSON_HELP)]
     Cancel(CancelArgs),
     /// Record a blocking user question in `Active Work.BlockedOn`.
+    #[command(after_long_help = crate::commands::transition::JSON_HELP)]
     Block(BlockArgs),
     /// Clear the blocking question; before a cycle, drop the blocked next-cycle request.
+    #[command(after_long_help = crate::commands::transition::JSON_HELP)]
     Unblock(JsonArgs),
     /// Choose the next cycle's mode: the user's preference in `PendingCycleMode` (`unset` withdraws it).
     ///
@@ -292,7 +242,7 @@ pub enum Command {
     /// While a cycle is active the command is refused. Cycle Modes rule 6 ("selecting a mode for the next cycle never changes an active cycle") could be read as allowing a preference to be queued during a cycle; the command follows the section's own wording ("while no cycle is active"), which rule 2 defers to and which rule 1 supports (all pending-cycle fields must be clear when a cycle ends, so a queued preference could not survive to the next cycle).
     ///
     /// When a request waits in `PendingCycleRequest`, the checks of Start a cycle run again on it with the new preference: if they pass, the saved request starts as the new cycle (the output is then that of `start`; add --cancelled-left-no-changes only when the user confirmed it, as for `start`); otherwise it stays saved with the decision the user must make in `PendingCycleBlockedOn`.
-    #[command(verbatim_doc_comment)]
+    #[command(verbatim_doc_comment, after_long_help = crate::commands::transition::JSON_HELP)]
     NextMode(NextModeArgs),
     /// Show the audit trail: every recorded event, oldest first.
     ///

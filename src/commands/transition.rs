@@ -58,6 +58,27 @@ fn cadence_value(s: &str) -> std::result::Result<Cadence, String> {
     })
 }
 
+/// The keys of a transition command's `--json` result, printed after the options in its `--help` and man page.
+pub const JSON_HELP: &str = r#"TRANSITION JSON
+
+The transition commands (start, handoff, fail, rework, resume, promote, policy, cadence, signoff, cancel, block, unblock, next-mode) take --json: stdout then carries one JSON object instead of the next step (the summary sentence stays on stderr).
+
+ok: true; command: the subcommand; move: what was recorded (start, start-blocked, handoff, checkpoint, fail, rework, resume, promote, policy, cadence, signoff, cancel, block, unblock, next-mode); changed: false when the move legitimately changed nothing (a repeated policy); cycle: the cycle's ID, or null before the first cycle.
+
+before, after: the workflow state before and after the move.
+
+fields: each STATE.md field the move changed, as {field, before, after}, in a fixed order (the head fields, Active Work, Handoff, Recovery, Outstanding Obligations): the protocol's name ("WorkflowState", "PendingCycleMode", "Active Work.Request", "Handoff.Reason", "Recovery.Active", "Recovery.Frame 1", "Outstanding Obligations.Obligation 1", "Active Work.BaselineReconciliation"); a value is the field's text, true/false for an `Active` flag, an entry's fields as an object (null when the entry did not exist before or no longer exists), "NONE" or [{SourceCycle, Request}] for the baseline list.
+
+event: the ID of the audit event the move recorded (`git standards log --json` shows it), null when nothing was recorded (no change, or the append failed after the write, which a warning reports).
+
+summary: the sentence also printed on stderr.
+
+next: the next step when the text output prints one (the next role's invocation, the user's options), as `next` in STATUS JSON (`git standards status --help`); else null.
+
+warnings: what the text output prints as `warning:` lines on stderr (a cycle started on the main branch or on a detached HEAD), else [].
+
+A refusal prints {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and exits 1 (2 for a usage error, 3 for an internal error); nothing was written."#;
+
 #[derive(Debug, clap::Args)]
 pub struct StartArgs {
     /// The user's request; optional when a blocked request is saved in `PendingCycleRequest`.
@@ -72,7 +93,7 @@ pub struct StartArgs {
     /// The user confirmed that the cancelled cycle left no project changes to reconcile.
     #[arg(long)]
     pub cancelled_left_no_changes: bool,
-    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
 }
@@ -88,7 +109,7 @@ pub struct HandoffArgs {
     /// A CHECKPOINT handoff of one increment (DEVELOPING <-> TESTING, INCREMENTAL cadence).
     #[arg(long)]
     pub checkpoint: bool,
-    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
 }
@@ -104,7 +125,7 @@ pub struct FailArgs {
     /// The owning state when the type has two (REVIEW: REVIEWING_IMPLEMENTATION or REVIEWING_FINAL).
     #[arg(long, value_name = "STATE", value_parser = state_value)]
     pub to: Option<WorkflowState>,
-    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
 }
@@ -120,7 +141,7 @@ pub struct ReworkArgs {
     /// The owning state when the type has two (REVIEW).
     #[arg(long, value_name = "STATE", value_parser = state_value)]
     pub to: Option<WorkflowState>,
-    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
 }
@@ -136,7 +157,7 @@ pub struct ResumeArgs {
     /// The handoff reason (a default names the frame).
     #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
     pub reason: Option<String>,
-    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
 }
@@ -146,7 +167,7 @@ pub struct PromoteArgs {
     /// The standard guarantee now needed (kept in `PromotionReason`).
     #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
     pub reason: String,
-    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
 }
@@ -159,7 +180,7 @@ pub struct PolicyArgs {
     /// The reason the user gave, recorded with the choice in `Active Work.Request`.
     #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
     pub reason: Option<String>,
-    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
 }
@@ -169,7 +190,7 @@ pub struct CadenceArgs {
     /// incremental or after-implementation (any case).
     #[arg(value_name = "cadence", value_parser = cadence_value)]
     pub cadence: Cadence,
-    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
 }
@@ -177,7 +198,7 @@ pub struct CadenceArgs {
 /// The options of a transition command that takes no other.
 #[derive(Debug, clap::Args)]
 pub struct JsonArgs {
-    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
 }
@@ -187,7 +208,7 @@ pub struct CancelArgs {
     /// Run the greenfield reset the preview showed (only with the user's explicit approval).
     #[arg(long)]
     pub yes: bool,
-    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
 }
@@ -204,7 +225,7 @@ pub struct NextModeArgs {
     /// When a saved request starts: the user confirmed that the cancelled cycle left no project changes to reconcile.
     #[arg(long)]
     pub cancelled_left_no_changes: bool,
-    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
 }
@@ -214,7 +235,7 @@ pub struct BlockArgs {
     /// The exact question the user must answer.
     #[arg(long = "on", value_name = "question", allow_hyphen_values = true, value_parser = text_value)]
     pub question: String,
-    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
 }
