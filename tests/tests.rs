@@ -62,3 +62,4 @@ mod transitions_property;
 mod uninstall;
 mod upgrade;
 mod verify;
+mod verify_differential;

@@ -8,6 +8,7 @@ pub mod conflicts;
 mod dirtree;
 pub mod failpoint;
 pub mod handles;
+pub mod history;
 pub mod hooks;
 pub mod index;
 pub mod journal;

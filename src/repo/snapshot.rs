@@ -24,7 +24,7 @@ pub(super) fn index_err(e: impl std::fmt::Display) -> Error {
 
 /// A missing or corrupt object: the repository is damaged, which is a
 /// refusal naming `git fsck`, not an internal error (issue 7, item 6).
-fn object_err(context: &str, e: impl std::fmt::Display) -> Error {
+pub(super) fn object_err(context: &str, e: impl std::fmt::Display) -> Error {
     Error::Refused {
         message: format!("{context}: {e}"),
         hint: Some(
@@ -183,6 +183,8 @@ pub struct ObjectTree {
     index_root: Option<String>,
     blobs: std::cell::RefCell<BlobCache>,
     digest: std::cell::OnceCell<[u8; 32]>,
+    /// The Markdown files of the entries, listed once.
+    markdown: std::cell::OnceCell<std::rc::Rc<Vec<String>>>,
     /// The commit this tree comes from, if any.
     pub commit: Option<gix::ObjectId>,
 }
@@ -223,16 +225,26 @@ fn walk_tree(
     Ok(())
 }
 
-/// Turns `out`, the entries of the tree `old`, into those of the tree `new`,
-/// reading only the subtrees whose IDs differ (an unchanged folder is one
-/// comparison, whatever it holds).
-fn update_tree(
+/// One change to a snapshot's entries, from its parent's to its own.
+enum EntryChange {
+    Insert(String, gix::ObjectId, Kind),
+    /// The entry at the path, or with `true` every entry below it.
+    Remove(String, bool),
+}
+
+/// Lists the changes that turn `before`, the entries of the tree `old`, into
+/// those of the tree `new`, reading only the subtrees whose IDs differ (an
+/// unchanged folder is one comparison, whatever it holds). Only changes to
+/// entries [`in_filter`] keeps are listed: a commit that changes code alone
+/// lists none.
+fn tree_changes(
     repo: &gix::Repository,
     old: gix::ObjectId,
     new: gix::ObjectId,
     prefix: &mut String,
     all: bool,
-    out: &mut Entries,
+    before: &Entries,
+    out: &mut Vec<EntryChange>,
 ) -> Result<(), Error> {
     if old == new {
         return Ok(());
@@ -254,14 +266,28 @@ fn update_tree(
             })
             .collect()
     };
-    let before = read(old)?;
-    let after = read(new)?;
+    let was_kept = |path: &str, folder: bool| {
+        if folder {
+            let below = format!("{path}/");
+            before
+                .range::<str, _>((
+                    std::ops::Bound::Included(below.as_str()),
+                    std::ops::Bound::Unbounded,
+                ))
+                .next()
+                .is_some_and(|(k, _)| k.starts_with(&below))
+        } else {
+            before.contains_key(path)
+        }
+    };
+    let old_entries = read(old)?;
+    let new_entries = read(new)?;
     let mut gone: std::collections::HashMap<&str, (gix::objs::tree::EntryMode, gix::ObjectId)> =
-        before
+        old_entries
             .iter()
             .map(|(n, m, id)| (n.as_str(), (*m, *id)))
             .collect();
-    for (name, mode, id) in &after {
+    for (name, mode, id) in &new_entries {
         let len = prefix.len();
         prefix.push_str(name);
         let was = gone.remove(name.as_str());
@@ -270,20 +296,28 @@ fn update_tree(
             (Some((m, i)), _) if m == *mode && i == *id => {}
             (Some((m, i)), None) if m.is_tree() => {
                 prefix.push('/');
-                update_tree(repo, i, *id, prefix, inside, out)?;
+                tree_changes(repo, i, *id, prefix, inside, before, out)?;
             }
             (was, now) => {
                 if let Some((m, _)) = was {
-                    remove_entry(prefix, m.is_tree(), out);
+                    if was_kept(prefix, m.is_tree()) {
+                        out.push(EntryChange::Remove(prefix.clone(), m.is_tree()));
+                    }
                 }
                 match now {
                     None => {
                         prefix.push('/');
-                        walk_tree(repo, *id, prefix, inside, out)?;
+                        let mut added = Entries::new();
+                        walk_tree(repo, *id, prefix, inside, &mut added)?;
+                        out.extend(
+                            added
+                                .into_iter()
+                                .map(|(path, (id, kind))| EntryChange::Insert(path, id, kind)),
+                        );
                     }
                     Some(kind) => {
                         if all || in_filter(prefix) {
-                            out.insert(prefix.clone(), (*id, kind));
+                            out.push(EntryChange::Insert(prefix.clone(), *id, kind));
                         }
                     }
                 }
@@ -293,9 +327,23 @@ fn update_tree(
     }
     for (name, (mode, _)) in gone {
         let path = format!("{prefix}{name}");
-        remove_entry(&path, mode.is_tree(), out);
+        if was_kept(&path, mode.is_tree()) {
+            out.push(EntryChange::Remove(path, mode.is_tree()));
+        }
     }
     Ok(())
+}
+
+/// Applies `changes`, in order, to `out`.
+fn apply_changes(changes: Vec<EntryChange>, out: &mut Entries) {
+    for change in changes {
+        match change {
+            EntryChange::Insert(path, id, kind) => {
+                out.insert(path, (id, kind));
+            }
+            EntryChange::Remove(path, folder) => remove_entry(&path, folder, out),
+        }
+    }
 }
 
 /// Removes the entry at `path`, or with `folder` every entry below it.
@@ -330,6 +378,7 @@ impl ObjectTree {
             index_root: Some(root_in_repo.to_string()),
             blobs: Default::default(),
             digest: Default::default(),
+            markdown: Default::default(),
             commit: None,
         })
     }
@@ -387,6 +436,7 @@ impl ObjectTree {
             index_root: None,
             blobs: Default::default(),
             digest: Default::default(),
+            markdown: Default::default(),
             commit,
         })
     }
@@ -404,6 +454,16 @@ impl ObjectTree {
     /// differ are read (`verify` walks a history this way). Otherwise the
     /// entries are walked on first need as usual.
     pub fn derive_from(&self, parent: &ObjectTree) -> Result<(), Error> {
+        self.derive_with(&self.repo, parent)
+    }
+
+    /// [`ObjectTree::derive_from`], reading the changed trees through `repo`
+    /// (a history walk's handle, whose object cache outlives one snapshot).
+    pub(super) fn derive_with(
+        &self,
+        repo: &gix::Repository,
+        parent: &ObjectTree,
+    ) -> Result<(), Error> {
         if self.entries.get().is_some() {
             return Ok(());
         }
@@ -415,14 +475,30 @@ impl ObjectTree {
         if matches!(self.source, Source::Index(_)) {
             return Ok(());
         }
-        let entries = if old == new {
-            old_entries.clone()
+        let mut changes = Vec::new();
+        tree_changes(
+            repo,
+            old,
+            new,
+            &mut String::new(),
+            false,
+            old_entries,
+            &mut changes,
+        )?;
+        if changes.is_empty() {
+            // The same listing: shared, with what was computed from it.
+            let _ = self.entries.set(old_entries.clone());
+            if let Some(digest) = parent.digest.get() {
+                let _ = self.digest.set(*digest);
+            }
+            if let Some(markdown) = parent.markdown.get() {
+                let _ = self.markdown.set(markdown.clone());
+            }
         } else {
             let mut out = (**old_entries).clone();
-            update_tree(&self.repo, old, new, &mut String::new(), false, &mut out)?;
-            std::rc::Rc::new(out)
-        };
-        let _ = self.entries.set(entries);
+            apply_changes(changes, &mut out);
+            let _ = self.entries.set(std::rc::Rc::new(out));
+        }
         Ok(())
     }
 
@@ -749,9 +825,33 @@ impl Tree for ObjectTree {
         }
     }
 
+    /// Without reading the file: a path the lookup cannot answer (a damaged
+    /// tree) exists, as [`Tree::node`] reads it as unreadable, not missing.
+    fn exists(&self, path: &str) -> bool {
+        !matches!(self.lookup(path), Ok(None))
+    }
+
     fn markdown_files(&self) -> Vec<String> {
+        let listed = self.markdown.get_or_init(|| {
+            std::rc::Rc::new(
+                self.entries()
+                    .iter()
+                    .filter(|(k, (_, kind))| k.ends_with(".md") && *kind == Kind::Blob)
+                    .map(|(k, _)| k.clone())
+                    .collect(),
+            )
+        });
+        listed.to_vec()
+    }
+
+    /// Read from the sorted entries at `prefix`, not from the whole listing.
+    fn markdown_files_under(&self, prefix: &str) -> Vec<String> {
         self.entries()
-            .iter()
+            .range::<str, _>((
+                std::ops::Bound::Included(prefix),
+                std::ops::Bound::Unbounded,
+            ))
+            .take_while(|(k, _)| k.starts_with(prefix))
             .filter(|(k, (_, kind))| k.ends_with(".md") && *kind == Kind::Blob)
             .map(|(k, _)| k.clone())
             .collect()

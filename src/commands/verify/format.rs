@@ -652,7 +652,8 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, n)| CommitVerdict {
-                id: gix::ObjectId::from_hex(format!("{:040x}", i + 1).as_bytes()).unwrap(),
+                id: crate::repo::history::ObjectId::from_hex(format!("{:040x}", i + 1).as_bytes())
+                    .unwrap(),
                 subject: format!("commit {i}"),
                 problems: Rc::new(
                     (0..*n)
@@ -667,7 +668,10 @@ mod tests {
         Outcome {
             main_branch: "main".into(),
             base: None,
-            tip: gix::ObjectId::from_hex(b"00000000000000000000000000000000000000ff").unwrap(),
+            tip: crate::repo::history::ObjectId::from_hex(
+                b"00000000000000000000000000000000000000ff",
+            )
+            .unwrap(),
             projects: vec![String::new()],
             commits,
             into: None,

@@ -7,16 +7,18 @@ pub mod format;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use gix::bstr::ByteSlice;
-
 use crate::cli::values::{branch_value, ref_value};
 use crate::commands::merge_guard::{self, Incoming};
 use crate::commands::Context;
 use crate::error::{Error, Result};
+use crate::repo::history::{
+    self, blob_at, branch_tip as main_tip, is_shallow, merge_base, shallow_fork_point,
+    shallow_refusal, ObjectId,
+};
 use crate::repo::{merge_tree, projects, ObjectTree, Project};
 use clap::ValueEnum;
 use standards_core::check::{self, Options, Problem, Report};
-use standards_core::model::layout::STATE_PATH;
+use standards_core::model::layout::{PROTOCOL_PATH, STATE_PATH};
 use standards_core::model::tree::{Node, Tree};
 
 #[derive(Debug, clap::Args)]
@@ -67,12 +69,12 @@ pub struct Request {
 /// One commit's verdict.
 #[derive(Debug, Clone)]
 pub struct CommitVerdict {
-    pub id: gix::ObjectId,
+    pub id: ObjectId,
     pub subject: String,
     pub problems: Rc<Vec<Problem>>,
     /// The earlier commit of this run whose verdict was reused: the same
     /// `.standards/` and Markdown content, against the same parent content.
-    pub reused_from: Option<gix::ObjectId>,
+    pub reused_from: Option<ObjectId>,
     /// Why the commit was not checked (it holds no STANDARDS runtime).
     pub skipped: Option<String>,
     /// The cycle STATE.md names, for fingerprints.
@@ -92,7 +94,7 @@ impl CommitVerdict {
 #[derive(Debug, Clone)]
 pub struct IntoVerdict {
     pub branch: String,
-    pub target: gix::ObjectId,
+    pub target: ObjectId,
     /// Paths git cannot merge.
     pub conflicts: Vec<String>,
     /// D24: (STATE.md path, why) for each project whose STATE.md both
@@ -118,8 +120,8 @@ impl IntoVerdict {
 #[derive(Debug, Clone)]
 pub struct Outcome {
     pub main_branch: String,
-    pub base: Option<gix::ObjectId>,
-    pub tip: gix::ObjectId,
+    pub base: Option<ObjectId>,
+    pub tip: ObjectId,
     /// The project folders checked (repository-relative, `""` at the top).
     pub projects: Vec<String>,
     /// Oldest first.
@@ -142,65 +144,12 @@ impl Outcome {
     }
 }
 
-fn git_err(context: &str, e: impl std::fmt::Display) -> Error {
-    Error::Git(format!("{context}: {e}"))
-}
-
-const SHALLOW_HINT: &str = "fetch the whole history: `git fetch --unshallow` (or `git fetch --deepen=<n>`); in GitHub Actions set `fetch-depth: 0` on actions/checkout, in GitLab CI `GIT_DEPTH: 0`";
-
-/// The commit the main branch points at: the local branch, else the
-/// remote-tracking one (CI checkouts often have only `origin/<main>`).
-fn main_tip(project: &Project, main: &str) -> Result<Option<gix::ObjectId>> {
-    for name in [
-        format!("refs/heads/{main}"),
-        format!("refs/remotes/origin/{main}"),
-    ] {
-        if let Some(mut r) = project
-            .repo
-            .try_find_reference(name.as_str())
-            .map_err(|e| git_err("cannot read a branch", e))?
-        {
-            let id = r
-                .peel_to_id()
-                .map_err(|e| git_err("cannot read a branch", e))?;
-            return Ok(Some(id.detach()));
-        }
-    }
-    Ok(None)
-}
-
-fn merge_base(
-    project: &Project,
-    a: gix::ObjectId,
-    b: gix::ObjectId,
-) -> Result<Option<gix::ObjectId>> {
-    match project.repo.merge_base(a, b) {
-        Ok(Some(id)) => Ok(Some(id.detach())),
-        Ok(None) => Ok(None),
-        Err(e) if is_shallow(project) => Err(shallow_refusal(&format!(
-            "cannot find the merge-base ({e})"
-        ))),
-        Err(e) => Err(git_err("cannot compute the merge-base", e)),
-    }
-}
-
-fn is_shallow(project: &Project) -> bool {
-    project.repo.is_shallow().unwrap_or(false)
-}
-
-fn shallow_refusal(what: &str) -> Error {
-    Error::refused(
-        format!("this is a shallow clone and {what}: the range reaches the shallow boundary, so it cannot be verified (an incomplete range is never reported as clean)"),
-        Some(SHALLOW_HINT.to_string()),
-    )
-}
-
 /// (base, tip) of the requested range.
 fn resolve_range(
     project: &Project,
     range: Option<&str>,
     main: &str,
-) -> Result<(Option<gix::ObjectId>, gix::ObjectId)> {
+) -> Result<(Option<ObjectId>, ObjectId)> {
     let resolve = |rev: &str| {
         merge_guard::resolve_commit(project, rev).map_err(|e| {
             if is_shallow(project) {
@@ -210,7 +159,7 @@ fn resolve_range(
             }
         })
     };
-    let from_main = |tip: gix::ObjectId| -> Result<Option<gix::ObjectId>> {
+    let from_main = |tip: ObjectId| -> Result<Option<ObjectId>> {
         let Some(main_tip) = main_tip(project, main)? else {
             return Err(Error::refused(
                 format!("the main branch `{main}` exists neither as a local branch nor as `origin/{main}`, so the range has no start"),
@@ -241,53 +190,6 @@ fn resolve_range(
     }
 }
 
-/// In a shallow clone merge-base answers cannot be trusted near the
-/// boundary: walk the tip's first parents until a commit the main branch
-/// reaches, refusing when the walk meets the boundary first.
-fn shallow_fork_point(
-    project: &Project,
-    main_tip: gix::ObjectId,
-    tip: gix::ObjectId,
-    main: &str,
-) -> Result<gix::ObjectId> {
-    let repo = &project.repo;
-    let mut on_main = std::collections::HashSet::new();
-    let mut stack = vec![main_tip];
-    while let Some(id) = stack.pop() {
-        if !on_main.insert(id) {
-            continue;
-        }
-        if let Ok(c) = repo.find_commit(id) {
-            stack.extend(c.parent_ids().map(|p| p.detach()));
-        }
-    }
-    let shallow: Vec<gix::ObjectId> = repo
-        .shallow_commits()
-        .ok()
-        .flatten()
-        .map(|c| c.iter().copied().collect())
-        .unwrap_or_default();
-    let mut current = tip;
-    loop {
-        if on_main.contains(&current) {
-            return Ok(current);
-        }
-        let parent = repo
-            .find_commit(current)
-            .ok()
-            .and_then(|c| c.parent_ids().next().map(|p| p.detach()));
-        match parent {
-            Some(p) if !shallow.contains(&current) => current = p,
-            _ => {
-                return Err(shallow_refusal(&format!(
-                    "the history between `{main}` and the tip is cut off at commit {}",
-                    current.to_hex_with_len(7)
-                )))
-            }
-        }
-    }
-}
-
 fn or_head(s: &str) -> &str {
     if s.is_empty() {
         "HEAD"
@@ -296,80 +198,17 @@ fn or_head(s: &str) -> &str {
     }
 }
 
-/// The first-parent chain from `tip` down to (not including) `base`, oldest
-/// first. Refuses when it runs into the shallow boundary.
-fn first_parent_chain(
-    project: &Project,
-    base: Option<gix::ObjectId>,
-    tip: gix::ObjectId,
-) -> Result<Vec<gix::ObjectId>> {
-    let shallow: Vec<gix::ObjectId> = project
-        .repo
-        .shallow_commits()
-        .map_err(|e| git_err("cannot read the shallow file", e))?
-        .map(|c| c.iter().copied().collect())
-        .unwrap_or_default();
-    let mut chain = Vec::new();
-    let refuse_shallow = |id: gix::ObjectId| {
-        shallow_refusal(&format!(
-            "commit {} has no parents here",
-            id.to_hex_with_len(7)
-        ))
-    };
-    if let Some(base) = base {
-        // `base..tip --first-parent`: what the tip's first parents reach and the base does not.
-        let walk = project
-            .repo
-            .rev_walk([tip])
-            .first_parent_only()
-            .with_hidden([base])
-            .all()
-            .map_err(|e| git_err("cannot walk the history", e))?;
-        for info in walk {
-            let info = info.map_err(|e| {
-                if shallow.is_empty() {
-                    git_err("cannot walk the history", e)
-                } else {
-                    shallow_refusal(&format!("the history cannot be walked ({e})"))
-                }
-            })?;
-            if shallow.contains(&info.id) {
-                return Err(refuse_shallow(info.id));
-            }
-            chain.push(info.id);
-        }
-    } else {
-        let mut current = Some(tip);
-        while let Some(id) = current {
-            if shallow.contains(&id) {
-                return Err(refuse_shallow(id));
-            }
-            let commit = project.repo.find_commit(id).map_err(|e| {
-                if shallow.is_empty() {
-                    git_err("cannot read a commit", e)
-                } else {
-                    shallow_refusal(&format!("commit {} is missing", id.to_hex_with_len(7)))
-                }
-            })?;
-            chain.push(id);
-            current = commit.parent_ids().next().map(|p| p.detach());
-        }
-    }
-    chain.reverse();
-    Ok(chain)
-}
-
 /// What a commit's verdict depends on: a digest of its `.standards/` and
 /// Markdown entries (paths and blob IDs), and of its first parent's.
 type PairKey = ([u8; 32], Option<[u8; 32]>);
 /// The commit that was checked and what it found.
-type Checked = (gix::ObjectId, Rc<Vec<Problem>>);
+type Checked = (ObjectId, Rc<Vec<Problem>>);
 
 /// A snapshot whose blobs come from a cache shared by the whole run, so a blob
 /// that many commits hold is read once.
 struct CachedTree<'a> {
     inner: &'a ObjectTree,
-    cache: &'a std::cell::RefCell<HashMap<gix::ObjectId, Node>>,
+    cache: &'a std::cell::RefCell<HashMap<ObjectId, Node>>,
 }
 
 impl Tree for CachedTree<'_> {
@@ -390,29 +229,18 @@ impl Tree for CachedTree<'_> {
     fn content_id(&self, path: &str) -> Option<Vec<u8>> {
         self.inner.content_id(path)
     }
+    fn exists(&self, path: &str) -> bool {
+        self.inner.exists(path)
+    }
     fn markdown_files(&self) -> Vec<String> {
         self.inner.markdown_files()
+    }
+    fn markdown_files_under(&self, prefix: &str) -> Vec<String> {
+        self.inner.markdown_files_under(prefix)
     }
     fn unmerged(&self) -> Vec<String> {
         self.inner.unmerged()
     }
-}
-
-fn subject(project: &Project, id: gix::ObjectId) -> String {
-    project
-        .repo
-        .find_commit(id)
-        .ok()
-        .and_then(|c| {
-            c.message_raw().ok().map(|m| {
-                m.lines()
-                    .next()
-                    .unwrap_or_default()
-                    .to_str_lossy()
-                    .into_owned()
-            })
-        })
-        .unwrap_or_default()
 }
 
 fn cycle_of(tree: &dyn Tree) -> Option<String> {
@@ -424,6 +252,37 @@ fn cycle_of(tree: &dyn Tree) -> Option<String> {
                 .filter(|v| v != "UNSET")
         }
         _ => None,
+    }
+}
+
+/// What verify reads from every commit's runtime files, by content ID: the
+/// protocol file (over 100 KiB) and STATE.md rarely change along a range.
+#[derive(Default)]
+struct ByContent {
+    installed: HashMap<Vec<u8>, bool>,
+    cycle: HashMap<Vec<u8>, Option<String>>,
+}
+
+impl ByContent {
+    fn installed(&mut self, tree: &dyn Tree) -> bool {
+        match tree.content_id(PROTOCOL_PATH) {
+            Some(id) => *self
+                .installed
+                .entry(id)
+                .or_insert_with(|| check::runtime::installed(tree)),
+            None => check::runtime::installed(tree),
+        }
+    }
+
+    fn cycle(&mut self, tree: &dyn Tree) -> Option<String> {
+        match tree.content_id(STATE_PATH) {
+            Some(id) => self
+                .cycle
+                .entry(id)
+                .or_insert_with(|| cycle_of(tree))
+                .clone(),
+            None => cycle_of(tree),
+        }
     }
 }
 
@@ -452,12 +311,13 @@ pub fn evaluate(
 pub fn evaluate_span(
     project: &Project,
     main_branch: String,
-    base: Option<gix::ObjectId>,
-    tip: gix::ObjectId,
+    base: Option<ObjectId>,
+    tip: ObjectId,
     into: Option<&str>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Outcome> {
-    let mut chain = first_parent_chain(project, base, tip)?;
+    let walk = history::Walk::new(project);
+    let mut chain = walk.first_parent_chain(project, base, tip)?;
     if chain.is_empty() {
         // The tip is the start (on the main branch itself): check the tip alone.
         chain.push(tip);
@@ -480,44 +340,35 @@ pub fn evaluate_span(
     // run, and content an earlier run found plain is not read at all.
     let verdicts = crate::repo::scan_cache::load(project)?;
     let mut seen: HashMap<(String, PairKey), Checked> = HashMap::new();
+    let mut memo = ByContent::default();
     let mut commits = Vec::with_capacity(chain.len());
-    let mut parents: HashMap<String, (gix::ObjectId, ObjectTree)> = HashMap::new();
+    let mut parents: HashMap<String, (ObjectId, ObjectTree)> = HashMap::new();
     let total = chain.len();
     for (n, id) in chain.into_iter().enumerate() {
         progress(n, total);
-        let commit = repo
-            .find_commit(id)
-            .map_err(|e| git_err("cannot read a commit", e))?;
-        let parent_id = commit.parent_ids().next().map(|p| p.detach());
+        let commit = walk.commit(id)?;
+        let parent_id = commit.first_parent();
         let mut problems: Vec<Problem> = Vec::new();
         let mut installed = false;
         let mut reused_from = None;
         let mut all_reused = true;
         let mut cycle = None;
         for dir in &dirs {
-            let tree = projects::at_rev(repo, &id.to_string(), dir)?;
             let parent = match (parent_id, parents.remove(dir)) {
                 (Some(p), Some((pid, snap))) if p == pid => Some(snap),
-                (Some(p), _) => {
-                    let snap = projects::at_rev(repo, &p.to_string(), dir)?;
-                    snap.load()?;
-                    Some(snap)
-                }
+                (Some(p), _) => Some(walk.project_tree(&walk.commit(p)?, dir, None)?),
                 (None, _) => None,
             };
             // Only the folders that changed since the parent are read.
-            match &parent {
-                Some(p) => tree.derive_from(p)?,
-                None => tree.load()?,
-            }
-            tree.load()?;
+            let tree = walk.project_tree(&commit, dir, parent.as_ref())?;
+            // Only the folders that changed since the parent are read.
             let cached_tree = CachedTree {
                 inner: &tree,
                 cache: &cache,
             };
-            if check::runtime::installed(&cached_tree) {
+            if memo.installed(&cached_tree) {
                 installed = true;
-                cycle = cycle.or_else(|| cycle_of(&cached_tree));
+                cycle = cycle.or_else(|| memo.cycle(&cached_tree));
                 let key = (
                     dir.clone(),
                     (
@@ -559,18 +410,20 @@ pub fn evaluate_span(
                 };
                 problems.extend(found.iter().cloned());
                 // Issue 22: a merge whose STATE.md git line-merged (MG-001).
-                problems.extend(in_repo(
-                    dir,
-                    merge_guard::commit_line_merge(project, id, dir)?
-                        .into_iter()
-                        .collect(),
-                ));
+                if commit.parents.len() > 1 {
+                    problems.extend(in_repo(
+                        dir,
+                        merge_guard::commit_line_merge(project, id, dir)?
+                            .into_iter()
+                            .collect(),
+                    ));
+                }
             }
             parents.insert(dir.clone(), (id, tree));
         }
         commits.push(CommitVerdict {
             id,
-            subject: subject(project, id),
+            subject: commit.subject.clone(),
             problems: Rc::new(problems),
             reused_from: reused_from.filter(|_| installed && all_reused),
             skipped: (!installed).then(|| "no STANDARDS runtime in this commit".to_string()),
@@ -606,39 +459,17 @@ fn in_repo(dir: &str, problems: Vec<Problem>) -> Vec<Problem> {
         .collect()
 }
 
-fn blob_at(project: &Project, commit: gix::ObjectId, path: &str) -> Result<Option<Vec<u8>>> {
-    let tree = project
-        .repo
-        .find_commit(commit)
-        .map_err(|e| git_err("cannot read a commit", e))?
-        .tree()
-        .map_err(|e| git_err("cannot read a tree", e))?;
-    match tree
-        .lookup_entry_by_path(path)
-        .map_err(|e| git_err("cannot read a tree", e))?
-    {
-        Some(entry) if entry.mode().is_blob() => Ok(Some(
-            entry
-                .object()
-                .map_err(|e| git_err("cannot read a blob", e))?
-                .detach()
-                .data,
-        )),
-        _ => Ok(None),
-    }
-}
-
 /// D24 for a merge no driver runs (forges): when both sides changed STATE.md
 /// since the merge-base, the result is the user's decision, whatever git's
 /// line merge made of it.
 fn state_conflict(
     project: &Project,
     path: &str,
-    base: Option<gix::ObjectId>,
-    ours: gix::ObjectId,
-    theirs: gix::ObjectId,
+    base: Option<ObjectId>,
+    ours: ObjectId,
+    theirs: ObjectId,
 ) -> Result<Option<String>> {
-    let read = |id: Option<gix::ObjectId>| -> Result<Vec<u8>> {
+    let read = |id: Option<ObjectId>| -> Result<Vec<u8>> {
         Ok(match id {
             Some(id) => blob_at(project, id, path)?.unwrap_or_default(),
             None => Vec::new(),
@@ -664,7 +495,7 @@ fn both_changed(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<String> {
 fn evaluate_into(
     project: &Project,
     branch: &str,
-    tip: gix::ObjectId,
+    tip: ObjectId,
     dirs: &[String],
 ) -> Result<IntoVerdict> {
     let branch = branch

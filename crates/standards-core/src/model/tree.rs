@@ -197,6 +197,11 @@ impl Tree for LinksRead<'_> {
     fn content_id(&self, path: &str) -> Option<Vec<u8>> {
         self.0.content_id(path)
     }
+
+    /// As [`LinksRead::node`] answers it, without reading the file.
+    fn exists(&self, path: &str) -> bool {
+        self.0.exists(path) || matches!(obstacle(self.0, path), Some(Obstacle::Symlink(_)))
+    }
 }
 
 /// An in-memory tree for tests and for planning.

@@ -1,0 +1,370 @@
+//! `verify` walks a range incrementally (each commit's tree derived from its
+//! parent's, verdicts shared across commits); these tests hold it to the
+//! answer of checking every commit from scratch, one `check --ref <commit>`
+//! process per commit, on generated histories of several shapes.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::common::{read, set_field, stdout, write, Env};
+
+/// A problem as both commands print it in JSON, minus the hint of RT-001
+/// (`check --ref` names where git holds a copy of the missing file, which
+/// `verify` leaves to the commit it lands in).
+fn key(p: &serde_json::Value) -> String {
+    let hint = if p["rule"] == "RT-001" {
+        serde_json::Value::Null
+    } else {
+        p["hint"].clone()
+    };
+    serde_json::json!([p["rule"], p["file"], p["line"], p["message"], hint]).to_string()
+}
+
+/// What `check --ref <id>` reports in the project folder `dir` (`""` at
+/// the top), its paths repository-relative; `None` when it refuses because
+/// the commit holds no runtime.
+fn from_scratch(env: &Env, repo: &Path, dir: &str, id: &str) -> Option<Vec<String>> {
+    let at = if dir.is_empty() {
+        repo.to_path_buf()
+    } else {
+        repo.join(dir)
+    };
+    let out = env
+        .cmd(&at)
+        .args(["check", "--ref", id, "--json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("check --ref {id} printed no JSON ({e}): {text}"));
+    if v["ok"] == false && v.get("problems").is_none() {
+        let error = v["error"].as_str().unwrap_or_default();
+        assert!(
+            error.contains("holds no STANDARDS runtime"),
+            "check --ref {id} refused: {v}"
+        );
+        return None;
+    }
+    let problems = v["problems"].as_array().expect("problems");
+    Some(
+        problems
+            .iter()
+            .map(|p| {
+                let mut p = p.clone();
+                if !dir.is_empty() {
+                    p["file"] = format!("{dir}/{}", p["file"].as_str().unwrap()).into();
+                }
+                key(&p)
+            })
+            .collect(),
+    )
+}
+
+/// Runs `verify <range>` and checks each of its commits from scratch in
+/// every project folder `dirs`: the same problems, commit by commit, and a
+/// commit skipped exactly when no project of it holds a runtime. Returns
+/// the number of commits compared and how many had problems.
+fn same_as_from_scratch(env: &Env, repo: &Path, range: &str, dirs: &[&str]) -> (usize, usize) {
+    let a = env
+        .cmd(repo)
+        .args(["verify", range, "--format", "json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(a.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("verify {range} printed no JSON ({e}): {text}"));
+    let commits = v["commits"].as_array().expect("commits");
+    assert!(!commits.is_empty(), "{v}");
+    let mut failing = 0;
+    for c in commits {
+        let id = c["id"].as_str().unwrap();
+        let mut incremental: Vec<String> = c["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["rule"] != "MG-001")
+            .map(key)
+            .collect();
+        let mut scratch = Vec::new();
+        let mut any_runtime = false;
+        for dir in dirs {
+            if let Some(found) = from_scratch(env, repo, dir, id) {
+                any_runtime = true;
+                scratch.extend(found);
+            }
+        }
+        incremental.sort();
+        scratch.sort();
+        assert_eq!(
+            incremental, scratch,
+            "verify {range}: commit {id} `{}` differs from `check --ref`",
+            c["subject"]
+        );
+        assert_eq!(c["skipped"].is_null(), any_runtime, "{c}");
+        failing += usize::from(!incremental.is_empty());
+    }
+    (commits.len(), failing)
+}
+
+fn commit(env: &Env, repo: &Path, msg: &str) {
+    env.commit_all(repo, msg);
+}
+
+fn gs(env: &Env, dir: &Path, args: &[&str]) {
+    env.run(dir, args).success();
+}
+
+/// A workflow move that a hand-edited state may make the command refuse:
+/// the history goes on either way.
+fn try_gs(env: &Env, dir: &Path, args: &[&str]) {
+    let _ = env.cmd(dir).args(args).output().unwrap();
+}
+
+/// A STATE.md field edited by hand, as a person moves a state without the
+/// commands.
+fn edit_state(repo: &Path, field: &str, value: &str) {
+    let path = repo.join(".standards/STATE.md");
+    let text = read(&path);
+    write(&path, set_field(&text, field, value));
+}
+
+/// Code files in several folders, so a commit that changes one leaves most
+/// subtrees as they were.
+fn code_base(repo: &Path) {
+    for d in 0..6 {
+        for f in 0..5 {
+            write(
+                repo.join(format!("src/m{d}/f{f}.rs")),
+                format!("fn f() {{}} // {d}\n"),
+            );
+        }
+        write(
+            repo.join(format!("docs/d{d}/guide.md")),
+            format!("# Guide {d}\n\ntext\n"),
+        );
+    }
+}
+
+/// Cycles started, records added, edited, renamed and deleted, states moved
+/// by hand (including a finished cycle reopened), a cancel and a reset, a
+/// runtime removed and restored, interleaved with code commits and repeated
+/// content, all on one first-parent line.
+#[test]
+fn a_history_of_cycles_and_resets_verifies_as_checked_from_scratch() {
+    let (env, repo) = Env::repo();
+    code_base(&repo);
+    gs(&env, &repo, &["install"]);
+    commit(&env, &repo, "install");
+    env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+
+    gs(&env, &repo, &["start", "--request", "Add search"]);
+    commit(&env, &repo, "start search");
+    write(repo.join("src/m1/f1.rs"), "fn search() {}\n");
+    commit(&env, &repo, "code");
+    gs(&env, &repo, &["artifact", "init", "SCOPE"]);
+    commit(&env, &repo, "scope record");
+    let scope = crate::common::files_below(&repo.join(".standards/docs/scope"));
+    let scope = format!(".standards/docs/scope/{}", scope[0]);
+    let text = read(repo.join(&scope));
+    write(repo.join(&scope), format!("{text}\n## Notes\n\nmore\n"));
+    commit(&env, &repo, "scope edited");
+    edit_state(&repo, "WorkflowState", "ARCHITECTING");
+    commit(&env, &repo, "state moved by hand");
+    write(repo.join("docs/d2/guide.md"), "# Guide 2\n\nchanged\n");
+    commit(&env, &repo, "plain markdown");
+    // A Markdown file outside `.standards/` claiming to be a record.
+    write(
+        repo.join("docs/d3/claimed.md"),
+        "<!-- STANDARDS\nArtifact: SCOPE\nCycle: someone-else\n-->\n# x\n",
+    );
+    commit(&env, &repo, "claimed markdown");
+    // The scope record moved (rename detection pairs it with its old path).
+    env.git(
+        &repo,
+        &["mv", &scope, ".standards/docs/scope/moved-scope.md"],
+    );
+    commit(&env, &repo, "record renamed");
+    env.git(&repo, &["rm", "-q", ".standards/docs/scope/moved-scope.md"]);
+    commit(&env, &repo, "record deleted");
+    write(repo.join("src/m2/f2.rs"), "fn a() {}\n");
+    commit(&env, &repo, "code again");
+    write(repo.join("src/m2/f2.rs"), "fn b() {}\n");
+    commit(&env, &repo, "code again with the same standards content");
+    try_gs(&env, &repo, &["cancel"]);
+    commit(&env, &repo, "cancelled");
+    edit_state(&repo, "WorkflowState", "AUDITING");
+    commit(&env, &repo, "cancelled cycle reopened");
+    gs(&env, &repo, &["reset", "--yes"]);
+    commit(&env, &repo, "reset");
+    gs(&env, &repo, &["start", "--request", "Add export"]);
+    commit(&env, &repo, "start export");
+    gs(&env, &repo, &["artifact", "init", "SCOPE"]);
+    gs(&env, &repo, &["artifact", "init", "DEVELOPMENT"]);
+    commit(&env, &repo, "two records");
+    // The runtime removed and restored: commits without one are skipped.
+    env.git(&repo, &["rm", "-q", "-r", ".standards"]);
+    commit(&env, &repo, "runtime removed");
+    write(repo.join("src/m3/f3.rs"), "fn c() {}\n");
+    commit(&env, &repo, "code without a runtime");
+    env.git(&repo, &["checkout", "-q", "HEAD~2", "--", ".standards"]);
+    commit(&env, &repo, "runtime restored");
+    // A folder of code replaced by a file, and a Markdown file by a folder.
+    env.git(&repo, &["rm", "-q", "-r", "src/m4"]);
+    write(repo.join("src/m4"), "now a file\n");
+    env.git(&repo, &["rm", "-q", "docs/d4/guide.md"]);
+    write(repo.join("docs/d4/guide.md/inner.md"), "# inner\n");
+    commit(&env, &repo, "kinds changed");
+
+    let (n, failing) = same_as_from_scratch(&env, &repo, "main..feature", &[""]);
+    assert_eq!(n, 20);
+    assert!(failing >= 3, "the history should hold failing commits");
+    // Ranges that start mid-history read their first parent from scratch.
+    for range in ["feature~7..feature", "feature~12..feature~3", "feature"] {
+        same_as_from_scratch(&env, &repo, range, &[""]);
+    }
+}
+
+/// Merges on the first-parent line: a side branch adding records and code,
+/// merged with `--no-ff`, and the main branch merged back in.
+#[test]
+fn merges_verify_as_checked_from_scratch() {
+    let (env, repo) = Env::repo();
+    code_base(&repo);
+    gs(&env, &repo, &["install"]);
+    commit(&env, &repo, "install");
+    env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+    gs(&env, &repo, &["start", "--request", "Add search"]);
+    commit(&env, &repo, "start");
+    env.git(&repo, &["checkout", "-q", "-b", "side"]);
+    gs(&env, &repo, &["artifact", "init", "SCOPE"]);
+    commit(&env, &repo, "side: scope");
+    write(repo.join("src/m0/side.rs"), "fn side() {}\n");
+    write(repo.join("docs/d0/side.md"), "# side\n");
+    commit(&env, &repo, "side: code and docs");
+    env.git(&repo, &["checkout", "-q", "feature"]);
+    write(repo.join("src/m5/f0.rs"), "fn feature() {}\n");
+    commit(&env, &repo, "feature: code");
+    env.git(
+        &repo,
+        &["merge", "-q", "--no-ff", "-m", "merge side", "side"],
+    );
+    env.git(&repo, &["checkout", "-q", "main"]);
+    write(repo.join("docs/d1/main.md"), "# main moves\n");
+    commit(&env, &repo, "main: docs");
+    env.git(&repo, &["checkout", "-q", "feature"]);
+    env.git(
+        &repo,
+        &["merge", "-q", "--no-ff", "-m", "sync main", "main"],
+    );
+    edit_state(&repo, "WorkflowState", "DEVELOPING");
+    commit(&env, &repo, "state moved by hand");
+
+    let (n, _) = same_as_from_scratch(&env, &repo, "main..feature", &[""]);
+    assert_eq!(n, 5, "the first-parent line of feature");
+    same_as_from_scratch(&env, &repo, "main...feature", &[""]);
+    same_as_from_scratch(&env, &repo, "side..feature", &[""]);
+}
+
+/// Two projects in one repository, verified from the top: each commit's
+/// problems are those of both projects checked from scratch.
+#[test]
+fn several_projects_verify_as_checked_from_scratch() {
+    let (env, repo) = Env::repo();
+    code_base(&repo);
+    for dir in ["app", "svc"] {
+        std::fs::create_dir_all(repo.join(dir).join(".standards")).unwrap();
+        write(repo.join(dir).join("main.py"), "x\n");
+        gs(&env, &repo.join(dir), &["install"]);
+    }
+    commit(&env, &repo, "two projects");
+    env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+    gs(
+        &env,
+        &repo.join("svc"),
+        &["start", "--request", "Add search"],
+    );
+    commit(&env, &repo, "svc starts");
+    gs(&env, &repo.join("svc"), &["artifact", "init", "SCOPE"]);
+    write(repo.join("app/notes.md"), "# notes\n");
+    commit(&env, &repo, "svc scope, app notes");
+    let state = repo.join("app/.standards/STATE.md");
+    write(&state, set_field(&read(&state), "WorkflowState", "TESTING"));
+    commit(&env, &repo, "app state moved by hand");
+    write(repo.join("src/m1/f0.rs"), "fn x() {}\n");
+    commit(&env, &repo, "code");
+
+    let (n, failing) = same_as_from_scratch(&env, &repo, "main..feature", &["app", "svc"]);
+    assert_eq!(n, 4);
+    assert!(failing >= 1);
+}
+
+/// A shallow clone: a range inside the fetched history verifies as checked
+/// from scratch there; one reaching the boundary is refused, never clean.
+#[test]
+fn inside_a_shallow_clone_the_range_verifies_as_checked_from_scratch() {
+    let (env, repo) = Env::repo();
+    code_base(&repo);
+    gs(&env, &repo, &["install"]);
+    commit(&env, &repo, "install");
+    env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+    gs(&env, &repo, &["start", "--request", "Add search"]);
+    commit(&env, &repo, "start");
+    gs(&env, &repo, &["artifact", "init", "SCOPE"]);
+    commit(&env, &repo, "scope");
+    edit_state(&repo, "WorkflowState", "TESTING");
+    commit(&env, &repo, "state moved by hand");
+    write(repo.join("src/m0/f0.rs"), "fn y() {}\n");
+    commit(&env, &repo, "code");
+    let url = format!("file://{}", repo.display());
+    env.git(
+        env.dir.path(),
+        &[
+            "clone", "-q", "--depth", "4", "--branch", "feature", &url, "shallow",
+        ],
+    );
+    let clone = env.dir.path().join("shallow");
+    same_as_from_scratch(&env, &clone, "HEAD~3..HEAD", &[""]);
+    let a = env.run(&clone, &["verify", "HEAD~4..HEAD"]).code(1);
+    assert!(crate::common::stderr(&a).contains("shallow clone"));
+    assert!(!stdout(&a).contains("passed"));
+}
+
+/// Every commit's verdict is the one its own content gives: the same
+/// history verified twice, and verified after the scan cache was dropped,
+/// reports the same.
+#[test]
+fn a_second_run_and_a_cold_run_report_the_same() {
+    let (env, repo) = Env::repo();
+    code_base(&repo);
+    gs(&env, &repo, &["install"]);
+    commit(&env, &repo, "install");
+    env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+    gs(&env, &repo, &["start", "--request", "Add search"]);
+    commit(&env, &repo, "start");
+    gs(&env, &repo, &["artifact", "init", "SCOPE"]);
+    commit(&env, &repo, "scope");
+    edit_state(&repo, "WorkflowState", "SIGNED_OFF");
+    commit(&env, &repo, "signed off by hand");
+    let run = || {
+        let a = env
+            .cmd(&repo)
+            .args(["verify", "--format", "json"])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+        let by_commit: BTreeMap<String, serde_json::Value> = v["commits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["id"].as_str().unwrap().to_string(), c["problems"].clone()))
+            .collect();
+        by_commit
+    };
+    let first = run();
+    assert_eq!(run(), first);
+    let cache = repo.join(".git/standards/content-verdicts");
+    assert!(cache.is_file(), "verify keeps its scan verdicts");
+    std::fs::remove_file(&cache).unwrap();
+    assert_eq!(run(), first);
+    same_as_from_scratch(&env, &repo, "main..feature", &[""]);
+}
