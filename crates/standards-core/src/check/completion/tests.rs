@@ -1,4 +1,3 @@
-
 use super::super::fixtures::*;
 use super::*;
 use crate::model::tree::MemTree;

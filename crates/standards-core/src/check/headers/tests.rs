@@ -1,4 +1,3 @@
-
 use super::super::acceptance::test_support::*;
 use crate::check::Options;
 use crate::model::layout::STATE_PATH;

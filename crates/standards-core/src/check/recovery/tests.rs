@@ -1,4 +1,3 @@
-
 use super::super::testing::installed_tree;
 use super::super::{run, Options, Problem};
 use crate::model::vocab::ProjectMode;

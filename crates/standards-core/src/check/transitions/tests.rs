@@ -1,4 +1,3 @@
-
 use super::super::testing::*;
 use crate::model::layout::STATE_PATH;
 use crate::model::vocab::ProjectMode;

@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::invocation::mem::MemFiles;
 use crate::model::fields;

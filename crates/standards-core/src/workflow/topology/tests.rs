@@ -1,4 +1,3 @@
-
 use super::*;
 use CompletionPolicy as P;
 use CycleMode as M;
