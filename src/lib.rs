@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod commands;
 pub mod error;
+pub mod hints;
 pub mod repo;
 pub mod support;
 

@@ -141,7 +141,7 @@ fn keep_builds_a_real_repository_in_a_new_folder() {
 
 /// Issue 15, item 7: the demo shows the STATE.md lines a move changed, and
 /// they are the lines git's own diff of that commit shows; the kept
-/// repository answers the README's `--ref` and `--staged` examples.
+/// repository answers the guide's `--ref` and `--staged` examples (docs/guide.md).
 #[test]
 fn the_demo_prints_the_real_state_diff_and_keeps_a_repository_for_ref_and_staged() {
     let env = Env::new();
@@ -191,11 +191,11 @@ fn the_demo_prints_the_real_state_diff_and_keeps_a_repository_for_ref_and_staged
     git_lines.sort();
     assert_eq!(shown, git_lines, "{git_diff}");
 
-    // README: `status --ref <branch>` and `check --ref` read history without a checkout.
+    // The guide: `status --ref <branch>` and `check --ref` read history without a checkout.
     let a = env.run(&dir, &["status", "--ref", "HEAD~3"]).success();
     assert!(stdout(&a).contains("Status of commit"), "{}", stdout(&a));
     env.run(&dir, &["check", "--ref", "main"]).success();
-    // README: `check --staged` and `status --staged` read the index: a
+    // The guide: `check --staged` and `status --staged` read the index: a
     // staged broken state fails there while the last commit still passes.
     env.run(&dir, &["check", "--staged"]).success();
     let state = dir.join(".standards/STATE.md");

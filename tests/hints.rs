@@ -4,42 +4,17 @@
 //! state, the binary prints the hint, the test runs the hinted commands in
 //! the order the hint names them, and the original problem is gone.
 //!
-//! The guard at the end reads the sources in [`SCOPE`] and fails when a hint
-//! names a command that no row of [`TABLE`] runs.
+//! The commands come from the registry in code,
+//! [`git_standards::hints::hinted_commands`]; the guard at the end checks
+//! that the registry counts every place of the binary's and the core's
+//! sources that names a command, and that every registered command has a row
+//! in [`TABLE`]. Neither names a source file, so moving code changes nothing.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use crate::common::{write, Env};
-
-/// The source files (and folders) whose hints the table must cover.
-const SCOPE: &[&str] = &[
-    "src/cli/exit.rs",
-    "src/error.rs",
-    "crates/standards-core/src/check",
-    "src/commands/install.rs",
-    "crates/standards-core/src/setup/install.rs",
-    "src/commands/check.rs",
-    "src/commands/runtime.rs",
-    "src/commands/status.rs",
-    "src/commands/artifact.rs",
-    "src/commands/cycle.rs",
-    "src/commands/id.rs",
-    "src/commands/transition.rs",
-    "crates/standards-core/src/workflow/transition.rs",
-    "src/commands/resolve.rs",
-    "src/repo/conflicts.rs",
-    "crates/standards-core/src/setup/merge_guard.rs",
-    "src/commands/merge_guard.rs",
-    "src/commands/reset.rs",
-    "src/commands/uninstall.rs",
-    "src/support/teardown.rs",
-    "src/commands/hook.rs",
-    "src/commands/verify",
-    "src/repo/history.rs",
-    "src/commands/server_hook.rs",
-];
 
 /// How a row's command is shown to work.
 #[derive(Clone, Copy)]
@@ -57,49 +32,39 @@ enum Situation {
     Custom(fn()),
     /// Not a hint: text that documents a command (the rule catalogue).
     Prose,
+    /// Named by a message no situation here runs yet (the registry lists
+    /// it, so the gap is visible; a row with a situation replaces it).
+    Uncovered,
 }
 
-use Situation::{Case, Custom, Guides, Prose};
+use Situation::{Case, Custom, Guides, Prose, Uncovered};
 
-/// (source file, the command as the source spells it, the situation).
-const TABLE: &[(&str, &str, Situation)] = &[
+/// (the command as the source spells it, a situation that prints it).
+const TABLE: &[(&str, Situation)] = &[
+    ("git standards --help", Custom(usage_error_help)),
+    ("git standards install", Custom(not_installed)),
     (
-        "src/cli/exit.rs",
-        "git standards --help",
-        Custom(usage_error_help),
+        "git standards artifact init --help",
+        Custom(review_without_kind),
     ),
+    ("git restore .standards/STATE.md", Custom(invalid_state)),
     (
-        "src/cli/exit.rs",
-        "git standards install",
-        Custom(not_installed),
-    ),
-    (
-        "src/cli/exit.rs",
-        "git restore .standards/STATE.md",
-        Custom(invalid_state),
-    ),
-    (
-        "crates/standards-core/src/check/acceptance.rs",
         "git standards id next AC {}",
         Guides("AC-001-defined-twice", "AC-001"),
     ),
     (
-        "crates/standards-core/src/check/protocol_rules/records.rs",
         "git standards id next AC {path}",
         Guides("PR-043-standard-scope-without-conditions", "PR-043"),
     ),
     (
-        "crates/standards-core/src/check/protocol_rules/records.rs",
         "git standards id next DEV {path}",
         Guides("PR-044-complete-plan-without-steps", "PR-044"),
     ),
     (
-        "crates/standards-core/src/check/completion.rs",
         "git standards artifact init {}",
         Case("CP-001-verification-report-missing", "CP-001"),
     ),
     (
-        "crates/standards-core/src/check/documentation.rs",
         "git standards id next DOC {path}",
         Guides(
             "DC-001-synchronization-numbering-in-documentation-record",
@@ -107,679 +72,420 @@ const TABLE: &[(&str, &str, Situation)] = &[
         ),
     ),
     (
-        "crates/standards-core/src/check/headers.rs",
         "git standards id next {prefix} {}",
         Guides("RH-004-finding-defined-twice", "RH-004"),
     ),
     (
-        "crates/standards-core/src/check/history.rs",
         "git restore --source=HEAD --staged --worktree .standards/STATE.md",
         Case("GT-001-signed-off-cycle-reopened", "GT-001"),
     ),
     (
-        "crates/standards-core/src/check/history.rs",
         "git standards start --request \\\"...\\\"",
         Case("GT-001-signed-off-cycle-reopened", "GT-001"),
     ),
     (
-        "crates/standards-core/src/check/history_acceptance.rs",
         "git standards id next AC {}",
         Guides("GT-004-retired-id-reused", "GT-004"),
     ),
+    ("git standards check", Prose),
     (
-        "crates/standards-core/src/check/protocol_rules/catalogue.rs",
-        "git standards check",
-        Prose,
-    ),
-    (
-        "crates/standards-core/src/check/protocol_rules/lineage.rs",
         "git standards reset --dry-run",
         Case("PR-020-mode-reverted-to-greenfield", "PR-020"),
     ),
     (
-        "crates/standards-core/src/check/protocol_rules/lineage.rs",
         "git standards reset --yes",
         Case("PR-020-mode-reverted-to-greenfield", "PR-020"),
     ),
     (
-        "crates/standards-core/src/check/protocol_rules/records.rs",
         "git standards id next {} {path}",
         Guides("PR-042-new-finding-fills-a-gap", "PR-042"),
     ),
     (
-        "crates/standards-core/src/check/protocol_rules/records.rs",
         "git standards install",
         Case("PR-038-chapter-missing", "PR-038"),
     ),
     (
-        "crates/standards-core/src/check/protocol_rules/routes.rs",
         "git standards reset --mode greenfield --dry-run",
         Case("PR-004-greenfield-retained-cancellation", "PR-004"),
     ),
     (
-        "crates/standards-core/src/check/protocol_rules/routes.rs",
         "git standards reset --mode greenfield --yes",
         Case("PR-004-greenfield-retained-cancellation", "PR-004"),
     ),
     (
-        "crates/standards-core/src/check/provenance.rs",
         "git standards artifact init {}",
         Custom(active_path_missing),
     ),
     (
-        "crates/standards-core/src/check/provenance.rs",
         "git standards artifact init DEVELOPMENT",
         Custom(plan_missing),
     ),
+    ("git restore {path}", Custom(runtime_file_in_the_index)),
     (
-        "crates/standards-core/src/check/runtime.rs",
-        "git restore {path}",
-        Custom(runtime_file_in_the_index),
-    ),
-    (
-        "crates/standards-core/src/check/runtime.rs",
         "git restore --source=HEAD --staged --worktree {path}",
         Custom(runtime_file_only_in_head),
     ),
+    ("git restore --staged {path}", Custom(runtime_file_unstaged)),
+    ("git add {path}", Custom(runtime_file_unstaged)),
     (
-        "crates/standards-core/src/check/runtime.rs",
-        "git restore --staged {path}",
-        Custom(runtime_file_unstaged),
-    ),
-    (
-        "crates/standards-core/src/check/runtime.rs",
-        "git add {path}",
-        Custom(runtime_file_unstaged),
-    ),
-    (
-        "crates/standards-core/src/check/runtime.rs",
         "git standards install --mode greenfield",
         Custom(runtime_file_nowhere),
     ),
+    ("git standards install", Custom(runtime_file_nowhere)),
+    ("git standards resolve --keep ours", Custom(state_conflict)),
     (
-        "crates/standards-core/src/check/runtime.rs",
-        "git standards install",
-        Custom(runtime_file_nowhere),
-    ),
-    (
-        "crates/standards-core/src/check/runtime.rs",
-        "git standards resolve --keep ours",
-        Custom(state_conflict),
-    ),
-    (
-        "crates/standards-core/src/check/runtime.rs",
         "git standards resolve --keep theirs",
         Custom(state_conflict),
     ),
+    ("git add", Custom(state_conflict)),
     (
-        "crates/standards-core/src/check/runtime.rs",
-        "git add",
-        Custom(state_conflict),
-    ),
-    (
-        "crates/standards-core/src/check/state.rs",
         "git restore --source=HEAD --staged --worktree .standards/STATE.md",
         Custom(typed_cycle_id),
     ),
     (
-        "crates/standards-core/src/check/verification.rs",
         "git standards artifact init VERIFICATION",
         Guides("VF-013-checkpoint-not-assessed", "VF-013"),
     ),
+    ("git add .standards", Custom(index_without_runtime)),
+    ("git fetch --deepen=1", Custom(shallow_parent)),
+    ("git fsck", Custom(missing_parent_object)),
     (
-        "src/commands/check.rs",
-        "git add .standards",
-        Custom(index_without_runtime),
-    ),
-    (
-        "src/commands/check.rs",
-        "git fetch --deepen=1",
-        Custom(shallow_parent),
-    ),
-    (
-        "src/commands/check.rs",
-        "git fsck",
-        Custom(missing_parent_object),
-    ),
-    (
-        "src/commands/install.rs",
         "git add {written} && git commit -m \\\"Install STANDARDS\\\"",
         Custom(first_steps),
     ),
     (
-        "src/commands/install.rs",
         "git standards start --request \\\"<what you want done>\\\"",
         Custom(first_steps),
     ),
+    ("git config {} {}", Custom(kept_notes_setting)),
     (
-        "src/commands/install.rs",
-        "git config {} {}",
-        Custom(kept_notes_setting),
-    ),
-    (
-        "src/commands/install.rs",
         "git sparse-checkout add .standards",
         Custom(sparse_checkout),
     ),
+    ("git standards install", Custom(absent_runtime)),
     (
-        "src/commands/install.rs",
-        "git standards install",
-        Custom(absent_runtime),
-    ),
-    (
-        "crates/standards-core/src/setup/install.rs",
-        "git standards install",
-        Custom(absent_runtime),
-    ),
-    (
-        "crates/standards-core/src/setup/install.rs",
         "git standards reset --mode {0} --dry-run",
         Custom(install_other_mode),
     ),
     (
-        "crates/standards-core/src/setup/install.rs",
         "git standards reset --mode {0} --yes",
         Custom(install_other_mode),
     ),
+    ("git standards install", Custom(tool_without_runtime)),
     (
-        "src/commands/runtime.rs",
-        "git sparse-checkout add .standards",
-        Custom(sparse_checkout),
-    ),
-    (
-        "src/commands/runtime.rs",
-        "git standards install",
-        Custom(tool_without_runtime),
-    ),
-    (
-        "src/commands/runtime.rs",
         "git restore --source=HEAD {STATE_PATH}",
         Custom(tool_without_state),
     ),
-    ("src/commands/runtime.rs", "git add", Custom(state_conflict)),
     (
-        "src/commands/status.rs",
         "git add .standards",
         Custom(status_of_an_index_without_runtime),
     ),
+    ("git standards install", Custom(status_of_a_standards_file)),
     (
-        "src/commands/status.rs",
-        "git standards install",
-        Custom(status_of_a_standards_file),
-    ),
-    (
-        "src/commands/status.rs",
         "git restore --source=HEAD {STATE_PATH}",
         Custom(status_without_state),
     ),
     (
-        "src/commands/status.rs",
         "git restore --staged {STATE_PATH}",
         Custom(status_of_an_invalid_staged_state),
     ),
     (
-        "src/commands/status.rs",
         "git standards resolve --keep ours",
         Custom(status_of_a_conflict),
     ),
     (
-        "src/commands/status.rs",
         "git standards resolve --keep theirs",
         Custom(status_of_a_conflict),
     ),
     (
-        "src/commands/artifact.rs",
         "git standards start --request \\\"<request>\\\"",
         Custom(record_without_cycle),
     ),
     (
-        "src/commands/artifact.rs",
         "git restore --source=HEAD --staged --worktree .standards/STATE.md",
         Custom(record_of_a_typed_id),
     ),
+    ("git standards cancel", Custom(cycle_new_while_active)),
     (
-        "src/commands/cycle.rs",
-        "git standards cancel",
-        Custom(cycle_new_while_active),
-    ),
-    (
-        "src/commands/cycle.rs",
         "git standards cycle new --request \\\"<request text>\\\"",
         Custom(cycle_new_while_active),
     ),
+    ("git standards check", Custom(record_fields_to_fill)),
     (
-        "src/commands/artifact.rs",
-        "git standards check",
-        Custom(record_fields_to_fill),
-    ),
-    (
-        "src/commands/id.rs",
         "git standards artifact init {}",
         Custom(id_next_without_record),
     ),
+    ("git standards cancel --yes", Custom(greenfield_cancel)),
     (
-        "src/commands/transition.rs",
-        "git standards cancel --yes",
-        Custom(greenfield_cancel),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(owned_problems),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(recovery_without_a_frame),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(resume_outside_the_owner),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(malformed_baseline),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(transition_without_mode),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(cycle_without_mode),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards check",
-        Custom(frame_without_resume_at),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards start --request \\\"<request>\\\"",
-        Custom(move_without_a_cycle),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards fail",
-        Custom(owned_problems),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards fail",
-        Custom(misdirected_handoff),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards fail --type <FailureType> --reason \\\"<text>\\\"",
-        Custom(misdirected_handoff),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards unblock",
-        Custom(blocked),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards signoff",
-        Custom(awaiting_signoff),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards cancel",
-        Custom(awaiting_signoff),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards cancel",
-        Custom(next_mode_during_expedited),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards cycle new",
-        Custom(start_with_a_made_up_id),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards rework",
-        Custom(rework_at_signoff),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards rework --type <FailureType> --request \\\"<request>\\\"",
-        Custom(rework_at_signoff),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards status",
-        Custom(handoff_off_the_route),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards status",
-        Custom(signoff_with_obligations),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards resume",
-        Custom(unplanned_recovery),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards resume",
-        Custom(checkpoint_during_recovery),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards resume --rerun-through <STATE>",
-        Custom(unplanned_recovery),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
-        Custom(checkpoint_during_recovery),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards handoff --to <STATE> --reason \\\"<text>\\\"",
-        Custom(resume_without_a_frame),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
-        Custom(rerun_not_at_boundary),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards cadence incremental",
-        Custom(checkpoint_without_incremental),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards promote --reason \\\"<the standard guarantee now needed>\\\"",
-        Custom(expedited_without_an_owner),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards block --on \\\"<question>\\\"",
-        Custom(documentation_without_an_owner),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
         "git standards start --request \\\"<request>\\\" --policy <policy>",
         Custom(policy_without_a_cycle),
     ),
     (
-        "crates/standards-core/src/workflow/transition.rs",
         "git standards promote --reason \\\"<reason>\\\"",
         Custom(policy_in_expedited),
     ),
+    ("git standards unblock", Custom(blocked)),
+    ("git standards signoff", Custom(awaiting_signoff)),
+    ("git standards cancel", Custom(awaiting_signoff)),
+    ("git standards cancel", Custom(next_mode_during_expedited)),
     (
-        "crates/standards-core/src/workflow/transition.rs",
         "git standards promote --reason \\\"<why>\\\"",
         Custom(next_mode_during_expedited),
     ),
     (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards reset --mode greenfield --dry-run",
-        Custom(greenfield_cancel_by_reset),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
-        "git standards reset --mode greenfield --yes",
-        Custom(greenfield_cancel_by_reset),
-    ),
-    (
-        "crates/standards-core/src/workflow/transition.rs",
         "git standards next-mode standard",
         Custom(greenfield_next_mode),
     ),
     (
-        "src/commands/resolve.rs",
-        "git add",
-        Custom(resolve_with_other_conflicts),
+        "git standards promote --reason \\\"<the standard guarantee now needed>\\\"",
+        Custom(expedited_without_an_owner),
     ),
     (
-        "src/commands/resolve.rs",
+        "git standards block --on \\\"<question>\\\"",
+        Custom(documentation_without_an_owner),
+    ),
+    (
+        "git standards rework --type <FailureType> --request \\\"<request>\\\"",
+        Custom(rework_at_signoff),
+    ),
+    ("git standards rework", Custom(rework_at_signoff)),
+    ("git standards fail", Custom(owned_problems)),
+    ("git standards fail", Custom(misdirected_handoff)),
+    (
+        "git standards fail --type <FailureType> --reason \\\"<text>\\\"",
+        Custom(misdirected_handoff),
+    ),
+    ("git standards status", Custom(handoff_off_the_route)),
+    ("git standards status", Custom(signoff_with_obligations)),
+    ("git standards check", Custom(owned_problems)),
+    ("git standards check", Custom(recovery_without_a_frame)),
+    ("git standards check", Custom(resume_outside_the_owner)),
+    ("git standards check", Custom(malformed_baseline)),
+    ("git standards check", Custom(transition_without_mode)),
+    ("git standards check", Custom(cycle_without_mode)),
+    ("git standards check", Custom(frame_without_resume_at)),
+    ("git standards resume", Custom(unplanned_recovery)),
+    ("git standards resume", Custom(checkpoint_during_recovery)),
+    (
+        "git standards resume --rerun-through <STATE>",
+        Custom(unplanned_recovery),
+    ),
+    (
+        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
+        Custom(checkpoint_during_recovery),
+    ),
+    (
+        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
+        Custom(rerun_not_at_boundary),
+    ),
+    (
+        "git standards cadence incremental",
+        Custom(checkpoint_without_incremental),
+    ),
+    (
+        "git standards start --request \\\"<request>\\\"",
+        Custom(move_without_a_cycle),
+    ),
+    (
+        "git standards handoff --to <STATE> --reason \\\"<text>\\\"",
+        Custom(resume_without_a_frame),
+    ),
+    (
+        "git standards reset --mode greenfield --dry-run",
+        Custom(greenfield_cancel_by_reset),
+    ),
+    (
+        "git standards reset --mode greenfield --yes",
+        Custom(greenfield_cancel_by_reset),
+    ),
+    ("git standards cycle new", Custom(start_with_a_made_up_id)),
+    ("git add", Custom(resolve_with_other_conflicts)),
+    (
         "git standards resolve",
         Custom(resolve_with_other_conflicts),
     ),
+    ("git standards status", Custom(resolve_without_a_conflict)),
+    ("git add {STATE_PATH}", Custom(resolve_over_a_hand_edit)),
     (
-        "src/commands/resolve.rs",
-        "git standards status",
-        Custom(resolve_without_a_conflict),
-    ),
-    (
-        "src/commands/resolve.rs",
-        "git add {STATE_PATH}",
-        Custom(resolve_over_a_hand_edit),
-    ),
-    (
-        "src/commands/resolve.rs",
         "git checkout -m {STATE_PATH}",
         Custom(resolve_over_a_hand_edit),
     ),
+    ("git add", Custom(conflict_refusal_keeps)),
     (
-        "src/repo/conflicts.rs",
-        "git add",
-        Custom(conflict_refusal_keeps),
-    ),
-    (
-        "src/repo/conflicts.rs",
         "git standards resolve --keep ours",
         Custom(conflict_refusal_keeps),
     ),
     (
-        "src/repo/conflicts.rs",
         "git standards resolve --keep theirs",
         Custom(conflict_refusal_keeps),
     ),
+    ("git add {repo_path}", Custom(resolve_with_a_locked_index)),
+    ("git commit", Custom(merge_in_progress)),
+    ("git merge --abort", Custom(merge_in_progress)),
+    ("git rebase --continue", Custom(rebase_in_progress)),
+    ("git rebase --abort", Custom(rebase_in_progress)),
     (
-        "src/repo/conflicts.rs",
-        "git add {repo_path}",
-        Custom(resolve_with_a_locked_index),
-    ),
-    (
-        "src/repo/conflicts.rs",
-        "git commit",
-        Custom(merge_in_progress),
-    ),
-    (
-        "src/repo/conflicts.rs",
-        "git merge --abort",
-        Custom(merge_in_progress),
-    ),
-    (
-        "src/repo/conflicts.rs",
-        "git rebase --continue",
-        Custom(rebase_in_progress),
-    ),
-    (
-        "src/repo/conflicts.rs",
-        "git rebase --abort",
-        Custom(rebase_in_progress),
-    ),
-    (
-        "src/repo/conflicts.rs",
         "git cherry-pick --continue",
         Custom(cherry_pick_in_progress),
     ),
+    ("git cherry-pick --abort", Custom(cherry_pick_in_progress)),
+    ("git revert --continue", Custom(revert_in_progress)),
+    ("git revert --abort", Custom(revert_in_progress)),
+    ("git am", Custom(am_in_progress)),
+    ("git am --continue", Custom(am_in_progress)),
+    ("git am --abort", Custom(am_in_progress)),
     (
-        "src/repo/conflicts.rs",
-        "git cherry-pick --abort",
-        Custom(cherry_pick_in_progress),
-    ),
-    (
-        "src/repo/conflicts.rs",
-        "git revert --continue",
-        Custom(revert_in_progress),
-    ),
-    (
-        "src/repo/conflicts.rs",
-        "git revert --abort",
-        Custom(revert_in_progress),
-    ),
-    ("src/repo/conflicts.rs", "git am", Custom(am_in_progress)),
-    (
-        "src/repo/conflicts.rs",
-        "git am --continue",
-        Custom(am_in_progress),
-    ),
-    (
-        "src/repo/conflicts.rs",
-        "git am --abort",
-        Custom(am_in_progress),
-    ),
-    (
-        "crates/standards-core/src/setup/merge_guard.rs",
         "git standards{dash_c} signoff",
         Custom(merge_of_an_active_cycle),
     ),
     (
-        "crates/standards-core/src/setup/merge_guard.rs",
         "git standards{dash_c} cancel",
         Custom(merge_of_an_active_cycle),
     ),
+    ("git merge --abort", Custom(line_merged_state)),
+    ("git standards hooks install", Custom(line_merged_state)),
     (
-        "src/commands/merge_guard.rs",
-        "git merge --abort",
-        Custom(line_merged_state),
-    ),
-    (
-        "src/commands/merge_guard.rs",
-        "git standards hooks install",
-        Custom(line_merged_state),
-    ),
-    (
-        "src/commands/merge_guard.rs",
         "git standards resolve --keep ours",
         Custom(line_merged_state),
     ),
     (
-        "src/commands/merge_guard.rs",
         "git standards resolve --keep theirs",
         Custom(line_merged_state),
     ),
     (
-        "src/commands/reset.rs",
         "git standards reset --dry-run",
         Custom(reset_without_confirmation),
     ),
     (
-        "src/commands/reset.rs",
         "git restore --staged <path>",
         Custom(reset_commit_with_other_changes),
     ),
+    ("git standards archive show {}", Custom(reset_archive)),
+    ("git standards install", Custom(reset_again)),
+    ("git standards {command}", Custom(reset_again)),
     (
-        "src/support/teardown.rs",
-        "git standards archive show {}",
-        Custom(reset_archive),
-    ),
-    (
-        "src/support/teardown.rs",
-        "git standards install",
-        Custom(reset_again),
-    ),
-    (
-        "src/support/teardown.rs",
-        "git standards {command}",
-        Custom(reset_again),
-    ),
-    (
-        "src/commands/uninstall.rs",
         "git standards uninstall --dry-run",
         Custom(uninstall_without_confirmation),
     ),
     (
-        "src/commands/uninstall.rs",
         "git standards uninstall --yes",
         Custom(uninstall_without_confirmation),
     ),
     (
-        "src/support/teardown.rs",
         "git standards archive show {}",
         Custom(uninstall_without_confirmation),
     ),
     (
-        "src/commands/uninstall.rs",
         "git restore --source=HEAD {INSTALLATION_PATH}",
         Custom(uninstall_incomplete_runtime),
     ),
     (
-        "src/commands/uninstall.rs",
         "git restore --source=HEAD .standards",
         Custom(uninstall_incomplete_runtime),
     ),
+    ("git add", Custom(stop_during_a_conflict)),
+    ("git standards resolve", Custom(stop_during_a_conflict)),
     (
-        "src/commands/hook.rs",
-        "git add",
-        Custom(stop_during_a_conflict),
-    ),
-    (
-        "src/commands/hook.rs",
-        "git standards resolve",
-        Custom(stop_during_a_conflict),
-    ),
-    (
-        "src/commands/hook.rs",
         "git standards resolve --keep ours",
         Custom(stop_during_a_conflict),
     ),
     (
-        "src/commands/hook.rs",
         "git standards resolve --keep theirs",
         Custom(stop_during_a_conflict),
     ),
+    ("git fetch --unshallow", Custom(verify_shallow)),
+    ("git fetch --deepen=<n>", Custom(verify_shallow)),
     (
-        "src/repo/history.rs",
-        "git fetch --unshallow",
-        Custom(verify_shallow),
-    ),
-    (
-        "src/repo/history.rs",
-        "git fetch --deepen=<n>",
-        Custom(verify_shallow),
-    ),
-    (
-        "src/commands/verify/mod.rs",
         "git fetch origin {main}:refs/remotes/origin/{main}",
         Custom(verify_without_main),
     ),
     (
-        "src/commands/verify/mod.rs",
         "git standards verify <base>..HEAD",
         Custom(verify_without_main),
     ),
     (
-        "src/commands/verify/mod.rs",
         "git fetch origin {branch}:refs/remotes/origin/{branch}",
         Custom(verify_into_an_unknown_branch),
     ),
     (
-        "src/commands/verify/mod.rs",
         "git standards resolve --keep ours|theirs",
         Custom(verify_state_changed_on_both_sides),
     ),
     (
-        "src/commands/verify/format.rs",
         "git standards verify",
         Custom(verify_summary_over_its_limit),
     ),
-    ("src/commands/server_hook.rs", "git push --no-verify", Prose),
-    ("src/commands/server_hook.rs", "git standards verify", Prose),
+    ("git push --no-verify", Prose),
+    ("git standards verify", Prose),
     (
-        "src/commands/server_hook.rs",
         "git standards verify {range}",
         Custom(server_refusal_verify),
     ),
+    ("git standards hooks install", Custom(server_hook_outdated)),
+    ("git cat-file -p {c}", Uncovered),
+    ("git cat-file -p {id}", Uncovered),
+    ("git cat-file -t {commit}", Uncovered),
+    ("git cat-file -t {reference}", Uncovered),
     (
-        "src/commands/server_hook.rs",
-        "git standards hooks install",
-        Custom(server_hook_outdated),
+        "git clone --ref-format=files <this repository> <new folder>",
+        Uncovered,
     ),
+    ("git diff HEAD -- .standards/STATE.md", Uncovered),
+    ("git fetch {remote}", Uncovered),
+    ("git log --oneline", Uncovered),
+    ("git log --oneline {tip}", Uncovered),
+    ("git log <ref>", Uncovered),
+    ("git log {tracking}", Uncovered),
+    ("git ls-remote {remote}", Uncovered),
+    (
+        "git ls-remote {remote} 'refs/standards/archive/*'",
+        Uncovered,
+    ),
+    ("git ls-tree -r {label}", Uncovered),
+    ("git merge", Uncovered),
+    ("git merge-tree", Uncovered),
+    ("git merge-tree --write-tree", Uncovered),
+    ("git push {remote}", Uncovered),
+    ("git refs migrate --ref-format=files", Uncovered),
+    ("git remote -v", Uncovered),
+    ("git reset", Uncovered),
+    ("git show-ref {}", Uncovered),
+    ("git standards -C {} status", Uncovered),
+    ("git standards <TAB>", Uncovered),
+    ("git standards archive list", Uncovered),
+    ("git standards archive show {name}", Uncovered),
+    ("git standards archive show {name} {}", Uncovered),
+    ("git standards check --json", Uncovered),
+    ("git standards check --ref main --json", Uncovered),
+    ("git standards demo", Uncovered),
+    ("git standards hooks uninstall", Uncovered),
+    ("git standards hooks uninstall\\", Uncovered),
+    (
+        "git standards install --client claude|codex|both",
+        Uncovered,
+    ),
+    ("git standards install --hooks", Uncovered),
+    ("git standards log", Uncovered),
+    ("git standards manpages --install", Uncovered),
+    ("git standards manpages --install DIR", Uncovered),
+    ("git standards notes sync", Uncovered),
+    ("git standards notes sync <remote>", Uncovered),
+    ("git standards notes sync {remote}", Uncovered),
+    ("git standards recover", Uncovered),
+    ("git standards recover --rollback", Uncovered),
+    ("git standards reset", Uncovered),
+    ("git standards reset --yes --commit", Uncovered),
+    ("git standards start", Uncovered),
+    ("git standards status --ref <branch>", Uncovered),
+    ("git standards uninstall", Uncovered),
+    ("git standards verify --into <main branch>", Uncovered),
+    ("git standards {op}", Uncovered),
+    ("git standards {rest}", Uncovered),
+    ("git standards {}", Uncovered),
+    ("git status", Uncovered),
+    ("git switch -c <name>", Uncovered),
+    ("git update-ref -d {label}", Uncovered),
+    ("git {}", Uncovered),
 ];
 
 // ---------------------------------------------------------------------------
@@ -1043,6 +749,24 @@ fn usage_error_help() {
         assert!(out.status.success(), "{c}");
         assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
     }
+}
+
+/// `artifact init REVIEW` without `--kind`: the usage error names the help
+/// that lists the kinds, and that help runs and names them.
+fn review_without_kind() {
+    let (env, repo) = installed();
+    let out = output(&env, &repo, &["artifact", "init", "REVIEW"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let message = err.lines().next().unwrap_or_default();
+    let commands = run_all(&env, &repo, message);
+    assert_eq!(commands, ["git standards artifact init --help"], "{err}");
+    let out = run_hinted(&env, &repo, "git standards artifact init --help");
+    let help = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        help.contains("--kind") && help.contains("FINAL_DELIVERABLE"),
+        "{help}"
+    );
 }
 
 fn not_installed() {
@@ -1578,11 +1302,11 @@ fn greenfield_cancel() {
 fn every_hinted_command_works_in_its_situation() {
     let mut done = BTreeSet::new();
     let mut failed = Vec::new();
-    for (file, command, situation) in TABLE {
+    for (command, situation) in TABLE {
         let key = match situation {
             Case(case, rule) | Guides(case, rule) => format!("case {case} {rule}"),
             Custom(f) => format!("custom {:p}", *f as *const ()),
-            Prose => continue,
+            Prose | Uncovered => continue,
         };
         if !done.insert(key) {
             continue;
@@ -1597,51 +1321,49 @@ fn every_hinted_command_works_in_its_situation() {
                 check_hint_guides(&env, &repo, rule);
             }
             Custom(f) => f(),
-            Prose => {}
+            Prose | Uncovered => {}
         });
         if result.is_err() {
-            failed.push(format!("{file}: `{command}`"));
+            failed.push(format!("`{command}`"));
         }
     }
     assert!(failed.is_empty(), "hints that do not work: {failed:#?}");
 }
 
-/// The commands named in the hints of the sources in [`SCOPE`]: (file,
-/// command as spelled there), from string literals outside comments and
-/// test modules.
-fn hinted_commands() -> BTreeSet<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    for s in SCOPE {
-        let p = root.join(s);
-        if p.is_dir() {
-            let mut stack = vec![p];
-            while let Some(d) = stack.pop() {
-                for e in std::fs::read_dir(&d).unwrap() {
-                    let p = e.unwrap().path();
-                    if p.is_dir() {
-                        stack.push(p);
-                    } else if p.extension().is_some_and(|x| x == "rs") {
-                        files.push(p);
-                    }
-                }
-            }
-        } else {
-            files.push(p);
-        }
-    }
-    let mut found = BTreeSet::new();
-    for p in files {
-        let text = std::fs::read_to_string(&p).unwrap();
-        let code = text.split("#[cfg(test)]").next().unwrap();
-        let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-        for line in code.lines() {
-            let t = line.trim_start();
-            if t.starts_with("//") || !t.contains('"') {
+/// The commands named in the sources of the binary and of the core, with
+/// the number of places naming each: backquoted spans starting with `git `
+/// in lines holding a string literal, outside comments and test modules
+/// (`#[cfg(test)]` and the `tests.rs` files). The roots are the two crates'
+/// source folders, whatever their files.
+fn hinted_commands_in_sources() -> BTreeMap<String, usize> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut stack: Vec<PathBuf> = ["src", "crates/standards-core/src"]
+        .iter()
+        .map(|r| manifest.join(r))
+        .collect();
+    let mut found = BTreeMap::new();
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
                 continue;
             }
-            for c in commands_in(line) {
-                found.insert((rel.clone(), c));
+            if p.extension().is_none_or(|x| x != "rs")
+                || p.file_name().is_some_and(|n| n == "tests.rs")
+            {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap();
+            for line in code.lines() {
+                let t = line.trim_start();
+                if t.starts_with("//") || !t.contains('"') {
+                    continue;
+                }
+                for c in commands_in(line) {
+                    *found.entry(c).or_insert(0) += 1;
+                }
             }
         }
     }
@@ -1650,17 +1372,33 @@ fn hinted_commands() -> BTreeSet<(String, String)> {
 
 #[test]
 fn every_hint_naming_a_command_is_in_the_table() {
-    let found = hinted_commands();
-    let table: BTreeSet<(String, String)> = TABLE
+    let registry: BTreeMap<String, usize> = git_standards::hints::hinted_commands()
         .iter()
-        .map(|(f, c, _)| (f.to_string(), c.to_string()))
+        .map(|(c, n)| (c.to_string(), *n))
         .collect();
-    let missing: Vec<_> = found.difference(&table).collect();
+    let found = hinted_commands_in_sources();
+    let differ: Vec<_> = found
+        .keys()
+        .chain(registry.keys())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .filter(|c| found.get(*c) != registry.get(*c))
+        .map(|c| (c, found.get(c), registry.get(c)))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "the registry (src/hints.rs) does not count what the sources name; (command, places in the sources, places registered): {differ:#?}"
+    );
+    let table: BTreeSet<String> = TABLE.iter().map(|(c, _)| c.to_string()).collect();
+    let missing: Vec<_> = registry.keys().filter(|c| !table.contains(*c)).collect();
     assert!(
         missing.is_empty(),
-        "hints naming a command that no situation runs (add a row to TABLE): {missing:#?}"
+        "hinted commands that no row runs (add a row to TABLE): {missing:#?}"
     );
-    let stale: Vec<_> = table.difference(&found).collect();
+    let stale: Vec<_> = table
+        .iter()
+        .filter(|c| !registry.contains_key(*c))
+        .collect();
     assert!(stale.is_empty(), "rows whose hint is gone: {stale:#?}");
 }
 
@@ -1728,7 +1466,7 @@ fn the_conflict_report_shows_paths_from_a_subfolder() {
 }
 
 // ---------------------------------------------------------------------------
-// The transition commands' hints (crates/standards-core/src/workflow/transition.rs).
+// The transition commands' hints (crates/standards-core/src/workflow/moves and transition).
 
 /// A brownfield project holding the base `name` of `fixtures/check/bases/`,
 /// committed; `check` passes on it.
@@ -2443,7 +2181,7 @@ fn greenfield_next_mode() {
 /// project's STATE.md, and its command runs through the binary there.
 fn greenfield_cancel_by_reset() {
     use standards_core::model::{state::StateDoc, vocab::ProjectMode};
-    use standards_core::workflow::transition;
+    use standards_core::workflow::{moves, transition};
     let (env, repo) = Env::repo();
     env.run(&repo, &["install"]).success();
     env.commit_all(&repo, "install");
@@ -2451,7 +2189,7 @@ fn greenfield_cancel_by_reset() {
         .success();
     let text = std::fs::read_to_string(repo.join(".standards/STATE.md")).unwrap();
     let doc = StateDoc::parse(&text).unwrap();
-    let refusal = transition::cancel(&doc, &transition::Facts::new(ProjectMode::Greenfield))
+    let refusal = moves::signoff::cancel(&doc, &transition::Facts::new(ProjectMode::Greenfield))
         .expect_err("a greenfield cycle is not cancelled in place");
     let hint = refusal.hint.unwrap();
     let preview = named(&hint, "git standards reset");
@@ -2482,21 +2220,20 @@ fn greenfield_cancel_by_reset() {
 /// library on the real project's STATE.md.
 fn start_with_a_made_up_id() {
     use standards_core::model::{state::StateDoc, vocab::ProjectMode};
+    use standards_core::workflow::moves::start;
     use standards_core::workflow::transition;
     let (env, repo) = committed();
     let text = std::fs::read_to_string(repo.join(".standards/STATE.md")).unwrap();
     let doc = StateDoc::parse(&text).unwrap();
     let facts = transition::Facts::new(ProjectMode::Brownfield);
-    let request = transition::StartRequest {
+    let request = start::StartRequest {
         request: Some("Add user search".into()),
         ..Default::default()
     };
-    let transition::StartPlan::Ready(begin) =
-        transition::plan_start(&doc, &facts, &request).unwrap()
-    else {
+    let start::StartPlan::Ready(begin) = start::plan_start(&doc, &facts, &request).unwrap() else {
         panic!("the start is not blocked")
     };
-    let refusal = transition::begin(&doc, &begin, "my-cycle").unwrap_err();
+    let refusal = start::begin(&doc, &begin, "my-cycle").unwrap_err();
     let command = named(&refusal.message, "git standards cycle new");
     assert_eq!(command, "git standards cycle new");
     let out = run_ok(
@@ -2506,7 +2243,7 @@ fn start_with_a_made_up_id() {
         &refusal.message,
     );
     let id = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let t = transition::begin(&doc, &begin, &id).unwrap();
+    let t = start::begin(&doc, &begin, &id).unwrap();
     assert_eq!(t.doc.active_work.id.value, id);
 }
 

@@ -49,7 +49,7 @@ fn committed_man_pages_match_the_clap_definition() {
 }
 
 #[test]
-fn main_page_lists_subcommands_exit_codes_and_status_json() {
+fn main_page_lists_subcommands_and_exit_codes_and_the_status_page_its_json() {
     let pages = render_all();
     let main = &pages["git-standards.1"];
     assert!(main.contains(".TH git-standards 1"), "{main}");
@@ -84,8 +84,9 @@ fn main_page_lists_subcommands_exit_codes_and_status_json() {
         "baselineReconciliation:",
         "problems:",
     ] {
+        // The keys live in the status page, under STATUS JSON.
         assert!(
-            main.contains(key),
+            pages["git-standards-status.1"].contains(key),
             "status JSON key `{key}` is undocumented"
         );
     }
@@ -116,10 +117,34 @@ fn top_level_help_lists_the_commands_before_the_reference() {
         commands < 20,
         "the command list starts at line {commands}:\n{help}"
     );
-    for section in ["EXIT STATUS", "STATUS JSON", "TRANSITION JSON", "EXAMPLES"] {
+    for section in ["EXIT STATUS", "EXAMPLES"] {
         assert!(
             line_of(section) > commands,
             "{section} comes before the commands"
+        );
+    }
+    // The JSON keys live with their commands, after their options.
+    for (args, section) in [
+        (&["status", "--help"][..], "STATUS JSON"),
+        (&["handoff", "--help"][..], "TRANSITION JSON"),
+        (&["signoff", "--help"][..], "TRANSITION JSON"),
+        (&["next-mode", "--help"][..], "TRANSITION JSON"),
+    ] {
+        let out = std::process::Command::new(crate::common::Env::bin())
+            .args(args)
+            .env("COLUMNS", "100")
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let help = String::from_utf8(out.stdout).unwrap();
+        let line_of = |needle: &str| {
+            help.lines()
+                .position(|l| l.starts_with(needle))
+                .unwrap_or_else(|| panic!("`{needle}` is missing from {args:?}:\n{help}"))
+        };
+        assert!(
+            line_of(section) > line_of("Options:"),
+            "{args:?}: {section} comes before the options"
         );
     }
 }

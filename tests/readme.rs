@@ -1,6 +1,7 @@
-//! The README's examples run (issue 15, "done means").
+//! The examples of the README and the guide run (issue 15, "done means").
 //!
-//! Convention: every ```` ```console ```` block of `README.md` is an example
+//! Convention: every ```` ```console ```` block of `README.md` and of
+//! `docs/guide.md` (where the README's long examples moved) is an example
 //! that runs. Its lines starting with `$ ` are shell commands; the lines after
 //! a command, up to the next one, are what it prints (stdout and stderr as a
 //! terminal shows them). Each block runs in a new git repository on the
@@ -19,14 +20,14 @@ use std::path::Path;
 use crate::common::Env;
 
 struct Block {
-    /// The README line the block starts on (1-based), for messages.
+    /// The line the block starts on (1-based), for messages.
     line: usize,
     setup: Option<String>,
     /// Each command with the lines it prints.
     steps: Vec<(String, Vec<String>)>,
 }
 
-fn blocks(readme: &str) -> Vec<Block> {
+fn blocks(file: &str, readme: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let lines: Vec<&str> = readme.lines().collect();
     let mut i = 0;
@@ -40,7 +41,7 @@ fn blocks(readme: &str) -> Vec<Block> {
         let setup = (i > 0 && lines[i - 1].trim_end().ends_with("-->")).then(|| {
             let mut start = i - 1;
             while !lines[start].contains("<!-- readme-test:") {
-                assert!(start > 0, "README.md:{line}: a comment before a console block that is not a readme-test setup");
+                assert!(start > 0, "{file}:{line}: a comment before a console block that is not a readme-test setup");
                 start -= 1;
             }
             let text = lines[start..i].join("\n");
@@ -60,7 +61,7 @@ fn blocks(readme: &str) -> Vec<Block> {
                 None => steps
                     .last_mut()
                     .unwrap_or_else(|| {
-                        panic!("README.md:{line}: output before the first `$ ` command")
+                        panic!("{file}:{line}: output before the first `$ ` command")
                     })
                     .1
                     .push(lines[i].trim_end().to_string()),
@@ -215,13 +216,24 @@ fn shell(env: &Env, dir: &Path, tmp: &Path, script: &str) -> String {
 }
 
 #[test]
-fn the_readme_console_examples_print_what_they_show() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let blocks = blocks(&readme);
-    assert!(blocks.len() >= 5, "the README keeps its examples");
+fn the_readme_and_guide_console_examples_print_what_they_show() {
+    let read = |file: &'static str| {
+        let text =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+        blocks(file, &text)
+            .into_iter()
+            .map(|b| (file, b))
+            .collect::<Vec<_>>()
+    };
+    let readme = read("README.md");
+    let guide = read("docs/guide.md");
+    assert!(
+        !readme.is_empty(),
+        "the README keeps its day-in-the-life example"
+    );
+    assert!(guide.len() >= 5, "the guide keeps its examples");
     let mut failures = Vec::new();
-    for block in &blocks {
+    for (file, block) in readme.iter().chain(&guide) {
         let (env, repo) = Env::repo();
         let tmp = env.dir.path().join("tmp");
         std::fs::create_dir_all(&tmp).unwrap();
@@ -237,7 +249,7 @@ fn the_readme_console_examples_print_what_they_show() {
                 .collect();
             if !lines_match(&expected, &printed) {
                 failures.push(format!(
-                    "README.md:{}: `$ {command}` printed:\n{}\n--- but the README shows:\n{}\n",
+                    "{file}:{}: `$ {command}` printed:\n{}\n--- but {file} shows:\n{}\n",
                     block.line,
                     printed.join("\n"),
                     expected.join("\n")

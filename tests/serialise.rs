@@ -54,7 +54,7 @@ fn field(state: &str, name: &str) -> String {
 }
 
 /// How many trials a concurrency test runs: `default`, or more for a
-/// measurement (`GIT_STANDARDS_TEST_TRIALS`, the figures of the README).
+/// measurement (`GIT_STANDARDS_TEST_TRIALS`, the figures of docs/guide.md).
 fn trials(default: usize) -> usize {
     std::env::var("GIT_STANDARDS_TEST_TRIALS")
         .ok()

@@ -17,7 +17,9 @@ use standards_core::model::vocab::{
     CompletionPolicy, CycleMode, FailureType, ProjectMode, WorkflowState,
 };
 use standards_core::records::plan::Cadence;
-use standards_core::workflow::transition::{Gate, Move, StartRequest};
+use standards_core::workflow::moves::start::StartRequest;
+use standards_core::workflow::transition::dispatch::Move;
+use standards_core::workflow::transition::gate::Gate;
 
 /// A valid fixture case: its working tree and last commit.
 struct Case {

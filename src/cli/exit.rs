@@ -79,7 +79,7 @@ pub fn report_error_from(
     error: &Error,
     err: &mut dyn Write,
     color: bool,
-    view: Option<&crate::commands::paths::PathView>,
+    view: Option<&crate::support::paths::PathView>,
 ) -> u8 {
     let (code, hint) = classify(error);
     let hint = match (hint, view) {

@@ -281,7 +281,8 @@ mod tests {
         let pages = pages();
         let main = &pages["git-standards.1"];
         assert!(main.contains(".SH EXIT STATUS"), "{main}");
-        assert!(main.contains(".SH STATUS JSON"));
+        assert!(pages["git-standards-status.1"].contains(".SH STATUS JSON"));
+        assert!(pages["git-standards-handoff.1"].contains(".SH TRANSITION JSON"));
         assert!(main.contains(".SH EXAMPLES"));
         assert!(!main.contains('`'), "no literal backticks: {main}");
         assert!(main.contains("[\\fB\\-C\\fR \\fIpath\\fR]"), "{main}");

@@ -2,10 +2,12 @@
 //! clap, the terminal and process exit statuses.
 
 mod args;
+mod dispatch;
 mod exit;
 pub mod manual;
 #[cfg(test)]
 mod skill_commands;
+pub mod values;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -51,7 +53,10 @@ pub fn main() -> ExitCode {
     // stop hook prints for agents, never for a terminal, so it reads none.
     let configured = match (&cli.color, &cli.command) {
         (args::ColorChoice::Auto, Some(command))
-            if !matches!(command, Command::Hook(args::HookCommand::Stop(_))) =>
+            if !matches!(
+                command,
+                Command::Hook(crate::commands::hook::HookCommand::Stop(_))
+            ) =>
         {
             let start = cli.directory.clone().unwrap_or_else(|| ".".into());
             crate::commands::git_color_setting(&start)
@@ -158,7 +163,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, colors: Colors) -
         };
     };
     let json = command.json_output();
-    let result = args::dispatch(command, &mut ctx);
+    let result = dispatch::dispatch(command, &mut ctx);
     match result {
         Ok(()) => EXIT_OK,
         // The reader of our output went away (`| head`): nothing left to do.
@@ -173,7 +178,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, colors: Colors) -
             // subfolder, git must be pointed at the project root.
             let view = crate::repo::Project::discover(&ctx.cwd)
                 .ok()
-                .map(|p| crate::commands::paths::PathView::of(&ctx.cwd, &p));
+                .map(|p| crate::support::paths::PathView::of(&ctx.cwd, &p));
             report_error_from(&e, ctx.err, colors.err, view.as_ref())
         }
     }

@@ -1,12 +1,47 @@
 //! `git standards archive list|show|restore`: reads back what reset and
 //! uninstall archived under `refs/standards/archive/` (D21).
 
+use crate::cli::values::ref_value;
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::archive;
 use crate::repo::journal::{self, Change};
 use crate::repo::Project;
+use clap::Subcommand;
 use standards_core::audit::{Event, EventKind};
+
+#[derive(Debug, Subcommand)]
+pub enum ArchiveCommand {
+    /// List the archives: name, commit, time, files, versions, operation and branch.
+    List {
+        /// Print one JSON object: {"ok": true, "archives": [{name, ref, commit, time, versions, files, operation, branch}]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List an archive's files, or print one archived file byte for byte.
+    Show {
+        /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>` for an older version).
+        #[arg(value_parser = ref_value)]
+        name: String,
+        /// A file (or folder) in the archive; `.standards/` may be left out.
+        path: Option<String>,
+        /// Print one JSON object: {"ok": true, "command": "archive show", "archive", "commit", "files": [path]} for a listing, or {..., "file", "size", "content" (the file's text; null when it is not UTF-8)} for one file; a refusal prints {"ok": false, "error", "hint"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write archived files back into the working tree; refuses to overwrite anything.
+    Restore {
+        /// The archive (`<cycle-id>`, `reset-<time>`, optionally `~<n>`).
+        #[arg(value_parser = ref_value)]
+        name: String,
+        /// Files or folders to restore; `.standards/` may be left out.
+        #[arg(required = true)]
+        paths: Vec<String>,
+        /// Print one JSON object: {"ok": true, "command": "archive restore", "archive", "commit", "restored": [path as archived]}; a refusal prints {"ok": false, "error", "hint"}.
+        #[arg(long)]
+        json: bool,
+    },
+}
 
 /// The failpoints of `archive restore` (the journal's).
 pub const FAILPOINTS: &[&str] = &[
@@ -125,7 +160,7 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String], json: bool) 
     // Issue 21: held from checking the targets to the last write.
     let _lock = journal::lock(&project, "archive-restore")?;
     journal::refuse_if_pending(&project)?;
-    crate::commands::conflicts::refuse_during_conflict(ctx, &project, "archive restore")?;
+    crate::support::conflicts::refuse_during_conflict(ctx, &project, "archive restore")?;
     let commit = archive::resolve(&project.repo, name)?;
     let files = archive::files(&project.repo, commit, &archive::label(name))?;
     let mut changes = Vec::new();
@@ -171,7 +206,7 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String], json: bool) 
             .detail("archive", name)
             .detail("archive_commit", commit.to_string())
             .detail("paths", chosen.clone());
-        changes.push(crate::commands::audit::journalled(&project, event).0);
+        changes.push(crate::support::audit::journalled(&project, event).0);
     }
     journal::write_all(
         &project,

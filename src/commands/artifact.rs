@@ -3,10 +3,12 @@
 //! from the templates embedded in the binary (decision D5). An existing file
 //! is never overwritten.
 
-use crate::commands::{audit, runtime, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::journal::{self, Change};
 use crate::repo::write;
+use crate::support::{audit, runtime};
+use clap::{Subcommand, ValueEnum};
 use standards_core::assets;
 use standards_core::audit::{Event, EventKind};
 use standards_core::model::fields::Field;
@@ -15,7 +17,105 @@ use standards_core::model::vocab::{ArtifactType, CycleMode, ReviewKind};
 use standards_core::model::{cycle_id, layout};
 use standards_core::records::provenance::{self, Marking, Provenance};
 use standards_core::records::record;
-use standards_core::workflow::transition::{self, RecordPath};
+use standards_core::workflow::transition::record_path::{record_path, RecordPath};
+
+#[derive(Debug, Subcommand)]
+pub enum ArtifactCommand {
+    /// Create the active cycle's record of a type at its fixed path and print the path.
+    ///
+    /// Never overwrites: a re-run for the same record prints the path and
+    /// leaves the file unchanged; any other file at the path is a collision.
+    ///
+    /// SCOPE, ARCHITECTURE and DEVELOPMENT records are named in STATE.md's
+    /// `Active Work` (`Scope`, `Architecture`, `Development`), which the owning
+    /// role must fill before its gate passes: when that field is `NONE`, the
+    /// command writes the record's path there, together with the record as
+    /// one journaled operation (only that field's bytes change; a re-run
+    /// completes a record that exists without its path). A field that names
+    /// another artifact, such as an unmarked project document the role chose,
+    /// is left as it is and a note says so; an EXPEDITED cycle keeps `Scope`
+    /// and `Architecture` `NONE`. Other records have no field.
+    ///
+    /// The path is relative to the current folder (as git prints paths); with
+    /// `--json` it is relative to the project's top. A line on stderr names
+    /// the header fields that still hold the template's choices, which the
+    /// record's owner fills in next (`--json`: `owner` and `unfilled`).
+    Init(ArtifactInitArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ArtifactInitArgs {
+    /// The record type.
+    #[arg(value_enum, ignore_case = true, value_name = "TYPE")]
+    pub artifact: ArtifactArg,
+    /// The review kind; required for REVIEW and only for REVIEW
+    /// (IMPLEMENTATION or FINAL_DELIVERABLE).
+    #[arg(long, value_name = "IMPLEMENTATION|FINAL_DELIVERABLE")]
+    pub kind: Option<String>,
+    /// Print `{"ok": true, "path": "<record>", "created": <bool>, "stateField": "Active Work.<field>" | null}` (stateField: the field this run wrote the path to); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Record types, spelled exactly as in provenance blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ArtifactArg {
+    #[value(name = "SCOPE")]
+    Scope,
+    #[value(name = "ARCHITECTURE")]
+    Architecture,
+    #[value(name = "DEVELOPMENT")]
+    Development,
+    #[value(name = "VERIFICATION")]
+    Verification,
+    #[value(name = "REVIEW")]
+    Review,
+    #[value(name = "DOCUMENTATION")]
+    Documentation,
+    #[value(name = "SYNCHRONIZATION")]
+    Synchronization,
+}
+
+impl From<ArtifactArg> for ArtifactType {
+    fn from(a: ArtifactArg) -> Self {
+        match a {
+            ArtifactArg::Scope => ArtifactType::Scope,
+            ArtifactArg::Architecture => ArtifactType::Architecture,
+            ArtifactArg::Development => ArtifactType::Development,
+            ArtifactArg::Verification => ArtifactType::Verification,
+            ArtifactArg::Review => ArtifactType::Review,
+            ArtifactArg::Documentation => ArtifactType::Documentation,
+            ArtifactArg::Synchronization => ArtifactType::Synchronization,
+        }
+    }
+}
+
+/// `artifact init` arguments as a validated request (RT §3.1): REVIEW needs a
+/// kind and only REVIEW takes one; these come before the kind's value check.
+pub fn artifact_init_request(
+    a: ArtifactInitArgs,
+) -> Result<crate::commands::artifact::InitRequest> {
+    let artifact = ArtifactType::from(a.artifact);
+    let kind = match (artifact, a.kind) {
+        (ArtifactType::Review, None) => {
+            return Err(Error::usage(
+                "REVIEW needs `--kind IMPLEMENTATION` or `--kind FINAL_DELIVERABLE` (see `git standards artifact init --help`)",
+            ))
+        }
+        (ArtifactType::Review, Some(kind)) => Some(kind.to_ascii_uppercase().parse::<ReviewKind>().map_err(|_| {
+            Error::usage(format!(
+                "`{kind}` is not a review kind: use `--kind IMPLEMENTATION` or `--kind FINAL_DELIVERABLE`"
+            ))
+        })?),
+        (other, Some(_)) => {
+            return Err(Error::usage(format!(
+                "`--kind` is only for REVIEW; a {other} record has no review kind"
+            )))
+        }
+        (_, None) => None,
+    };
+    Ok(crate::commands::artifact::InitRequest { artifact, kind })
+}
 
 /// A validated `artifact init` request: `kind` is set exactly for `REVIEW`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -210,10 +310,10 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
     )?;
     // D22: never write beside an interrupted multi-file operation.
     crate::repo::journal::refuse_if_pending(&rt.project)?;
-    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;
+    crate::support::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;
     let mut plan = plan(&rt.tree, request)?;
     let doc = runtime::load_state(&rt.tree)?;
-    let field = transition::record_path(&doc, request.artifact, plan.path())
+    let field = record_path(&doc, request.artifact, plan.path())
         .map_err(|r| Error::refused(format!("refused: {r}"), r.hint))?;
     let new_state = match &field {
         RecordPath::Set { doc, .. } => Some(doc.render().to_string()),

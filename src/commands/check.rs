@@ -4,13 +4,41 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use crate::commands::paths::PathView;
-use crate::commands::{audit, runtime as tools, Context};
+use crate::cli::values::ref_value;
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::{conflicts, scan_cache, ObjectTree, Project};
+use crate::support::paths::PathView;
+use crate::support::{audit, runtime as tools};
 use standards_core::audit::{Event, EventKind};
 use standards_core::check::{self, runtime, Options, Report};
 use standards_core::model::tree::Tree;
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Print the result as JSON.
+    #[arg(long, conflicts_with = "quiet")]
+    pub json: bool,
+    /// Print only the summary line; the exit status tells the result.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Check the index (what the next commit will hold) instead of the working tree.
+    #[arg(long, conflicts_with = "rev")]
+    pub staged: bool,
+    /// Check a commit, branch or tag (read without a checkout), compared with its first parent.
+    #[arg(long = "ref", value_name = "rev", value_parser = ref_value)]
+    pub rev: Option<String>,
+    /// With `--ref` in a shallow clone whose commit's parent was not fetched:
+    /// check without the history rules instead of refusing.
+    #[arg(long)]
+    pub allow_shallow: bool,
+    /// Report only the reference checker's rules (as the Node runtime did), leaving out the protocol rules it never enforced (the PR family).
+    #[arg(long)]
+    pub compat: bool,
+    /// Name the git hook that runs this check (the scripts in `git-hooks/` pass `pre-commit` or `pre-merge-commit`): when problems are found, a `check-failed` event is recorded in the audit trail.
+    #[arg(long, value_name = "name", value_parser = ref_value)]
+    pub hook: Option<String>,
+}
 
 /// Which snapshot to check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -172,8 +200,8 @@ fn evaluate_snapshot(
             let tree = project.worktree()?;
             if !runtime::installed(&tree) {
                 // Committed but absent from the working tree: restore, never reinstall.
-                if let Some(source) = crate::commands::runtime::committed_runtime(project, &tree)? {
-                    return Err(crate::commands::runtime::absent_runtime(&source));
+                if let Some(source) = crate::support::runtime::committed_runtime(project, &tree)? {
+                    return Err(crate::support::runtime::absent_runtime(&source));
                 }
             }
             let head = project.head()?;

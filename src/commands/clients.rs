@@ -5,8 +5,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::commands::paths::PathView;
 use crate::error::{Error, Result};
+use crate::support::paths::PathView;
 use standards_core::invocation::Client;
 use standards_core::setup::client_plan::{skill_folder, Plan};
 

@@ -1,12 +1,53 @@
 //! `git standards cycle new`: prints a new, unused cycle ID (RT §2, RF §10).
 //! It changes no file: there is no ID registry (decision D13).
 
-use crate::commands::{audit, runtime, Context};
+use crate::cli::values::request_value;
+use crate::commands::Context;
 use crate::error::{Error, Result};
+use crate::support::{audit, runtime};
+use clap::Subcommand;
 use standards_core::audit::{Event, EventKind};
 use standards_core::model::cycle_id;
 use standards_core::model::tree::Tree;
 use standards_core::records::{claims, scan};
+
+#[derive(Debug, Subcommand)]
+pub enum CycleCommand {
+    /// Print a new, unused cycle ID for a request; changes no file.
+    ///
+    /// The ID is `<slug>-<UTC time>-<8 random hex digits>`. Refused while a
+    /// cycle is active: a new ID is only generated before the first cycle or
+    /// after sign-off or cancellation.
+    New(CycleNewArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CycleNewArgs {
+    /// The user's request the cycle will serve (its words form the ID's slug).
+    #[arg(
+        long,
+        value_name = "request text",
+        required = true,
+        allow_hyphen_values = true,
+        value_parser = request_value
+    )]
+    pub request: String,
+    /// Print `{"ok": true, "id": "<cycle id>"}`; a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+const CYCLE_NEW_USAGE: &str = "Usage: git standards cycle new --request \"<request text>\"";
+
+/// `cycle new` arguments as a validated request: the request text must not be blank.
+pub fn cycle_new_request(a: CycleNewArgs) -> Result<crate::commands::cycle::NewRequest> {
+    if a.request.trim().is_empty() {
+        return Err(Error::usage(format!(
+            "a request is required: `--request` must name the change in words\n{CYCLE_NEW_USAGE}"
+        )));
+    }
+    Ok(crate::commands::cycle::NewRequest { request: a.request })
+}
 
 /// A validated `cycle new` request.
 #[derive(Debug, Clone)]
@@ -67,7 +108,7 @@ pub fn run_new(ctx: &mut Context, request: &NewRequest, json: bool) -> Result<()
         runtime::shell_word(&request.request)
     );
     let rt = runtime::open_for(&ctx.cwd, Some(&command))?;
-    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "cycle new")?;
+    crate::support::conflicts::refuse_during_conflict(ctx, &rt.project, "cycle new")?;
     let id = new_id(&rt.tree, request, chrono::Utc::now(), os_random)?;
     // Issue 21: the event is this command's only product besides the ID, so
     // it is recorded first and the ID is printed only once it is: an ID whose

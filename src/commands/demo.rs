@@ -11,6 +11,13 @@ use standards_core::model::fields;
 use standards_core::model::layout;
 use standards_core::model::vocab::{ArtifactType, ReviewKind, WorkflowState};
 
+#[derive(Debug, clap::Args)]
+pub struct DemoArgs {
+    /// Build the demo in <dir>, which must be new or empty, and keep it afterwards.
+    #[arg(long, value_name = "dir")]
+    pub keep: Option<PathBuf>,
+}
+
 /// A validated demo request.
 #[derive(Debug, Clone, Default)]
 pub struct Request {

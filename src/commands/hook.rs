@@ -19,14 +19,171 @@ use std::time::{Duration, SystemTime};
 use sha2::{Digest, Sha256};
 
 use crate::commands::check::{self, Source};
-use crate::commands::{audit, runtime, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::conflicts as repo_conflicts;
 use crate::repo::{DirTree, Project};
+use crate::support::{audit, runtime};
+use clap::Subcommand;
 use standards_core::audit::{Event, EventKind};
 use standards_core::check::{Options, Problem, Report};
 use standards_core::invocation::Client;
 use standards_core::model::layout::STANDARDS_DIR;
+
+#[derive(Debug, Subcommand)]
+pub enum HookCommand {
+    /// Check the workflow files when an agent ends its turn; send it back once with the problems.
+    ///
+    /// Claude Code and Codex run this as their Stop hook, with the client's JSON payload on standard input (keys read: `stop_hook_active`, `session_id`, `turn_id`, `prompt_id`; anything unreadable counts as `{}`).
+    ///
+    /// It lets the agent stop at once when `stop_hook_active` is true, or when nothing under `.standards/` and no `*.md` file differs between the working tree, the index and HEAD. Otherwise it runs the turn-end variant of `git standards check`. Outside a git repository it always checks the folder holding `.standards/`.
+    ///
+    /// With problems it writes them (at most 15) and guidance on stderr and exits 2, which sends the agent back. A client that does not send `stop_hook_active` is sent back once per turn: a marker in the temporary folder `standards-hooks/` remembers the turn.
+    ///
+    /// Exit status: 0 the agent may stop; 2 the agent is sent back; 1 the hook's own error or wrong arguments (never 2, so a broken hook never traps the agent).
+    ///
+    /// With --client, the payload must be a JSON object (anything else is exit 1), and the answer takes the client's form: for `claude`, the problems on stderr and exit 2; for `codex`, `{"decision": "block", "reason": "<problems>"}` on stdout and exit 0 (the problems also on stderr).
+    #[command(verbatim_doc_comment)]
+    Stop(HookStopArgs),
+    /// The git pre-commit hook's check: `check --staged` for every project whose runtime is staged.
+    ///
+    /// The installed pre-commit (and pre-merge-commit) hook runs this from the top of the working tree. It exits at once, reading no file, when nothing under any `.standards/` and no `*.md` file is staged differently from HEAD (decided from the object IDs of the index and HEAD's tree). Otherwise it runs `git standards check --staged --hook <name>` for each folder whose `.standards/PROTOCOL.md` is staged, printing each report.
+    ///
+    /// Exit status: 0 when every check passed (or nothing relevant is staged), 1 when one found problems or could not run; a failed check leaves a `check-failed` event in the audit trail.
+    PreCommit(HookPreCommitArgs),
+    /// The server's pre-receive hook: refuse pushes that bring cycle state into the main branch, or commits that fail `verify`.
+    ///
+    /// Reads git's `<old-id> <new-id> <ref>` lines on standard input, in the receiving (usually bare) repository. For each pushed branch: when it is the main branch or a protected branch, the merge guard (see `git standards merge-guard`) judges the new tip against the branch's current tip; and `git standards verify` checks the new commits (from the old tip, from the merge-base with the main branch for a new branch, from where old and new meet after a force push). Deletions and tags are accepted unchecked.
+    ///
+    /// The policy is the receiving repository's, never the pushed commits': git config `standards.mainBranch` and `standards.protectedBranches`, else the `.standards/config.toml` committed on its HEAD branch before the push, else the HEAD branch, else `init.defaultBranch`, else `main`.
+    ///
+    /// Messages start with `git-standards: ` (the pusher sees them after `remote: `). `git standards hooks install` in a bare repository installs this hook. With --json, also a JSON object on stdout: {ok, mainBranch, protectedBranches, refs: [{ref, old, new, ok, skipped, guarded, guard: [{project, message, hint}], verify (verify's JSON, or null)}]}.
+    ///
+    /// Exit status: 0 the push may land; 1 a ref is refused (git then refuses the whole push), or the input cannot be read.
+    #[command(verbatim_doc_comment)]
+    PreReceive(HookServerArgs),
+    /// The server's update hook (`<ref> <old-id> <new-id>`): the pre-receive checks for one ref.
+    ///
+    /// For servers that run per-ref hooks; the same checks and messages as `git standards hook pre-receive`, for the one ref named by the arguments.
+    #[command(verbatim_doc_comment)]
+    Update(HookUpdateArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HookServerArgs {
+    /// Also print the verdicts as a JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HookUpdateArgs {
+    /// The ref being updated (`refs/heads/<branch>`).
+    #[arg(value_name = "ref")]
+    pub refname: String,
+    /// Its current object ID (all zeros: it is created).
+    #[arg(value_name = "old-id")]
+    pub old: String,
+    /// Its new object ID (all zeros: it is deleted).
+    #[arg(value_name = "new-id")]
+    pub new: String,
+    /// Also print the verdict as a JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HookPreCommitArgs {
+    /// The git hook running the check, as recorded in a `check-failed` event.
+    #[arg(long, value_name = "name", default_value = "pre-commit", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub hook: String,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HookStopArgs {
+    /// The client that runs the hook, which decides the payload check and the answer's form.
+    #[arg(long, value_enum, ignore_case = true, value_name = "claude|codex")]
+    pub client: Option<crate::commands::invocation::ClientArg>,
+}
+
+/// `hook pre-commit`: the fast exit, else `check --staged --hook <name>` for
+/// each staged project through the one opened repository; a project that
+/// fails (problems, or an error, reported through `report`) does not stop
+/// the others.
+pub fn run_pre_commit(
+    ctx: &mut Context,
+    hook: String,
+    report: &mut dyn FnMut(&Error, &mut dyn std::io::Write),
+) -> Result<()> {
+    let mut project = crate::repo::Project::discover(&ctx.cwd)?;
+    project.trust_index_checksum();
+    let request = crate::commands::check::Request {
+        source: crate::commands::check::Source::Staged,
+        json: false,
+        quiet: false,
+        options: Default::default(),
+        allow_shallow: false,
+        hook: Some(hook),
+    };
+    let mut failed = false;
+    if request.hook.as_deref() == Some("pre-commit") {
+        // A merge, squash merge or cherry-pick concluded with `git commit`
+        // (issue 22): the merge guard judges what it brings.
+        if let Err(e) = crate::commands::merge_guard::pre_commit_guard(ctx, &project) {
+            if e.is_broken_pipe() {
+                return Err(e);
+            }
+            failed = true;
+            report(&e, ctx.err);
+        }
+    }
+    for found in crate::commands::hook::pre_commit_projects(&project)? {
+        let result = found.and_then(|p| {
+            let mut sub = Context {
+                cwd: p.root.clone(),
+                out: &mut *ctx.out,
+                err: &mut *ctx.err,
+                color: ctx.color,
+            };
+            crate::commands::check::run_project(&mut sub, &p, &request)
+        });
+        match result {
+            Ok(()) => {}
+            Err(e) if e.is_broken_pipe() => return Err(e),
+            Err(e) => {
+                failed = true;
+                report(&e, ctx.err);
+            }
+        }
+    }
+    crate::repo::reads::report(ctx.err);
+    if failed {
+        Err(Error::Exit { code: 1 })
+    } else {
+        Ok(())
+    }
+}
+
+/// `hook stop` on standard input: the payload read within its bounds, or a
+/// reader that fails with the read's error, which the hook reports.
+pub fn run_stop_from_stdin(ctx: &mut Context, client: Option<Client>) -> Result<()> {
+    match read_stdin_bounded() {
+        Ok(bytes) => run_stop(ctx, &mut bytes.as_slice(), client),
+        Err(e) => run_stop(ctx, &mut FailingRead(Some(e)), client),
+    }
+}
+
+/// A reader that fails once with a stored error (standard input that could not be read).
+struct FailingRead(Option<std::io::Error>);
+
+impl std::io::Read for FailingRead {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        match self.0.take() {
+            Some(e) => Err(e),
+            None => Ok(0),
+        }
+    }
+}
 
 /// The usage line (RT §5.1, decision D4).
 pub const USAGE: &str = "Usage: git standards hook stop";

@@ -8,7 +8,54 @@ use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::hooks::{self, HookFile, Manager, ATTRIBUTE_LINE};
 use crate::repo::{failpoint, projects, Project};
+use clap::Subcommand;
 use standards_core::audit::{Event, EventKind};
+
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// Install the git hooks and the STATE.md merge driver.
+    ///
+    /// Without options: pre-commit (`check --staged` for every project, and the merge guard while a merge, squash merge or cherry-pick is in progress), pre-merge-commit (the merge guard, then the same check), reference-transaction (refuses to move the main branch, or a protected one, to arriving history that fails the merge guard: fast-forwards, pulls, rebases, cherry-picks; plain commits pass) and the merge driver (a `.standards/STATE.md merge=standards` line in each project's `.gitattributes`, plus `merge.standards.driver = git standards merge-driver %O %A %B %P` in the repository's config). Name options to choose; --pre-push runs `verify` and the merge guard on what is pushed.
+    ///
+    /// Hooks go where git runs them: `core.hooksPath`, else the common git directory's `hooks/` (shared by linked worktrees). Each is a shim marked with its fingerprint. A hook you already have is kept as `<hook>.local` and runs first; its exit status stops the hook as before. When pre-commit, lefthook or husky manages the hooks, nothing is written: the snippet for that manager is printed instead. Running it again changes nothing.
+    #[command(verbatim_doc_comment)]
+    Install(HooksInstallArgs),
+    /// Remove what `hooks install` added and put back the hooks that were there, byte for byte.
+    Uninstall(HooksUninstallArgs),
+    /// Show each hook, the merge driver, the `.gitattributes` lines and any hook manager.
+    Status(HooksStatusArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HooksStatusArgs {
+    /// Print one JSON object on stdout: {"ok": true, "command": "hooks status", "items": [{name, state}]}, one item per line of the text output; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HooksInstallArgs {
+    #[arg(long)]
+    pub pre_commit: bool,
+    #[arg(long)]
+    pub pre_merge_commit: bool,
+    #[arg(long)]
+    pub pre_push: bool,
+    #[arg(long)]
+    pub reference_transaction: bool,
+    #[arg(long)]
+    pub merge_driver: bool,
+    /// Print one JSON object on stdout: {"ok": true, "command": "hooks install", "messages": [the text form's lines, which stderr still shows], "snippet": the hook manager's configuration or null}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HooksUninstallArgs {
+    /// Print one JSON object on stdout: {"ok": true, "command": "hooks uninstall", "messages": [the text form's lines, which stderr still shows], "snippet": null}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// Where a test may kill `hooks install` (`GIT_STANDARDS_FAILPOINT`).
 pub const FAILPOINTS: &[&str] = &[
@@ -393,7 +440,7 @@ fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Resul
             .detail("hooks", changed)
             .detail("folder", dir.display().to_string());
         // Issue 21: never exit 0 having dropped the event.
-        crate::commands::audit::append_or_fail(ctx, project, event, "the hooks were installed")?;
+        crate::support::audit::append_or_fail(ctx, project, event, "the hooks were installed")?;
     }
     Ok(())
 }
@@ -482,7 +529,7 @@ fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
     }
     if !removed.is_empty() {
         let event = Event::new(EventKind::HooksUninstalled).detail("hooks", removed);
-        crate::commands::audit::append_or_fail(ctx, project, event, "the hooks were removed")?;
+        crate::support::audit::append_or_fail(ctx, project, event, "the hooks were removed")?;
     }
     Ok(())
 }

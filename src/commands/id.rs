@@ -11,12 +11,63 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::commands::{runtime, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
+use crate::support::runtime;
+use clap::{Subcommand, ValueEnum};
 use standards_core::model::tree::{obstacle, Node, Obstacle, Text, Tree};
 use standards_core::model::vocab::IdPrefix;
 use standards_core::records::numbering::{self, OwnerError};
 use standards_core::records::provenance;
+
+#[derive(Debug, Subcommand)]
+pub enum IdCommand {
+    /// Print the next free identifier of a prefix in a record; never edits it.
+    ///
+    /// Counts every use of the prefix in the file and in its last committed
+    /// version, except references into other records (`other.md#F-003`).
+    Next(IdNextArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct IdNextArgs {
+    /// The identifier prefix.
+    #[arg(value_enum, ignore_case = true, value_name = "AC|DEV|F|D|DOC")]
+    pub prefix: PrefixArg,
+    /// The record: relative to the current folder or the project root, or absolute.
+    #[arg(value_name = "file")]
+    pub file: PathBuf,
+    /// Print `{"ok": true, "id": "<identifier>", "file": "<project path>"}`; a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Identifier prefixes, spelled exactly as in records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PrefixArg {
+    #[value(name = "AC")]
+    Ac,
+    #[value(name = "DEV")]
+    Dev,
+    #[value(name = "F")]
+    F,
+    #[value(name = "D")]
+    D,
+    #[value(name = "DOC")]
+    Doc,
+}
+
+impl From<PrefixArg> for IdPrefix {
+    fn from(p: PrefixArg) -> Self {
+        match p {
+            PrefixArg::Ac => IdPrefix::Ac,
+            PrefixArg::Dev => IdPrefix::Dev,
+            PrefixArg::F => IdPrefix::F,
+            PrefixArg::D => IdPrefix::D,
+            PrefixArg::Doc => IdPrefix::Doc,
+        }
+    }
+}
 
 /// A validated `id next` request.
 #[derive(Debug, Clone)]
@@ -212,7 +263,7 @@ pub fn next(
 /// Runs `id next`.
 pub fn run_next(ctx: &mut Context, request: &NextRequest, json: bool) -> Result<()> {
     let rt = runtime::open(&ctx.cwd)?;
-    crate::commands::conflicts::refuse_during_conflict(ctx, &rt.project, "id next")?;
+    crate::support::conflicts::refuse_during_conflict(ctx, &rt.project, "id next")?;
     let cwd = std::path::absolute(&ctx.cwd).map_err(|e| Error::io(&ctx.cwd, e))?;
     let Some(rel) = project_path(&cwd, &rt.root, &request.file) else {
         return Err(Error::refused(

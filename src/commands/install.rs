@@ -5,10 +5,12 @@
 
 use std::io::Write;
 
-use crate::commands::paths::PathView;
-use crate::commands::{audit, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::{change_plan, journal, notes_config, Project};
+use crate::support::audit;
+use crate::support::paths::PathView;
+use clap::ValueEnum;
 use standards_core::audit::{Event, EventKind};
 use standards_core::check::runtime::HeldBy;
 use standards_core::model::layout::{CHAPTERS_DIR, INSTALLATION_PATH, STANDARDS_DIR, STATE_PATH};
@@ -20,6 +22,68 @@ use standards_core::setup::install::{
     installation_json, mode_reason, Asked, InstallError, InstallKind, Plan, RootListing, Version,
     REPAIRABLE,
 };
+
+#[derive(Debug, clap::Args)]
+pub struct InstallArgs {
+    /// Project mode for a first install; inferred from the project's files when absent. A reinstall recreates a runtime file that is missing and that git holds no copy of (and says so); a lost MODE.md only with `--mode`, which is never guessed for an installed project.
+    #[arg(long, value_enum, ignore_case = true)]
+    pub mode: Option<ModeArg>,
+    /// Show what would change without writing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Agent clients to set up: role skills, explicit-invocation settings, the stop hook and the AGENTS.md/CLAUDE.md blocks. `none` removes what install added for every client. Without it: the installed clients; on a first setup, the clients whose folders (.claude/, .agents/, .codex/) exist, else none (on a terminal, you are asked).
+    #[arg(
+        long,
+        value_enum,
+        ignore_case = true,
+        value_name = "claude|codex|both|none"
+    )]
+    pub client: Option<ClientChoiceArg>,
+    /// Leave out the stop hook (`git standards hook stop`), or remove it.
+    #[arg(long, conflicts_with = "hooks")]
+    pub no_hooks: bool,
+    /// Add the stop hook (the default on a first setup; a reinstall keeps the recorded choice).
+    #[arg(long)]
+    pub hooks: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask which clients to set up: {"ok": true, "command": "install", "dryRun", "lines": [the text report's lines]}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `install --client`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClientChoiceArg {
+    Claude,
+    Codex,
+    Both,
+    None,
+}
+
+impl From<ClientChoiceArg> for standards_core::setup::client_plan::Choice {
+    fn from(c: ClientChoiceArg) -> Self {
+        match c {
+            ClientChoiceArg::Claude => Self::Claude,
+            ClientChoiceArg::Codex => Self::Codex,
+            ClientChoiceArg::Both => Self::Both,
+            ClientChoiceArg::None => Self::None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    Greenfield,
+    Brownfield,
+}
+
+impl From<ModeArg> for standards_core::model::vocab::ProjectMode {
+    fn from(m: ModeArg) -> Self {
+        match m {
+            ModeArg::Greenfield => Self::Greenfield,
+            ModeArg::Brownfield => Self::Brownfield,
+        }
+    }
+}
 
 /// A validated install request.
 #[derive(Debug, Clone, Default)]
@@ -36,7 +100,7 @@ pub struct Request {
 fn refuse_absent_runtime(source: &str) -> Error {
     Error::refused(
         format!("refusing to install: `.standards/` is missing from the working tree, but {source} holds an installed runtime; a first install would replace the committed workflow state"),
-        Some(format!("bring it back with `{}` (or, in a sparse checkout, `git sparse-checkout add .standards`), then run `git standards install` again", crate::commands::runtime::restore_command(source))),
+        Some(format!("bring it back with `{}` (or, in a sparse checkout, `git sparse-checkout add .standards`), then run `git standards install` again", crate::support::runtime::restore_command(source))),
     )
 }
 
@@ -91,7 +155,7 @@ fn install(ctx: &mut Context, request: &Request) -> Result<()> {
         Some(journal::lock(&project, "install")?)
     };
     journal::refuse_if_pending(&project)?;
-    crate::commands::conflicts::refuse_during_conflict(ctx, &project, "install")?;
+    crate::support::conflicts::refuse_during_conflict(ctx, &project, "install")?;
     // Install always targets the project root found by D1.
     let root = if project.root.starts_with(&root) {
         project.root.clone()
@@ -113,7 +177,7 @@ fn install(ctx: &mut Context, request: &Request) -> Result<()> {
             .next()
             .is_none();
     let index = project.index()?;
-    let committed_runtime = crate::commands::runtime::committed_runtime(&project, &tree)?;
+    let committed_runtime = crate::support::runtime::committed_runtime(&project, &tree)?;
     let head = project.head()?;
     let held = REPAIRABLE
         .into_iter()
@@ -216,7 +280,7 @@ fn install(ctx: &mut Context, request: &Request) -> Result<()> {
         };
         let written = written_roots(&plan, &clients)
             .iter()
-            .map(|p| super::runtime::shell_word(&view.show(p)))
+            .map(|p| crate::support::runtime::shell_word(&view.show(p)))
             .collect::<Vec<_>>()
             .join(" ");
         writeln!(

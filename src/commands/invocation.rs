@@ -7,9 +7,42 @@ use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::bounded::ProjectFiles;
 use crate::repo::Project;
+use clap::ValueEnum;
 use standards_core::invocation::output::{self, Discovery};
 use standards_core::invocation::{metadata, Client};
 use standards_core::model::vocab::Role;
+
+#[derive(Debug, clap::Args)]
+pub struct InvocationArgs {
+    /// The role's skill name: navigator, scoper, architect, auditor, developer, tester, reviewer, documenter or synchronizer.
+    #[arg(value_name = "role", allow_hyphen_values = true)]
+    pub role: String,
+    /// The client whose installed skill copy to read.
+    #[arg(long, value_enum, ignore_case = true, value_name = "codex|claude")]
+    pub client: Option<ClientArg>,
+    /// Print the result as JSON (keys described above).
+    #[arg(long)]
+    pub json: bool,
+    /// The project folder (default: the project holding the current folder).
+    #[arg(long, value_name = "path")]
+    pub project: Option<PathBuf>,
+}
+
+/// An agent client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClientArg {
+    Codex,
+    Claude,
+}
+
+impl From<ClientArg> for standards_core::invocation::Client {
+    fn from(c: ClientArg) -> Self {
+        match c {
+            ClientArg::Codex => standards_core::invocation::Client::Codex,
+            ClientArg::Claude => standards_core::invocation::Client::Claude,
+        }
+    }
+}
 
 /// A validated `invocation` request.
 #[derive(Debug, Clone)]

@@ -2,12 +2,70 @@
 
 use std::fmt::Write as _;
 
+use crate::cli::values::text_value;
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::notes::{self, Anchor, Note};
 use crate::repo::Project;
 use standards_core::audit::line::one_line;
 use standards_core::audit::{parse_line, Filter, Recorded};
+
+#[derive(Debug, clap::Args)]
+pub struct LogArgs {
+    /// Only this cycle's events (one lookup of the cycle's anchor).
+    #[arg(long, value_name = "id", value_parser = text_value)]
+    pub cycle: Option<String>,
+    /// Only events of this type; repeat for several.
+    #[arg(long = "event", value_name = "type", value_parser = event_names(), ignore_case = true)]
+    pub events: Vec<String>,
+    /// Only events at or after this time: YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS (UTC) or RFC 3339.
+    #[arg(long, value_name = "date")]
+    pub since: Option<String>,
+    /// Only events before this time; a date alone includes that whole day.
+    #[arg(long, value_name = "date")]
+    pub until: Option<String>,
+    /// Only events whose actor matches: a case-insensitive substring, or a glob with `*` and `?`.
+    #[arg(long, value_name = "pattern")]
+    pub actor: Option<String>,
+    /// Only the newest N matching events (still printed oldest first).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Print each event's JSON line (JSON Lines) instead of readable lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn event_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        standards_core::audit::EventKind::ALL
+            .iter()
+            .map(|k| k.name()),
+    )
+}
+
+/// `log` arguments as a validated request: dates parse, the limit is positive.
+pub fn log_request(a: LogArgs) -> Result<crate::commands::log::Request> {
+    use standards_core::audit::filter::{parse_time, Bound};
+    let time = |text: Option<String>, bound, flag: &str| -> Result<_> {
+        text.map(|t| parse_time(&t, bound).map_err(|e| Error::usage(format!("{flag}: {e}"))))
+            .transpose()
+    };
+    if a.limit == Some(0) {
+        return Err(Error::usage("--limit must be at least 1"));
+    }
+    Ok(crate::commands::log::Request {
+        filter: standards_core::audit::Filter {
+            cycle: a.cycle,
+            // Accepted in any case, printed and matched as the trail spells them.
+            events: a.events.iter().map(|e| e.to_ascii_lowercase()).collect(),
+            since: time(a.since, Bound::Start, "--since")?,
+            until: time(a.until, Bound::End, "--until")?,
+            actor: a.actor,
+            limit: a.limit,
+        },
+        json: a.json,
+    })
+}
 
 /// A validated `log` request.
 #[derive(Debug, Clone, Default)]

@@ -8,6 +8,13 @@ use std::path::{Path, PathBuf};
 use super::Context;
 use crate::error::{Error, Result};
 
+#[derive(Debug, clap::Args)]
+pub struct ManpagesArgs {
+    /// Write the pages into <DIR>/man1/ (default: the `share/man` beside the binary's folder).
+    #[arg(long, value_name = "DIR", num_args = 0..=1)]
+    pub install: Option<Option<PathBuf>>,
+}
+
 pub struct Request {
     /// `None`: list the pages; `Some(None)`: install beside the binary;
     /// `Some(Some(dir))`: install into `dir/man1/`.

@@ -14,6 +14,22 @@ use crate::error::{Error, Result};
 use standards_core::model::layout::STATE_PATH;
 use standards_core::workflow::state_merge::{self, MergeCase};
 
+#[derive(Debug, clap::Args)]
+pub struct MergeDriverArgs {
+    /// `%O`: the file holding the merge base's version.
+    #[arg(value_name = "base")]
+    pub base: PathBuf,
+    /// `%A`: the file holding your branch's version; the result is written here.
+    #[arg(value_name = "ours")]
+    pub ours: PathBuf,
+    /// `%B`: the file holding the other branch's version.
+    #[arg(value_name = "theirs")]
+    pub theirs: PathBuf,
+    /// `%P`: the path being merged, named in messages.
+    #[arg(value_name = "path")]
+    pub path: Option<String>,
+}
+
 /// The exit status git reads as "the merge conflicted".
 pub const EXIT_CONFLICT: u8 = 1;
 

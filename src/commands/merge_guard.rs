@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::cli::values::{branch_value, ref_value};
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::{projects, Project};
@@ -12,6 +13,25 @@ use standards_core::audit::{Event, EventKind};
 use standards_core::setup::config::Branches;
 use standards_core::setup::fresh::{self, Freshness};
 use standards_core::setup::merge_guard::{self, Side, Verdict};
+
+#[derive(Debug, clap::Args)]
+pub struct MergeGuardArgs {
+    /// The branch (or commit) to be merged.
+    #[arg(value_name = "branch", value_parser = ref_value)]
+    pub branch: Option<String>,
+    /// The branch merged into (default: the current branch).
+    #[arg(long, value_name = "branch", value_parser = branch_value)]
+    pub into: Option<String>,
+    /// Print nothing when the merge may go ahead.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print one JSON object on stdout: {"ok": true, "command": "merge-guard", "target", "merges": [the sentences saying why each merge may go ahead]}; a refusal prints {"ok": false, "error", "hint"} and exits 1.
+    #[arg(long)]
+    pub json: bool,
+    /// For the reference-transaction hook: `--into`'s branch moves from this commit to <branch>; plain commits pass, other arriving history is judged.
+    #[arg(long, value_name = "commit", hide = true)]
+    pub from: Option<String>,
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct Request {
@@ -569,7 +589,7 @@ fn guard(
                 if let Some(c) = &refusal.cycle {
                     event = event.cycle(c.id.clone());
                 }
-                crate::commands::audit::append_after(ctx, project, event);
+                crate::support::audit::append_after(ctx, project, event);
             }
             first_error.get_or_insert(e);
             continue;

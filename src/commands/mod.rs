@@ -1,12 +1,12 @@
-//! One module per subcommand. Each takes a validated request and a [`Context`].
+//! One module per subcommand: its clap `Args` and its `run`, which takes a
+//! validated request and a [`Context`]. Helpers they share live in
+//! [`crate::support`].
 
 pub mod archive;
 pub mod artifact;
-pub mod audit;
 pub mod check;
 pub mod clients;
-pub mod confirm;
-pub mod conflicts;
+pub mod completions;
 pub mod cycle;
 pub mod demo;
 pub mod hook;
@@ -19,11 +19,9 @@ pub mod manpages;
 pub mod merge_driver;
 pub mod merge_guard;
 pub mod notes;
-pub mod paths;
 pub mod recover;
 pub mod reset;
 pub mod resolve;
-pub mod runtime;
 pub mod server_hook;
 pub mod status;
 pub mod transition;
@@ -46,9 +44,9 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// How this command shows `project`'s paths to a person ([`paths::PathView`]).
-    pub fn path_view(&self, project: &crate::repo::Project) -> paths::PathView {
-        paths::PathView::of(&self.cwd, project)
+    /// How this command shows `project`'s paths to a person ([`crate::support::paths::PathView`]).
+    pub fn path_view(&self, project: &crate::repo::Project) -> crate::support::paths::PathView {
+        crate::support::paths::PathView::of(&self.cwd, project)
     }
 
     /// One project-relative path as a person reads it from the current folder.

@@ -5,11 +5,39 @@ use std::collections::BTreeMap;
 
 use gix::hash::ObjectId;
 
+use crate::cli::values::ref_value;
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::notes::{self, NOTES_REF};
 use crate::repo::notes_sync::{self, Git, MergePlan, Merged, ARCHIVE_PREFIX};
 use crate::repo::{archive, failpoint, Project};
+use clap::Subcommand;
+
+#[derive(Debug, Subcommand)]
+pub enum NotesCommand {
+    /// Fetch, merge and push the audit trail (`refs/notes/standards`) and the archive refs (`refs/standards/archive/*`).
+    ///
+    /// Git neither fetches nor pushes notes by default; this is the one command a team needs. It fetches the remote's trail into `refs/notes/remotes/<remote>/standards` (never with a forced refspec), merges it into `refs/notes/standards` line by line (`cat_sort_uniq`: the union of both clones' events) with a two-parent notes commit, and pushes without force. When the push is rejected because someone pushed in between, it fetches, merges and pushes again, a few times at most. Archive refs under `refs/standards/archive/` travel both ways too, never forced: an archive that diverged is reported, not overwritten.
+    ///
+    /// Only `refs/notes/standards` and `refs/standards/archive/*` are fetched, first into `refs/quarantine/standards/<remote>/`, and checked before they move into place: a trail that is not a notes commit, or that does not descend from what was fetched last, is refused; an archive whose tree holds `.git` (in any case, or a spelling NTFS or HFS+ reads as `.git`) or a `.gitmodules` symbolic link is refused and never fetched. An event once in the local trail is never removed: when the remote deleted events, the union keeps them, a warning says how many, and the push restores them.
+    ///
+    /// Exit status: 0 when both sides hold the union; 1 when the remote refused (for example a host that does not accept `refs/notes/*`), a ref diverged, or a fetched ref was refused.
+    #[command(verbatim_doc_comment)]
+    Sync(NotesSyncArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NotesSyncArgs {
+    /// The remote to sync with.
+    #[arg(value_name = "remote", default_value = "origin", value_parser = ref_value)]
+    pub remote: String,
+    /// Show what would move without fetching, merging or pushing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print one JSON object on stdout instead of the report: {"ok": true, "command": "notes sync", "remote", "dryRun", "actions": [{action: fetched|merged|fast-forward|pushed|up to date|nothing|would fetch|would merge|would push|would compare, detail}]}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// The crash points of a sync (D22 tests): after the fetch, after the merge.
 pub const FAILPOINTS: &[&str] = &["notes-sync:fetched", "notes-sync:merged"];

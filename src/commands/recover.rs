@@ -1,11 +1,22 @@
 //! `git standards recover`: finishes an operation that was interrupted (killed,
 //! power loss) after it began writing, from the journal it left (D22).
 
-use crate::commands::{audit, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::journal::{self, Direction};
 use crate::repo::{notes, Project};
+use crate::support::audit;
 use standards_core::audit::{Event, EventKind};
+
+#[derive(Debug, clap::Args)]
+pub struct RecoverArgs {
+    /// Undo the interrupted operation instead of completing it.
+    #[arg(long)]
+    pub rollback: bool,
+    /// Print one JSON object on stdout instead of the outcome word: {"ok": true, "command": "recover", "outcome": completed|rolled-back|nothing, "operation" (null when nothing), "started", "applied", "steps"}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// A validated recover request.
 #[derive(Debug, Clone, Default)]

@@ -24,6 +24,25 @@ use standards_core::model::{fields, mode, state};
 use standards_core::setup::change::{ChangePlan, Step};
 use standards_core::setup::install::infer_mode;
 
+#[derive(Debug, clap::Args)]
+pub struct ResetArgs {
+    /// Project mode after the reset; inferred from the project's files when absent.
+    #[arg(long, value_enum, ignore_case = true)]
+    pub mode: Option<crate::commands::install::ModeArg>,
+    /// Print the planned changes and diffs without changing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask for confirmation (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
+    /// Commit the reset (only the paths it changed) with Standards-Reset and Standards-Archive trailers.
+    #[arg(long)]
+    pub commit: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask (a reset to run needs --yes): {"ok": true, "command": "reset", "dryRun", "changed", "mode", "cycle", "paths": [{action: remove|write, path}], "records", "recordKinds": {kind: count}, "archive" (<ref>@<commit> or null), "commit" (or null), "warnings"}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// The failpoints of `reset`: after the archive, then the journal's.
 pub const FAILPOINTS: &[&str] = &[
     "reset:archived",

@@ -10,17 +10,38 @@
 
 use std::io::BufRead;
 
-use crate::commands::{audit, runtime, Context};
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::conflicts::{self, ConflictState};
 use crate::repo::failpoint;
 use crate::repo::journal::{self, Change};
+use crate::support::{audit, runtime};
+use clap::ValueEnum;
 use standards_core::audit::{Event, EventKind};
 use standards_core::model::layout::{STANDARDS_DIR, STATE_PATH};
 use standards_core::model::state::StateDoc;
 use standards_core::model::tree::{Text, Tree};
 use standards_core::workflow::conflicts::{has_markers, sides_from_markers, Conflict};
 use standards_core::workflow::state_merge::SideSummary;
+
+#[derive(Debug, clap::Args)]
+pub struct ResolveArgs {
+    /// The side whose STATE.md is kept.
+    #[arg(long, value_enum, ignore_case = true, value_name = "ours|theirs")]
+    pub keep: KeepArg,
+    /// Confirm the decision without asking (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask (a resolution needs --yes): {"ok": true, "command": "resolve", "keep", "kept" and "dropped" (the cycle IDs, or null), "records" (the dropped cycle's records), "staged", "lines" (the text report)}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KeepArg {
+    Ours,
+    Theirs,
+}
 
 /// Every crash point of `resolve`, in order (see `repo::failpoint`): before
 /// its journal, the journal's own (the event, STATE.md and the index are its
@@ -109,7 +130,7 @@ pub fn run(ctx: &mut Context, request: &Request, terminal: Option<&mut dyn BufRe
         let question = format!(
             "Keep {kept_label}: STATE.md will track {kept}{dropped_note}. Every record stays in place. Continue? [y/N] "
         );
-        if !super::confirm::ask(ctx.err, terminal, &question)? {
+        if !crate::support::confirm::ask(ctx.err, terminal, &question)? {
             return Err(Error::refused(
                 "not resolved: the user did not confirm; nothing was changed",
                 Some(format!("run `{command}` once the user has decided")),

@@ -380,7 +380,7 @@ pub const SERVER_HOOKS: [&str; 2] = ["pre-receive", "update"];
 /// `hooks install` in a bare repository: the pre-receive hook. Not the
 /// update hook, which would judge the same refs a second time; a server
 /// that runs only per-ref hooks calls `git standards hook update` itself
-/// (README, Server hooks).
+/// (docs/guide.md, Server hooks).
 pub fn install(ctx: &mut Context, project: &Project) -> Result<()> {
     let (dir, _) = hooks::hooks_dir(&project.repo, None)?;
     let name = "pre-receive";

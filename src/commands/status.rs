@@ -7,10 +7,12 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::commands::paths::PathView;
-use crate::commands::{runtime, Context};
+use crate::cli::values::ref_value;
+use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::{config as repo_config, conflicts as repo_conflicts, Project};
+use crate::support::paths::PathView;
+use crate::support::runtime;
 use standards_core::model::layout::{MARKER, MODE_PATH, PROTOCOL_PATH, STANDARDS_DIR, STATE_PATH};
 use standards_core::model::mode;
 use standards_core::model::state::StateDoc;
@@ -20,6 +22,57 @@ use standards_core::setup::fresh;
 use standards_core::workflow::conflicts;
 use standards_core::workflow::next::{self, BranchContext};
 use standards_core::workflow::summary::{self, Summary};
+
+/// The keys of `status --json`, printed after the options in `git standards status --help` and the man page.
+pub const JSON_HELP: &str = r#"STATUS JSON
+
+`git standards status --json` prints one JSON object; on success it has all the keys below. Vocabulary values keep the protocol's spelling, `UNSET` and `NONE` included; free-text and path fields are null where STATE.md says `NONE` or `UNSET`.
+
+ok: true. When the status cannot be shown, the object is {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and the exit status is 1 (or 3); when STATE.md or MODE.md is in a merge conflict it also has "conflict", the same object as in `git standards check --json`, naming both sides' cycle, request and workflow state; run at the top of a repository whose projects live only in subfolders, it has "projects": [{"folder": "<folder, relative to the repository's top>", "command": "git standards -C <folder> ..."}] (`git standards check --json` too).
+
+source: the snapshot read: "the working tree", "the index", or "commit <short id> (`<rev>`)".
+
+commit: the full commit ID with --ref, else null.
+
+projectMode: GREENFIELD or BROWNFIELD from MODE.md; null when MODE.md is missing or invalid (the reason is in problems).
+
+workflowState, owner: the workflow state and the role that acts in it (Scoper, Architect, Auditor, Developer, Tester, Reviewer, Documenter, Synchronizer, or user).
+
+cycleMode, completionPolicy: the cycle's mode and completion policy.
+
+pendingCycle: {mode, request, blockedOn}: the next-cycle preference and the blocked next-cycle request with its question.
+
+activeWork: {id, request, scope, architecture, development, blockedOn, promotionReason, auditTarget, pendingVerificationCadence}, or null when no cycle is active.
+
+lastCycle: {id, request, outcome} of the cycle that a terminal state (outcome SIGNED_OFF or CANCELLED) ended, else null.
+
+handoff: {kind, from, failureType, reason}: the last handoff, as written.
+
+recovery: the recovery frames, newest (the active one) first: [{frame, from, owner, ownerRole, failureType, reason, resumeAt, rerunThrough}]; a field missing from the file is null.
+
+obligations: the outstanding obligations: [{obligation, owner, ownerRole, failureType, reason}].
+
+baselineReconciliation: the cancelled cycles awaiting baseline reconciliation: [{sourceCycle, request}].
+
+problems: what is wrong but did not stop the report, as "file:line: message" strings.
+
+next: {owner, state, invocation, userOptions, blockedBy}: the role that owns the current state ("user" when the user decides), its invocation {skill, heading, codex, claudeCode} for Codex (`$skill ...`) and Claude Code (`/skill ...`) or null, the user's options [{action, command, then}] at AWAITING_USER_SIGNOFF or without a cycle (`then`, when present, is what follows the command: a reset before merging a branch other than the main one), and what blocks the work (a user question, an open recovery frame, outstanding obligations, merge conflicts) as sentences."#;
+
+#[derive(Debug, clap::Args)]
+pub struct StatusArgs {
+    /// Read the index (what the next commit will hold) instead of the working tree.
+    #[arg(long, conflicts_with = "rev")]
+    pub staged: bool,
+    /// Read a commit, branch or tag from the object database, without a checkout.
+    #[arg(long = "ref", value_name = "rev", value_parser = ref_value)]
+    pub rev: Option<String>,
+    /// Print one JSON object (keys: STATUS JSON below) instead of the dashboard.
+    #[arg(long, conflicts_with = "quiet")]
+    pub json: bool,
+    /// Print one line (the workflow state, its owner and the cycle) instead of the dashboard.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
 
 /// Which snapshot to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,11 +143,11 @@ fn summary_of(ctx: &mut Context, project: &Project, request: &Request) -> Result
             let tree = project.worktree()?;
             // Committed but absent from the working tree (a sparse checkout):
             // restore it with git, never install afresh.
-            if let Some(held) = crate::commands::runtime::committed_runtime(project, &tree)? {
-                return Err(crate::commands::runtime::absent_runtime(&held));
+            if let Some(held) = crate::support::runtime::committed_runtime(project, &tree)? {
+                return Err(crate::support::runtime::absent_runtime(&held));
             }
             if standards_core::check::runtime::installed(&tree) {
-                crate::commands::runtime::refuse_missing_state(project, &tree)?;
+                crate::support::runtime::refuse_missing_state(project, &tree)?;
             }
             let conflict = report_conflict(ctx, project, &tree, request.format)?;
             let summary = load(&tree, &request.source, None, &project.root)?;

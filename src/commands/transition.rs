@@ -1,14 +1,16 @@
 //! The transition commands (`start`, `handoff`, `fail`, `rework`, `resume`,
 //! `promote`, `policy`, `cadence`, `signoff`, `cancel`, `block`, `unblock`):
 //! each builds a [`Move`], and [`record`] validates it against the whole
-//! project with [`transition::gated`], writes STATE.md atomically and prints
+//! project with [`gated`], writes STATE.md atomically and prints
 //! what comes next. The rules live in `standards_core::workflow::transition`.
 
-use crate::commands::{audit, conflicts, cycle, print_result, reset, runtime, Context};
+use crate::cli::values::text_value;
+use crate::commands::{cycle, print_result, reset, Context};
 use crate::error::{Error, Result};
 use crate::repo::config as repo_config;
 use crate::repo::failpoint;
 use crate::repo::journal::{self, Change};
+use crate::support::{audit, conflicts, runtime};
 use standards_core::audit::{Event, EventKind};
 use standards_core::model::layout::MODE_PATH;
 use standards_core::model::layout::STATE_PATH;
@@ -20,10 +22,223 @@ use standards_core::model::vocab::ProjectMode;
 use standards_core::model::vocab::{CompletionPolicy, CycleMode, FailureType, WorkflowState};
 use standards_core::records::plan::Cadence;
 use standards_core::setup::fresh;
+use standards_core::workflow::moves::start::StartRequest;
 use standards_core::workflow::next::{self, BranchContext, NextStep};
-use standards_core::workflow::transition::{
-    self, changes, Move, MoveKind, Refusal, StartRequest, Transition,
-};
+use standards_core::workflow::transition::dispatch::Move;
+use standards_core::workflow::transition::gate::gated;
+use standards_core::workflow::transition::{changes, MoveKind, Refusal, Transition};
+
+fn state_value(s: &str) -> std::result::Result<WorkflowState, String> {
+    WorkflowState::parse_loose(s).map_err(|e| e.to_string())
+}
+
+fn failure_value(s: &str) -> std::result::Result<FailureType, String> {
+    FailureType::parse_loose(s).map_err(|e| e.to_string())
+}
+
+fn mode_value(s: &str) -> std::result::Result<CycleMode, String> {
+    match CycleMode::parse_loose(s) {
+        Ok(CycleMode::Unset) => Err("a cycle starts STANDARD, EXPEDITED or DOCUMENTATION".into()),
+        other => other.map_err(|e| e.to_string()),
+    }
+}
+
+fn policy_value(s: &str) -> std::result::Result<CompletionPolicy, String> {
+    match CompletionPolicy::parse_loose(s) {
+        Ok(CompletionPolicy::None) => {
+            Err("choose FULL_DELIVERABLE or IMPLEMENTATION_REVIEWED".into())
+        }
+        other => other.map_err(|e| e.to_string()),
+    }
+}
+
+fn cadence_value(s: &str) -> std::result::Result<Cadence, String> {
+    Cadence::parse(&s.trim().to_ascii_uppercase().replace('-', "_")).ok_or_else(|| {
+        format!("`{s}` is not a verification cadence; expected INCREMENTAL or AFTER_IMPLEMENTATION")
+    })
+}
+
+/// The keys of a transition command's `--json` result, printed after the options in its `--help` and man page.
+pub const JSON_HELP: &str = r#"TRANSITION JSON
+
+The transition commands (start, handoff, fail, rework, resume, promote, policy, cadence, signoff, cancel, block, unblock, next-mode) take --json: stdout then carries one JSON object instead of the next step (the summary sentence stays on stderr).
+
+ok: true; command: the subcommand; move: what was recorded (start, start-blocked, handoff, checkpoint, fail, rework, resume, promote, policy, cadence, signoff, cancel, block, unblock, next-mode); changed: false when the move legitimately changed nothing (a repeated policy); cycle: the cycle's ID, or null before the first cycle.
+
+before, after: the workflow state before and after the move.
+
+fields: each STATE.md field the move changed, as {field, before, after}, in a fixed order (the head fields, Active Work, Handoff, Recovery, Outstanding Obligations): the protocol's name ("WorkflowState", "PendingCycleMode", "Active Work.Request", "Handoff.Reason", "Recovery.Active", "Recovery.Frame 1", "Outstanding Obligations.Obligation 1", "Active Work.BaselineReconciliation"); a value is the field's text, true/false for an `Active` flag, an entry's fields as an object (null when the entry did not exist before or no longer exists), "NONE" or [{SourceCycle, Request}] for the baseline list.
+
+event: the ID of the audit event the move recorded (`git standards log --json` shows it), null when nothing was recorded (no change, or the append failed after the write, which a warning reports).
+
+summary: the sentence also printed on stderr.
+
+next: the next step when the text output prints one (the next role's invocation, the user's options), as `next` in STATUS JSON (`git standards status --help`); else null.
+
+warnings: what the text output prints as `warning:` lines on stderr (a cycle started on the main branch or on a detached HEAD), else [].
+
+A refusal prints {"ok": false, "error": "<message>", "hint": "<what to do>" or null} and exits 1 (2 for a usage error, 3 for an internal error); nothing was written."#;
+
+#[derive(Debug, clap::Args)]
+pub struct StartArgs {
+    /// The user's request; optional when a blocked request is saved in `PendingCycleRequest`.
+    #[arg(long, value_name = "request text", allow_hyphen_values = true, value_parser = text_value)]
+    pub request: Option<String>,
+    /// The cycle mode: standard, expedited or documentation (any case).
+    #[arg(long, value_name = "mode", value_parser = mode_value)]
+    pub mode: Option<CycleMode>,
+    /// The completion policy of a STANDARD cycle: full-deliverable or implementation-reviewed.
+    #[arg(long, value_name = "policy", value_parser = policy_value)]
+    pub policy: Option<CompletionPolicy>,
+    /// The user confirmed that the cancelled cycle left no project changes to reconcile.
+    #[arg(long)]
+    pub cancelled_left_no_changes: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HandoffArgs {
+    /// The target workflow state, e.g. ARCHITECTING (any case).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: WorkflowState,
+    /// A concise reason for `Handoff.Reason`.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+    /// A CHECKPOINT handoff of one increment (DEVELOPING <-> TESTING, INCREMENTAL cadence).
+    #[arg(long)]
+    pub checkpoint: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FailArgs {
+    /// The failure type, e.g. ARCHITECTURE (any case).
+    #[arg(long = "type", value_name = "FailureType", value_parser = failure_value)]
+    pub failure: FailureType,
+    /// The defect, concisely, for `Handoff.Reason` and the recovery frame.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+    /// The owning state when the type has two (REVIEW: REVIEWING_IMPLEMENTATION or REVIEWING_FINAL).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: Option<WorkflowState>,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReworkArgs {
+    /// The failure type of the earliest invalidated work (any case).
+    #[arg(long = "type", value_name = "FailureType", value_parser = failure_value)]
+    pub failure: FailureType,
+    /// The changed request, in full; replaces `Active Work.Request`.
+    #[arg(long, value_name = "request text", allow_hyphen_values = true, value_parser = text_value)]
+    pub request: String,
+    /// The owning state when the type has two (REVIEW).
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub to: Option<WorkflowState>,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ResumeArgs {
+    /// Keep the frame and rerun the affected states through this one.
+    #[arg(long, value_name = "STATE", value_parser = state_value)]
+    pub rerun_through: Option<WorkflowState>,
+    /// The first rerun state, when it is not the owner's successor (needs --rerun-through).
+    #[arg(long, value_name = "STATE", value_parser = state_value, requires = "rerun_through")]
+    pub to: Option<WorkflowState>,
+    /// The handoff reason (a default names the frame).
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: Option<String>,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PromoteArgs {
+    /// The standard guarantee now needed (kept in `PromotionReason`).
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: String,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PolicyArgs {
+    /// full-deliverable or implementation-reviewed (any case).
+    #[arg(value_name = "policy", value_parser = policy_value)]
+    pub policy: CompletionPolicy,
+    /// The reason the user gave, recorded with the choice in `Active Work.Request`.
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = text_value)]
+    pub reason: Option<String>,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CadenceArgs {
+    /// incremental or after-implementation (any case).
+    #[arg(value_name = "cadence", value_parser = cadence_value)]
+    pub cadence: Cadence,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The options of a transition command that takes no other.
+#[derive(Debug, clap::Args)]
+pub struct JsonArgs {
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CancelArgs {
+    /// Run the greenfield reset the preview showed (only with the user's explicit approval).
+    #[arg(long)]
+    pub yes: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn next_mode_value(s: &str) -> std::result::Result<CycleMode, String> {
+    CycleMode::parse_loose(s).map_err(|e| e.to_string())
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NextModeArgs {
+    /// standard, expedited, documentation, or unset to withdraw the preference (any case).
+    #[arg(value_name = "mode", value_parser = next_mode_value)]
+    pub mode: CycleMode,
+    /// When a saved request starts: the user confirmed that the cancelled cycle left no project changes to reconcile.
+    #[arg(long)]
+    pub cancelled_left_no_changes: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BlockArgs {
+    /// The exact question the user must answer.
+    #[arg(long = "on", value_name = "question", allow_hyphen_values = true, value_parser = text_value)]
+    pub question: String,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// The crash points of the transition commands (D22 tests iterate over them).
 pub const FAILPOINTS: &[&str] = &["transition:before-write", "transition:after-write"];
@@ -81,7 +296,7 @@ pub fn record(ctx: &mut Context, mv: Move, json: bool) -> Result<Transition> {
         }
         other => other,
     };
-    let t = transition::gated(&rt.tree, head_tree, &doc, &mv).map_err(refused)?;
+    let t = gated(&rt.tree, head_tree, &doc, &mv).map_err(refused)?;
     if !t.changed {
         writeln!(ctx.err, "{}", t.summary).map_err(|e| Error::io("<stderr>", e))?;
         if json {

@@ -24,6 +24,19 @@ use standards_core::model::tree::{Node, Text, Tree};
 use standards_core::setup::change::{ChangePlan, Step};
 use standards_core::setup::client_plan;
 
+#[derive(Debug, clap::Args)]
+pub struct UninstallArgs {
+    /// Print the planned changes without changing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Do not ask for confirmation (required outside a terminal).
+    #[arg(long)]
+    pub yes: bool,
+    /// Print one JSON object on stdout instead of the report, and never ask (an uninstall to run needs --yes): {"ok": true, "command": "uninstall", "dryRun", "changed", "cycle", "clients", "paths": [{action: remove|update, path}], "records", "archive" (<ref>@<commit> or null), "warnings"}; a refusal prints {"ok": false, "error", "hint"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// The failpoints of `uninstall`: after the archive, then the journal's.
 pub const FAILPOINTS: &[&str] = &[
     "uninstall:archived",

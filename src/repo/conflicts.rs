@@ -409,7 +409,7 @@ fn differs_in_standards(a: Option<&ObjectTree>, b: Option<&ObjectTree>) -> bool 
 
 /// The refusal every writing command gives while `.standards/` is in conflict
 /// (or an operation that changes it is in progress); `Ok` otherwise. Commands
-/// call [`crate::commands::conflicts::refuse_during_conflict`], which also
+/// call [`crate::support::conflicts::refuse_during_conflict`], which also
 /// leaves the `conflict-refused` audit event.
 pub fn refuse_during_conflict(project: &Project) -> Result<()> {
     let state = detect(project)?;

@@ -4,13 +4,14 @@
 //! `archived` event and the operation's own) -> report. Each command
 //! supplies only what differs: its plan, its words and its event.
 
-use crate::commands::paths::PathView;
-use crate::commands::{self, audit, Context};
+use crate::commands::{self, Context};
 use crate::error::{Error, Result};
 use crate::repo::archive::{self, Archived};
 use crate::repo::commit::CommitId;
 use crate::repo::journal::{self, Change};
 use crate::repo::{change_plan, failpoint, Project};
+use crate::support::audit;
+use crate::support::paths::PathView;
 use standards_core::audit::{Event, EventKind};
 use standards_core::model::layout::{MARKER, PROTOCOL_PATH, STANDARDS_DIR};
 use standards_core::model::tree::{Node, Text, Tree};
@@ -99,7 +100,7 @@ pub fn run<T: Teardown>(
 ) -> Result<()> {
     let name = command.name();
     let project = Project::discover(&ctx.cwd)?;
-    let interactive = !json && commands::confirm::interactive();
+    let interactive = !json && crate::support::confirm::interactive();
     // Issue 21: held from reading the plan's inputs to the last write (a
     // preview, or a refusal to run unconfirmed, writes nothing, not even the
     // lock file).
@@ -111,7 +112,7 @@ pub fn run<T: Teardown>(
     journal::refuse_if_pending(&project)?;
     if !dry_run {
         // D15: never in the middle of a conflict (it leaves the conflict-refused event).
-        commands::conflicts::refuse_during_conflict(ctx, &project, name)?;
+        crate::support::conflicts::refuse_during_conflict(ctx, &project, name)?;
     }
     let plan = command.preview(&project)?;
     let root = project.root.display().to_string();
@@ -138,7 +139,7 @@ pub fn run<T: Teardown>(
         }
         report(ctx, command, &view, &plan, &root, None)?;
         let question = command.question(&root);
-        if !commands::confirm::ask(ctx.err, &mut std::io::stdin().lock(), &question)? {
+        if !crate::support::confirm::ask(ctx.err, &mut std::io::stdin().lock(), &question)? {
             let mut cancelled = name.to_string();
             cancelled[..1].make_ascii_uppercase();
             writeln!(ctx.err, "{cancelled} cancelled; no files were changed.").map_err(w)?;

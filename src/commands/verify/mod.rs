@@ -7,6 +7,7 @@ pub mod format;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::cli::values::{branch_value, ref_value};
 use crate::commands::merge_guard::{self, Incoming};
 use crate::commands::Context;
 use crate::error::{Error, Result};
@@ -15,9 +16,32 @@ use crate::repo::history::{
     shallow_refusal, ObjectId,
 };
 use crate::repo::{merge_tree, projects, ObjectTree, Project};
+use clap::ValueEnum;
 use standards_core::check::{self, Options, Problem, Report};
 use standards_core::model::layout::{PROTOCOL_PATH, STATE_PATH};
 use standards_core::model::tree::{Node, Tree};
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The commits to check: `A..B`, `A...B`, or one revision (default: HEAD), from the merge-base with the main branch.
+    #[arg(value_name = "range", value_parser = ref_value)]
+    pub range: Option<String>,
+    /// Also check the merge of the range's tip into this branch.
+    #[arg(long, value_name = "branch", value_parser = branch_value)]
+    pub into: Option<String>,
+    /// Output format (default: github when GITHUB_ACTIONS=true, else text).
+    #[arg(long, value_enum, ignore_case = true)]
+    pub format: Option<VerifyFormat>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VerifyFormat {
+    Text,
+    Json,
+    Github,
+    Gitlab,
+    Sarif,
+}
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

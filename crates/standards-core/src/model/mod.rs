@@ -6,6 +6,7 @@ pub mod fields;
 pub mod layout;
 pub mod mode;
 pub mod state;
+pub mod state_edit;
 pub mod text;
 pub mod tree;
 pub mod vocab;

@@ -3,6 +3,7 @@
 //! rules for `.standards/`.
 
 pub mod conflicts;
+pub mod moves;
 pub mod next;
 pub mod state_merge;
 pub mod summary;

@@ -12,7 +12,8 @@
 //! backwards (a failure, a rework), a recovery, a promotion or a new cycle is
 //! left to the rules that hold those moves.
 
-use super::{Gate, Move};
+use super::dispatch::{apply, Move};
+use super::gate::Gate;
 use crate::model::layout::STATE_PATH;
 use crate::model::state::StateDoc;
 use crate::model::tree::{Tree, WithFile};
@@ -83,7 +84,7 @@ pub fn judge(
         // A question answered since the last commit was cleared by `unblock`.
         if doc.active_work.blocked_on.value != "NONE" && now.active_work.blocked_on.value == "NONE"
         {
-            doc = super::apply(&doc, gate.facts(), &Move::Unblock).ok()?.doc;
+            doc = apply(&doc, gate.facts(), &Move::Unblock).ok()?.doc;
             continue;
         }
         let (mv, step) = if here == W::AwaitingUserSignoff {
@@ -106,7 +107,7 @@ pub fn judge(
             _ => false,
         };
         let result = if last {
-            super::apply(&doc, gate.facts(), &mv)
+            apply(&doc, gate.facts(), &mv)
         } else {
             gate.apply(&mv)
         };
@@ -119,7 +120,7 @@ pub fn judge(
                     checkpoint: true,
                 };
                 let r = if last {
-                    super::apply(&doc, gate.facts(), &cp)
+                    apply(&doc, gate.facts(), &cp)
                 } else {
                     gate.apply(&cp)
                 };

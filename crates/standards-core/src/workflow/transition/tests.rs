@@ -1,9 +1,21 @@
 //! The moves on STATE.md alone: every refusal the issue lists, the shape of
 //! each successful edit, and byte-for-byte preservation of everything else.
 
+use super::dispatch::*;
+use super::gate::*;
+use super::record_path::*;
 use super::*;
-use crate::model::state::fresh_template;
+use crate::model::fields::{self, render_code_span};
+use crate::model::state::{fresh_template, Baseline};
 use crate::model::vocab::PendingCadence;
+use crate::model::vocab::{ArtifactType, CompletionPolicy, CycleMode, FailureType, Role};
+use crate::records::plan::Cadence;
+use crate::workflow::moves::decisions::*;
+use crate::workflow::moves::failure::*;
+use crate::workflow::moves::forward::*;
+use crate::workflow::moves::recovery::*;
+use crate::workflow::moves::signoff::*;
+use crate::workflow::moves::start::*;
 
 const ID: &str = "add-user-search-20260927T190146Z-7bef0f04";
 const NEW_ID: &str = "add-paging-20260928T100000Z-0a1b2c3d";

@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::commands::paths::PathView;
 use crate::error::{Error, Result, SubProject};
 use crate::repo::{journal, projects, Project, WorktreeTree};
+use crate::support::paths::PathView;
 use standards_core::model::layout::{
     MARKER, PROTOCOL_PATH, SCAN_SKIPPED, STANDARDS_DIR, STATE_PATH,
 };

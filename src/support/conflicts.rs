@@ -2,10 +2,11 @@
 //! written while `.standards/` is in conflict (issue 10, D15), and the
 //! refusal leaves a `conflict-refused` audit event (D20: after the outcome).
 
-use crate::commands::{audit, Context};
+use crate::commands::Context;
 use crate::error::Result;
 use crate::repo::conflicts;
 use crate::repo::Project;
+use crate::support::audit;
 use standards_core::audit::{Event, EventKind};
 
 /// Refuses (naming both sides' cycles) while `.standards/` holds unresolved

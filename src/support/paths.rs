@@ -113,7 +113,7 @@ impl PathView {
         if self.up == 0 && self.down.is_empty() {
             return hint.to_string();
         }
-        let top = crate::commands::runtime::shell_word(&self.show(""));
+        let top = crate::support::runtime::shell_word(&self.show(""));
         let mut out = String::with_capacity(hint.len() + 16);
         let mut rest = hint;
         while let Some(open) = rest.find('`') {

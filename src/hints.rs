@@ -1,0 +1,216 @@
+//! The registry of hinted commands: every `git` or `git standards` command
+//! that a message, hint or problem of this binary or of its core names
+//! (each backquoted span starting with `git ` in a string of their
+//! non-test code), with the number of places that spell it.
+//!
+//! `tests/hints.rs` runs each command in the situation that prints it, and
+//! checks that the registry and the sources agree: a new place that names a
+//! command changes its count, so it cannot land without its situation being
+//! looked at; moving code between files changes nothing.
+
+/// (the command as the source spells it, the number of places naming it),
+/// sorted by command.
+pub const HINTED_COMMANDS: &[(&str, usize)] = &[
+    ("git add", 8),
+    ("git add .standards", 2),
+    ("git add {STATE_PATH}", 1),
+    ("git add {path}", 2),
+    ("git add {repo_path}", 1),
+    (
+        "git add {written} && git commit -m \\\"Install STANDARDS\\\"",
+        1,
+    ),
+    ("git am", 1),
+    ("git am --abort", 1),
+    ("git am --continue", 1),
+    ("git cat-file -p {c}", 1),
+    ("git cat-file -p {id}", 1),
+    ("git cat-file -t {commit}", 1),
+    ("git cat-file -t {reference}", 1),
+    ("git checkout -m {STATE_PATH}", 1),
+    ("git cherry-pick --abort", 1),
+    ("git cherry-pick --continue", 1),
+    (
+        "git clone --ref-format=files <this repository> <new folder>",
+        1,
+    ),
+    ("git commit", 1),
+    ("git config {} {}", 1),
+    ("git diff HEAD -- .standards/STATE.md", 1),
+    ("git fetch --deepen=1", 1),
+    ("git fetch --deepen=<n>", 1),
+    ("git fetch --unshallow", 1),
+    ("git fetch origin {branch}:refs/remotes/origin/{branch}", 1),
+    ("git fetch origin {main}:refs/remotes/origin/{main}", 1),
+    ("git fetch {remote}", 2),
+    ("git fsck", 9),
+    ("git log --oneline", 1),
+    ("git log --oneline {tip}", 1),
+    ("git log <ref>", 1),
+    ("git log {tracking}", 1),
+    ("git ls-remote {remote}", 1),
+    ("git ls-remote {remote} 'refs/standards/archive/*'", 1),
+    ("git ls-tree -r {label}", 1),
+    ("git merge", 1),
+    ("git merge --abort", 2),
+    ("git merge-tree", 2),
+    ("git merge-tree --write-tree", 1),
+    ("git push --no-verify", 1),
+    ("git push {remote}", 1),
+    ("git rebase --abort", 1),
+    ("git rebase --continue", 1),
+    ("git refs migrate --ref-format=files", 1),
+    ("git remote -v", 1),
+    ("git reset", 1),
+    (
+        "git restore --source=HEAD --staged --worktree .standards/STATE.md",
+        3,
+    ),
+    ("git restore --source=HEAD --staged --worktree {path}", 2),
+    ("git restore --source=HEAD .standards", 1),
+    ("git restore --source=HEAD {INSTALLATION_PATH}", 1),
+    ("git restore --source=HEAD {STATE_PATH}", 4),
+    ("git restore --staged <path>", 1),
+    ("git restore --staged {STATE_PATH}", 1),
+    ("git restore --staged {path}", 1),
+    ("git restore .standards/STATE.md", 1),
+    ("git restore {path}", 1),
+    ("git revert --abort", 1),
+    ("git revert --continue", 1),
+    ("git show-ref {}", 3),
+    ("git sparse-checkout add .standards", 2),
+    ("git standards --help", 1),
+    ("git standards -C {} status", 1),
+    ("git standards <TAB>", 1),
+    ("git standards archive list", 1),
+    ("git standards archive show {name}", 1),
+    ("git standards archive show {name} {}", 2),
+    ("git standards archive show {}", 1),
+    ("git standards artifact init --help", 1),
+    ("git standards artifact init DEVELOPMENT", 1),
+    ("git standards artifact init VERIFICATION", 1),
+    ("git standards artifact init {}", 4),
+    ("git standards block --on \\\"<question>\\\"", 1),
+    ("git standards cadence incremental", 1),
+    ("git standards cancel", 8),
+    ("git standards cancel --yes", 1),
+    ("git standards check", 15),
+    ("git standards check --json", 2),
+    ("git standards check --ref main --json", 1),
+    ("git standards cycle new", 1),
+    (
+        "git standards cycle new --request \\\"<request text>\\\"",
+        1,
+    ),
+    ("git standards demo", 1),
+    ("git standards fail", 3),
+    (
+        "git standards fail --type <FailureType> --reason \\\"<text>\\\"",
+        1,
+    ),
+    (
+        "git standards handoff --to <STATE> --reason \\\"<text>\\\"",
+        1,
+    ),
+    (
+        "git standards handoff --to <next rerun state> --reason \\\"<text>\\\"",
+        2,
+    ),
+    ("git standards hooks install", 6),
+    ("git standards hooks uninstall", 1),
+    ("git standards hooks uninstall\\", 3),
+    ("git standards id next AC {path}", 1),
+    ("git standards id next AC {}", 4),
+    ("git standards id next DEV {path}", 1),
+    ("git standards id next DOC {path}", 1),
+    ("git standards id next {prefix} {}", 1),
+    ("git standards id next {} {path}", 1),
+    ("git standards install", 19),
+    ("git standards install --client claude|codex|both", 1),
+    ("git standards install --hooks", 1),
+    ("git standards install --mode greenfield", 1),
+    ("git standards log", 1),
+    ("git standards manpages --install", 1),
+    ("git standards manpages --install DIR", 1),
+    ("git standards next-mode standard", 1),
+    ("git standards notes sync", 1),
+    ("git standards notes sync <remote>", 1),
+    ("git standards notes sync {remote}", 3),
+    ("git standards promote --reason \\\"<reason>\\\"", 1),
+    (
+        "git standards promote --reason \\\"<the standard guarantee now needed>\\\"",
+        1,
+    ),
+    ("git standards promote --reason \\\"<why>\\\"", 2),
+    ("git standards recover", 5),
+    ("git standards recover --rollback", 2),
+    ("git standards reset", 1),
+    ("git standards reset --dry-run", 2),
+    ("git standards reset --mode greenfield --dry-run", 2),
+    ("git standards reset --mode greenfield --yes", 2),
+    ("git standards reset --mode {0} --dry-run", 1),
+    ("git standards reset --mode {0} --yes", 1),
+    ("git standards reset --yes", 1),
+    ("git standards reset --yes --commit", 1),
+    ("git standards resolve", 2),
+    ("git standards resolve --keep ours", 9),
+    ("git standards resolve --keep ours|theirs", 2),
+    ("git standards resolve --keep theirs", 9),
+    ("git standards resume", 5),
+    ("git standards resume --rerun-through <STATE>", 1),
+    ("git standards rework", 1),
+    (
+        "git standards rework --type <FailureType> --request \\\"<request>\\\"",
+        2,
+    ),
+    ("git standards signoff", 5),
+    ("git standards start", 1),
+    ("git standards start --request \\\"...\\\"", 1),
+    ("git standards start --request \\\"<request>\\\"", 2),
+    (
+        "git standards start --request \\\"<request>\\\" --policy <policy>",
+        1,
+    ),
+    (
+        "git standards start --request \\\"<what you want done>\\\"",
+        1,
+    ),
+    ("git standards status", 5),
+    ("git standards status --ref <branch>", 1),
+    ("git standards unblock", 3),
+    ("git standards uninstall", 1),
+    ("git standards uninstall --dry-run", 1),
+    ("git standards uninstall --yes", 1),
+    ("git standards verify", 2),
+    ("git standards verify --into <main branch>", 1),
+    ("git standards verify <base>..HEAD", 1),
+    ("git standards verify {range}", 1),
+    ("git standards {command}", 5),
+    ("git standards {op}", 1),
+    ("git standards {rest}", 2),
+    ("git standards {}", 4),
+    ("git standards{dash_c} cancel", 1),
+    ("git standards{dash_c} signoff", 1),
+    ("git status", 1),
+    ("git switch -c <name>", 2),
+    ("git update-ref -d {label}", 1),
+    ("git {}", 1),
+];
+
+/// Every hinted command with the number of places that name it.
+pub fn hinted_commands() -> &'static [(&'static str, usize)] {
+    HINTED_COMMANDS
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_registry_is_sorted_and_counts_each_command_once() {
+        let names: Vec<&str> = super::HINTED_COMMANDS.iter().map(|(c, _)| *c).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(names, sorted);
+        assert!(super::HINTED_COMMANDS.iter().all(|(_, n)| *n > 0));
+    }
+}
