@@ -1143,7 +1143,7 @@ fn ref_value(s: &str) -> std::result::Result<String, String> {
 fn branch_value(s: &str) -> std::result::Result<String, String> {
     ref_value(s)?;
     let short = s.strip_prefix("refs/heads/").unwrap_or(s);
-    match gix::refs::FullName::try_from(format!("refs/heads/{short}")) {
+    match crate::repo::refs::check_ref_name(&format!("refs/heads/{short}")) {
         Ok(_) => Ok(s.to_string()),
         Err(e) => Err(format!(
             "it is not a valid branch name ({e}); name a branch such as `main`"
@@ -1445,7 +1445,7 @@ fn pre_commit(ctx: &mut Context, hook: String) -> Result<()> {
     for found in commands::hook::pre_commit_projects(&project)? {
         let result = found.and_then(|p| {
             let mut sub = Context {
-                cwd: p.root.clone(),
+                cwd: p.root().to_path_buf(),
                 out: &mut *ctx.out,
                 err: &mut *ctx.err,
                 color: ctx.color,

@@ -52,22 +52,13 @@ pub fn evaluate(
 /// `allow_shallow`) or the object database is damaged. Skipping the history
 /// rules silently would pass a deleted acceptance ID (issue 7, item 5).
 fn first_parent(project: &Project, rev: &str, allow_shallow: bool) -> Result<Option<ObjectTree>> {
-    let commit = project
-        .repo
-        .rev_parse_single(rev)
-        .ok()
-        .and_then(|id| id.object().ok())
-        .and_then(|o| o.peel_to_commit().ok());
-    let Some(commit) = commit else {
-        return Ok(None);
-    };
-    let Some(parent) = commit.parent_ids().next() else {
+    let Some(parent) = crate::repo::refs::first_parent_of(project, rev) else {
         return Ok(None);
     };
     match project.at_rev(&parent.to_string()) {
         Ok(tree) => Ok(Some(tree)),
         Err(_) if allow_shallow => Ok(None),
-        Err(_) if project.repo.is_shallow().unwrap_or(false) => Err(Error::refused(
+        Err(_) if crate::repo::refs::is_shallow(project) => Err(Error::refused(
             format!("cannot compare `{rev}` with its parent {}: this clone is shallow and the parent was not fetched, so the history rules cannot run", parent.to_hex_with_len(7)),
             Some("fetch more history (`git fetch --deepen=1`, or `--unshallow`), or pass `--allow-shallow` to check without the history rules".to_string()),
         )),
@@ -91,7 +82,7 @@ pub fn evaluate_with(
         if !runtime::installed(tree) {
             // RT-000, said for the snapshot that lacks it.
             return Err(match source {
-                Source::Worktree => Error::NotInstalled { root: project.root.clone() },
+                Source::Worktree => Error::NotInstalled { root: project.root().to_path_buf() },
                 Source::Staged => Error::refused(
                     "the index holds no STANDARDS runtime: `.standards/PROTOCOL.md` with the framework marker is not staged",
                     Some("stage the runtime with `git add .standards`, or check the working tree (without `--staged`)".to_string()),
@@ -278,7 +269,7 @@ fn conflict_report(
         .problems
         .iter()
         .any(|p| p.rule == "RT-003" || p.rule == "RT-004");
-    if !flagged && project.repo.state().is_none() {
+    if !flagged && !crate::repo::refs::operation_in_progress(project) {
         return Ok(None);
     }
     let state = match source {

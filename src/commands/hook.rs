@@ -194,7 +194,7 @@ enum Located {
 impl Located {
     fn root(&self) -> &Path {
         match self {
-            Located::Repo(p) => &p.root,
+            Located::Repo(p) => p.root(),
             Located::Folder(t) => t.root(),
         }
     }
@@ -475,10 +475,10 @@ pub fn run_stop(ctx: &mut Context, input: &mut dyn Read, client: Option<Client>)
 /// A folder that cannot be opened is an error of its own, so the other
 /// projects are still checked.
 pub fn pre_commit_projects(project: &Project) -> Result<Vec<Result<Project>>> {
-    if crate::repo::staged::relevant_unchanged(&project.repo)? {
+    if crate::repo::staged::relevant_unchanged(project)? {
         return Ok(Vec::new());
     }
-    Ok(crate::repo::staged::staged_projects(&project.repo)?
+    Ok(crate::repo::staged::staged_projects(project)?
         .iter()
         .map(|dir| project.at_folder(dir))
         .collect())

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::notes::{self, Anchor, Note};
-use crate::repo::Project;
+use crate::repo::{trail, Project};
 use standards_core::audit::line::one_line;
 use standards_core::audit::{parse_line, Filter, Recorded};
 
@@ -63,12 +63,10 @@ pub fn parse_notes(notes: &[Note]) -> (Vec<Recorded>, Vec<BadLine>) {
 /// The notes a filter needs: one lookup for `--cycle`, else the whole tree.
 pub fn read(project: &Project, filter: &Filter) -> Result<Vec<Note>> {
     match &filter.cycle {
-        Some(cycle) => Ok(
-            notes::read_anchor(&project.repo, &Anchor::Cycle(cycle.clone()))?
-                .into_iter()
-                .collect(),
-        ),
-        None => notes::read_all(&project.repo),
+        Some(cycle) => Ok(trail::read_anchor(project, &Anchor::Cycle(cycle.clone()))?
+            .into_iter()
+            .collect()),
+        None => trail::read_all(project),
     }
 }
 

@@ -111,7 +111,7 @@ pub(crate) fn require_runtime(tree: &dyn Tree, project: &Project, command: &str)
     match tree.node(STANDARDS_DIR) {
         Node::Missing => {
             return Err(Error::NotInstalled {
-                root: project.root.clone(),
+                root: project.root().to_path_buf(),
             })
         }
         Node::Dir => {}
@@ -170,7 +170,7 @@ pub(crate) fn require_runtime(tree: &dyn Tree, project: &Project, command: &str)
 /// is in the project root (RT §7.3 interruption markers; our own interrupted
 /// runs leave a journal instead, which `refuse_if_pending` reports).
 pub(crate) fn refuse_node_transaction(project: &Project, command: &str) -> Result<()> {
-    let Ok(entries) = std::fs::read_dir(&project.root) else {
+    let Ok(entries) = std::fs::read_dir(project.root()) else {
         return Ok(());
     };
     for entry in entries.flatten() {
@@ -211,7 +211,7 @@ pub(crate) fn refuse_conflicts(tree: &dyn Tree, command: &str) -> Result<()> {
 pub(crate) fn refuse_links(project: &Project, rel: &str, command: &str) -> Result<()> {
     let mut stack = vec![rel.to_string()];
     while let Some(p) = stack.pop() {
-        let full = project.root.join(&p);
+        let full = project.root().join(&p);
         let meta = match std::fs::symlink_metadata(&full) {
             Ok(m) => m,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
@@ -336,7 +336,7 @@ fn records_warning(plan: &Plan, done: bool) -> Option<String> {
 
 fn count_markdown(project: &Project, rel: &str) -> Result<usize> {
     let mut n = 0;
-    let mut stack = vec![project.root.join(rel)];
+    let mut stack = vec![project.root().join(rel)];
     while let Some(dir) = stack.pop() {
         let Ok(read) = std::fs::read_dir(&dir) else {
             continue;
@@ -369,8 +369,8 @@ pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
     let tree = project.worktree()?;
     require_runtime(&tree, project, "reset")?;
     refuse_conflicts(&tree, "reset")?;
-    let mut names: Vec<String> = std::fs::read_dir(&project.root)
-        .map_err(|e| Error::io(&project.root, e))?
+    let mut names: Vec<String> = std::fs::read_dir(project.root())
+        .map_err(|e| Error::io(project.root(), e))?
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
@@ -504,7 +504,7 @@ pub fn run_json(ctx: &mut Context, request: &Request, json: bool) -> Result<()> 
         crate::commands::conflicts::refuse_during_conflict(ctx, &project, "reset")?;
     }
     let plan = preview(&project, request)?;
-    let root = project.root.display().to_string();
+    let root = project.root().display().to_string();
     let view = ctx.path_view(&project);
     let w = |e: std::io::Error| Error::io("<stderr>", e);
     if plan.ops.is_empty() {
@@ -670,7 +670,7 @@ pub(crate) fn archived_event(archived: &Archived, operation: &str, cycle: Option
 /// HEAD's commit, checked for `--commit`: HEAD has a commit, nothing outside
 /// the reset's paths is staged, and the index has no unmerged entries.
 fn commit_base(project: &Project, plan: &Plan) -> Result<gix::ObjectId> {
-    let repo = &project.repo;
+    let repo = project.gix_repo();
     let head = repo.head_id().map_err(|_| {
         Error::refused(
             "refusing to reset with --commit: HEAD has no commit yet",
@@ -754,7 +754,7 @@ fn commit_changes(
     archived: &Archived,
     head: gix::ObjectId,
 ) -> Result<(Vec<u8>, String, gix::ObjectId, gix::ObjectId)> {
-    let repo = &project.repo;
+    let repo = project.gix_repo();
     let git = |what: &str, e: &dyn std::fmt::Display| Error::Git(format!("{what}: {e}"));
     let head_tree = repo
         .find_commit(head)

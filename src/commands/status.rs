@@ -97,19 +97,19 @@ fn summary_of(ctx: &mut Context, project: &Project, request: &Request) -> Result
                 crate::commands::runtime::refuse_missing_state(project, &tree)?;
             }
             let conflict = report_conflict(ctx, project, &tree, request.format)?;
-            let summary = load(&tree, &request.source, None, &project.root)?;
+            let summary = load(&tree, &request.source, None, project.root())?;
             with_branch(project, &tree, with_notice(summary, conflict))
         }
         Source::Index => {
             let tree = project.index()?;
             let conflict = report_conflict(ctx, project, &tree, request.format)?;
-            let summary = load(&tree, &request.source, None, &project.root)?;
+            let summary = load(&tree, &request.source, None, project.root())?;
             with_branch(project, &tree, with_notice(summary, conflict))
         }
         Source::Rev(rev) => {
             let tree = project.at_rev(rev)?;
             let commit = tree.commit.map(|c| c.to_string());
-            load(&tree, &request.source, commit, &project.root)?
+            load(&tree, &request.source, commit, project.root())?
         }
     })
 }
@@ -124,7 +124,10 @@ fn report_conflict(
     tree: &dyn Tree,
     format: Format,
 ) -> Result<Option<repo_conflicts::ConflictState>> {
-    if project.repo.state().is_none() && tree.unmerged().is_empty() && !conflicts_by_marker(tree) {
+    if !crate::repo::refs::operation_in_progress(project)
+        && tree.unmerged().is_empty()
+        && !conflicts_by_marker(tree)
+    {
         return Ok(None);
     }
     let state = repo_conflicts::state_of(project, tree)?;

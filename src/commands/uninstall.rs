@@ -315,7 +315,7 @@ fn plan_skills(scope: &Scope<'_>) -> Result<Found> {
         (".agents/skills", "Codex"),
         (".claude/skills", "Claude Code"),
     ] {
-        let full = scope.project.root.join(dir);
+        let full = scope.project.root().join(dir);
         match std::fs::symlink_metadata(&full) {
             Ok(m) if m.is_dir() => {}
             _ => continue, // absent, or not ours to follow
@@ -328,7 +328,7 @@ fn plan_skills(scope: &Scope<'_>) -> Result<Found> {
         names.sort();
         for name in names {
             let folder = format!("{dir}/{name}");
-            let real_dir = std::fs::symlink_metadata(scope.project.root.join(&folder))
+            let real_dir = std::fs::symlink_metadata(scope.project.root().join(&folder))
                 .is_ok_and(|m| m.is_dir());
             if !real_dir {
                 continue; // unrelated files and links are never followed or deleted
@@ -340,7 +340,7 @@ fn plan_skills(scope: &Scope<'_>) -> Result<Found> {
             refuse_links(scope.project, &folder, "uninstall")?;
             // A shipped skill loses exactly the files install wrote and the
             // user left unchanged; a changed one stays, with a warning.
-            let list = super::clients::disk_lister(&scope.project.root);
+            let list = super::clients::disk_lister(scope.project.root());
             // A role this version no longer ships loses what install recorded
             // writing there and the user left unchanged.
             let recorded = |path: &str| {
@@ -460,7 +460,7 @@ fn read_ownership(tree: &dyn Tree) -> Result<Ownership> {
 
 fn count_md(project: &Project, rel: &str) -> usize {
     let mut n = 0;
-    let mut stack = vec![project.root.join(rel)];
+    let mut stack = vec![project.root().join(rel)];
     while let Some(dir) = stack.pop() {
         let Ok(read) = std::fs::read_dir(&dir) else {
             continue;
@@ -531,7 +531,7 @@ pub fn preview(project: &Project) -> Result<Plan> {
             if !o.created.iter().any(|c| c == dir) {
                 continue;
             }
-            let full = project.root.join(dir);
+            let full = project.root().join(dir);
             match std::fs::symlink_metadata(&full) {
                 Err(_) => continue,
                 Ok(m) if !m.is_dir() => {
@@ -610,7 +610,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         crate::commands::conflicts::refuse_during_conflict(ctx, &project, "uninstall")?;
     }
     let plan = preview(&project)?;
-    let root = project.root.display().to_string();
+    let root = project.root().display().to_string();
     let view = ctx.path_view(&project);
     let w = |e: std::io::Error| Error::io("<stderr>", e);
     if !plan.runtime && plan.ops.is_empty() {

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+use super::Project;
 use crate::error::Error;
 
 /// The hooks `hooks install` knows.
@@ -192,7 +193,8 @@ pub fn classify(name: &str, bytes: Option<&[u8]>) -> HookFile {
 
 /// The folder git runs hooks from: `core.hooksPath` (relative to the working
 /// tree top), else the common git directory's `hooks/` (shared by linked worktrees).
-pub fn hooks_dir(repo: &gix::Repository, workdir: Option<&Path>) -> Result<(PathBuf, bool), Error> {
+pub fn hooks_dir(project: &Project, workdir: Option<&Path>) -> Result<(PathBuf, bool), Error> {
+    let repo = &project.repo;
     let configured = repo
         .config_snapshot()
         .trusted_path("core.hooksPath")
@@ -323,8 +325,8 @@ fn write_config(repo: &gix::Repository, file: &gix::config::File) -> Result<(), 
 }
 
 /// The driver command configured for `merge.standards`, if any.
-pub fn driver_configured(repo: &gix::Repository) -> Result<Option<String>, Error> {
-    let file = read_config(repo)?;
+pub fn driver_configured(project: &Project) -> Result<Option<String>, Error> {
+    let file = read_config(&project.repo)?;
     Ok(file
         .raw_value("merge.standards.driver")
         .ok()
@@ -332,7 +334,8 @@ pub fn driver_configured(repo: &gix::Repository) -> Result<Option<String>, Error
 }
 
 /// Sets `merge.standards.name` and `.driver` in the repository's config.
-pub fn configure_driver(repo: &gix::Repository) -> Result<(), Error> {
+pub fn configure_driver(project: &Project) -> Result<(), Error> {
+    let repo = &project.repo;
     let mut file = read_config(repo)?;
     let set = |file: &mut gix::config::File, key: &str, value: &str| {
         file.set_raw_value_by("merge", Some("standards".into()), key, value)
@@ -345,7 +348,8 @@ pub fn configure_driver(repo: &gix::Repository) -> Result<(), Error> {
 }
 
 /// Removes the `[merge "standards"]` section.
-pub fn remove_driver(repo: &gix::Repository) -> Result<bool, Error> {
+pub fn remove_driver(project: &Project) -> Result<bool, Error> {
+    let repo = &project.repo;
     let mut file = read_config(repo)?;
     let mut removed = false;
     while file

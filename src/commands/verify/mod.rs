@@ -132,7 +132,7 @@ fn main_tip(project: &Project, main: &str) -> Result<Option<gix::ObjectId>> {
         format!("refs/remotes/origin/{main}"),
     ] {
         if let Some(mut r) = project
-            .repo
+            .gix_repo()
             .try_find_reference(name.as_str())
             .map_err(|e| git_err("cannot read a branch", e))?
         {
@@ -150,7 +150,7 @@ fn merge_base(
     a: gix::ObjectId,
     b: gix::ObjectId,
 ) -> Result<Option<gix::ObjectId>> {
-    match project.repo.merge_base(a, b) {
+    match project.gix_repo().merge_base(a, b) {
         Ok(Some(id)) => Ok(Some(id.detach())),
         Ok(None) => Ok(None),
         Err(e) if is_shallow(project) => Err(shallow_refusal(&format!(
@@ -161,7 +161,7 @@ fn merge_base(
 }
 
 fn is_shallow(project: &Project) -> bool {
-    project.repo.is_shallow().unwrap_or(false)
+    project.gix_repo().is_shallow().unwrap_or(false)
 }
 
 fn shallow_refusal(what: &str) -> Error {
@@ -226,7 +226,7 @@ fn shallow_fork_point(
     tip: gix::ObjectId,
     main: &str,
 ) -> Result<gix::ObjectId> {
-    let repo = &project.repo;
+    let repo = project.gix_repo();
     let mut on_main = std::collections::HashSet::new();
     let mut stack = vec![main_tip];
     while let Some(id) = stack.pop() {
@@ -280,7 +280,7 @@ fn first_parent_chain(
     tip: gix::ObjectId,
 ) -> Result<Vec<gix::ObjectId>> {
     let shallow: Vec<gix::ObjectId> = project
-        .repo
+        .gix_repo()
         .shallow_commits()
         .map_err(|e| git_err("cannot read the shallow file", e))?
         .map(|c| c.iter().copied().collect())
@@ -295,7 +295,7 @@ fn first_parent_chain(
     if let Some(base) = base {
         // `base..tip --first-parent`: what the tip's first parents reach and the base does not.
         let walk = project
-            .repo
+            .gix_repo()
             .rev_walk([tip])
             .first_parent_only()
             .with_hidden([base])
@@ -320,7 +320,7 @@ fn first_parent_chain(
             if shallow.contains(&id) {
                 return Err(refuse_shallow(id));
             }
-            let commit = project.repo.find_commit(id).map_err(|e| {
+            let commit = project.gix_repo().find_commit(id).map_err(|e| {
                 if shallow.is_empty() {
                     git_err("cannot read a commit", e)
                 } else {
@@ -376,7 +376,7 @@ impl Tree for CachedTree<'_> {
 
 fn subject(project: &Project, id: gix::ObjectId) -> String {
     project
-        .repo
+        .gix_repo()
         .find_commit(id)
         .ok()
         .and_then(|c| {
@@ -438,15 +438,15 @@ pub fn evaluate_span(
         // The tip is the start (on the main branch itself): check the tip alone.
         chain.push(tip);
     }
-    let repo = &project.repo;
+    let repo = project.gix_repo();
     // D1's project when it holds `.standards/`, else every project of the tip.
     // (A bare repository has no D1 project: every project of the tip.)
-    let dirs = if project.workdir.is_some() && project.root.join(".standards").is_dir() {
-        vec![project.root_in_repo.clone()]
+    let dirs = if project.workdir().is_some() && project.root().join(".standards").is_dir() {
+        vec![project.root_in_repo().to_string()]
     } else {
-        let found = projects::in_commit(repo, tip)?;
+        let found = projects::in_commit(project, tip)?;
         if found.is_empty() {
-            vec![project.root_in_repo.clone()]
+            vec![project.root_in_repo().to_string()]
         } else {
             found
         }
@@ -471,11 +471,11 @@ pub fn evaluate_span(
         let mut all_reused = true;
         let mut cycle = None;
         for dir in &dirs {
-            let tree = projects::at_rev(repo, &id.to_string(), dir)?;
+            let tree = projects::at_rev(project, &id.to_string(), dir)?;
             let parent = match (parent_id, parents.remove(dir)) {
                 (Some(p), Some((pid, snap))) if p == pid => Some(snap),
                 (Some(p), _) => {
-                    let snap = projects::at_rev(repo, &p.to_string(), dir)?;
+                    let snap = projects::at_rev(project, &p.to_string(), dir)?;
                     snap.load()?;
                     Some(snap)
                 }
@@ -584,7 +584,7 @@ fn in_repo(dir: &str, problems: Vec<Problem>) -> Vec<Problem> {
 
 fn blob_at(project: &Project, commit: gix::ObjectId, path: &str) -> Result<Option<Vec<u8>>> {
     let tree = project
-        .repo
+        .gix_repo()
         .find_commit(commit)
         .map_err(|e| git_err("cannot read a commit", e))?
         .tree()
@@ -655,7 +655,7 @@ fn evaluate_into(
             )),
         )
     })?;
-    let merged = merge_tree::merge(&project.repo, target, tip)?;
+    let merged = merge_tree::merge(project.gix_repo(), target, tip)?;
     let base = merge_base(project, target, tip)?;
     let mut state_conflicts = Vec::new();
     let mut problems = Vec::new();
@@ -669,12 +669,12 @@ fn evaluate_into(
             state_conflicts.push((state, why));
         }
         let merged_tree = projects::at_tree(
-            &project.repo,
+            project.gix_repo(),
             merged.tree,
             dir,
             format!("the merge of {} into `{branch}`", tip.to_hex_with_len(7)),
         )?;
-        let target_tree = projects::at_rev(&project.repo, &target.to_string(), dir)?;
+        let target_tree = projects::at_rev(project, &target.to_string(), dir)?;
         if check::runtime::installed(&merged_tree) {
             let report = check::run(&merged_tree, Some(&target_tree), Options::default());
             problems.extend(in_repo(dir, report.problems));
