@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
+use crate::cli::style;
 use crate::commands::paths::PathView;
 use crate::commands::{audit, runtime as tools, Context};
 use crate::error::{Error, Result};
@@ -335,11 +336,7 @@ pub fn print_text_in(
     view: &PathView,
 ) -> Result<()> {
     let by_file = by_file(report);
-    let (bold, reset) = if color {
-        ("\u{1b}[1m", "\u{1b}[0m")
-    } else {
-        ("", "")
-    };
+    let (bold, reset) = style::codes(style::HEADING, color);
     for (file, problems) in &by_file {
         let mut hinted: Vec<(&str, &str)> = Vec::new();
         for (i, p) in problems.iter().enumerate() {
@@ -384,11 +381,7 @@ pub fn print_summary(
         return writeln!(out, "check passed: no problems in {source}").map_err(out_err);
     }
     let files = by_file(report).len();
-    let (red, reset) = if color {
-        ("\u{1b}[31m", "\u{1b}[0m")
-    } else {
-        ("", "")
-    };
+    let (red, reset) = style::codes(style::ERROR, color);
     writeln!(
         out,
         "{red}check failed{reset}: {n} problem{} in {files} file{} ({source})",

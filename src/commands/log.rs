@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use crate::cli::style;
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::notes::{self, Anchor, Note};
@@ -87,11 +88,8 @@ pub fn readable(e: &Recorded, color: bool) -> String {
     );
     let cycle = one_line(e.cycle.as_deref().unwrap_or("-"));
     let summary = e.summary();
-    let (dim, bold, reset) = if color {
-        ("\u{1b}[2m", "\u{1b}[1m", "\u{1b}[0m")
-    } else {
-        ("", "", "")
-    };
+    let (dim, reset) = style::codes(style::DIM, color);
+    let (bold, _) = style::codes(style::HEADING, color);
     let mut line = format!(
         "{dim}{time}{reset}  {}  {cycle}  {bold}{}{reset}",
         one_line(&e.actor),

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::cli::style;
 use crate::commands::paths::PathView;
 use crate::commands::{runtime, Context};
 use crate::error::{Error, Result};
@@ -355,11 +356,11 @@ struct Dashboard<'a> {
 
 impl Dashboard<'_> {
     fn heading(&mut self, title: &str) -> std::io::Result<()> {
-        if self.color {
-            writeln!(self.out, "\x1b[1m{title}\x1b[0m")
-        } else {
-            writeln!(self.out, "{title}")
-        }
+        writeln!(
+            self.out,
+            "{}",
+            style::paint(style::HEADING, title, self.color)
+        )
     }
 
     fn row(&mut self, indent: usize, label: &str, value: &str) -> std::io::Result<()> {
