@@ -316,12 +316,55 @@ fn read_config(repo: &gix::Repository) -> Result<gix::config::File, Error> {
 }
 
 fn write_config(repo: &gix::Repository, file: &gix::config::File) -> Result<(), Error> {
+    let path =
+        std::path::absolute(config_path(repo)).map_err(|e| Error::io(repo.common_dir(), e))?;
+    let lock = lock_config(&path, "the command")?;
     let mut bytes = Vec::new();
-    file.write_to(&mut bytes)
-        .map_err(|e| Error::io(config_path(repo), e))?;
-    let dir =
-        std::path::absolute(repo.common_dir()).map_err(|e| Error::io(repo.common_dir(), e))?;
-    super::write::atomic_write(&dir, "config", &bytes, super::write::Existing::Replace)
+    file.write_to(&mut bytes).map_err(|e| Error::io(&path, e))?;
+    commit_config(lock, &bytes)
+}
+
+/// Takes git's `config.lock` beside the config file `config`, as `git
+/// config` does (`gix::lock`: created exclusively, renamed over the config
+/// by [`commit_config`], removed if dropped before), so a concurrent `git
+/// config` and this write never lose each other's change. A lock another
+/// process holds is a refusal; `rerun` names what to run again.
+pub(super) fn lock_config(config: &Path, rerun: &str) -> Result<gix::lock::File, Error> {
+    gix::lock::File::acquire_to_update_resource(
+        config,
+        gix::lock::acquire::Fail::Immediately,
+        None,
+        0,
+    )
+    .map_err(|e| {
+        let lock = config.with_file_name("config.lock");
+        if e.is_retryable() || lock.exists() {
+            Error::refused(
+                format!(
+                    "cannot change the git configuration: `{}` exists, so another git process is changing it",
+                    lock.display()
+                ),
+                Some(format!("wait for the other git command to finish (or remove a stale lock file), then run {rerun} again")),
+            )
+        } else {
+            Error::io(&lock, std::io::Error::other(e.to_string()))
+        }
+    })
+}
+
+/// Writes `bytes` into the config lock, flushes them to disk and renames the
+/// lock over the config file.
+pub(super) fn commit_config(mut lock: gix::lock::File, bytes: &[u8]) -> Result<(), Error> {
+    use std::io::Write as _;
+    let lock_path = lock.lock_path().to_path_buf();
+    lock.with_mut(|f| {
+        f.write_all(bytes)?;
+        f.sync_all()
+    })
+    .map_err(|e| Error::io(&lock_path, e))?;
+    lock.commit()
+        .map(|_| ())
+        .map_err(|e| Error::io(&lock_path, e.error))
 }
 
 /// The driver command configured for `merge.standards`, if any.

@@ -192,6 +192,13 @@ pub struct Pending {
 /// tells an interrupted journal from a live one). A command takes it with
 /// [`lock`] before it reads its inputs and keeps it to its last rename; the
 /// journal's own functions, called by the same thread meanwhile, reuse it.
+///
+/// This is an OS lock on a file that stays, not git's lock-file protocol
+/// (`gix::lock`, an exclusively created `<file>.lock`): a killed git-style
+/// holder leaves its `.lock` behind and every later writer would refuse
+/// until someone deletes it, while the kernel releases this lock when its
+/// holder dies. That release is what tells an interrupted journal (for
+/// `recover`) from a running operation, so it cannot become a `gix::lock`.
 pub struct OperationLock {
     /// `None` for a nested use of a lock this thread already holds.
     file: Option<std::fs::File>,
@@ -1051,6 +1058,8 @@ fn move_ref(
     // A killed process can leave git's `<ref>.lock` behind. A live git holds
     // one for milliseconds, so wait a little; then, only when recovering (the
     // operation that took it is dead), break it; otherwise refuse and name it.
+    // The lock itself is gix's (`edit_reference` takes `<ref>.lock` through
+    // `gix::lock`); this loop adds only the stale-lock decision around it.
     let lock = repo.common_dir().join(format!("{name}.lock"));
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
     let mut broken = false;
