@@ -1056,24 +1056,29 @@ fn move_ref(
         deref: false,
     };
     // A killed process can leave git's `<ref>.lock` behind. A live git holds
-    // one for milliseconds, so wait a little; then, only when recovering (the
-    // operation that took it is dead), break it; otherwise refuse and name it.
-    // The lock itself is gix's (`edit_reference` takes `<ref>.lock` through
-    // `gix::lock`); this loop adds only the stale-lock decision around it.
+    // one for milliseconds, so wait a little: gix takes `<ref>.lock` through
+    // `gix::lock` and retries with backoff for `core.filesRefLockTimeout`,
+    // set to two seconds here. Then, only when recovering (the operation
+    // that took it is dead), break it; otherwise refuse and name it.
     let lock = repo.common_dir().join(format!("{name}.lock"));
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    let mut waiting = repo.clone();
+    {
+        let mut config = waiting.config_snapshot_mut();
+        config
+            .set_value(&gix::config::tree::Core::FILES_REF_LOCK_TIMEOUT, "2000")
+            .map_err(|e| Error::Internal(format!("cannot set the ref lock timeout: {e}")))?;
+        config
+            .commit()
+            .map_err(|e| Error::Internal(format!("cannot set the ref lock timeout: {e}")))?;
+    }
     let mut broken = false;
     loop {
-        let err = match repo.edit_reference(edit.clone()) {
+        let err = match waiting.edit_reference(edit.clone()) {
             Ok(_) => return Ok(()),
             Err(e) => e,
         };
         if !lock.exists() {
             return Err(Error::Git(format!("cannot move `{name}`: {err}")));
-        }
-        if std::time::Instant::now() < deadline {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            continue;
         }
         if break_stale_lock && !broken {
             std::fs::remove_file(&lock).map_err(|e| Error::io(&lock, e))?;
