@@ -376,3 +376,46 @@ fn json_reports_the_install_the_refusal_and_the_uninstall() {
         "#!/bin/sh\nexit 0\n"
     );
 }
+
+/// Issue 24: the merge driver is written to git's config under git's own
+/// `config.lock` (`gix::lock`), as `git config` takes it. While another
+/// process holds the lock, `hooks install` refuses and leaves git's config
+/// and the other writer's lock as they are (the hook files it wrote first
+/// stay: the command is idempotent); run again once the lock is gone, it
+/// registers the driver, and `git config` (the witness) reads it and can
+/// write next to it.
+#[test]
+fn the_merge_driver_waits_for_gits_config_lock() {
+    let (env, repo) = installed();
+    let config = repo.join(".git/config");
+    let before = std::fs::read(&config).unwrap();
+    std::fs::write(repo.join(".git/config.lock"), "held by git").unwrap();
+    let a = env.run(&repo, &["hooks", "install"]).code(1);
+    let err = stderr(&a);
+    assert!(
+        err.contains("config.lock` exists, so another git process is changing it"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&config).unwrap(),
+        before,
+        "the config is untouched"
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.join(".git/config.lock")).unwrap(),
+        "held by git",
+        "another process's lock is never taken over"
+    );
+    std::fs::remove_file(repo.join(".git/config.lock")).unwrap();
+    env.run(&repo, &["hooks", "install"]).success();
+    assert!(!repo.join(".git/config.lock").exists());
+    assert_eq!(
+        env.git(&repo, &["config", "merge.standards.driver"]).trim(),
+        "git standards merge-driver %O %A %B %P"
+    );
+    env.git(&repo, &["config", "user.mood", "fine"]);
+    assert_eq!(
+        env.git(&repo, &["config", "merge.standards.driver"]).trim(),
+        "git standards merge-driver %O %A %B %P"
+    );
+}

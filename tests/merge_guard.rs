@@ -285,6 +285,43 @@ fn config_toml_and_git_config_choose_the_main_branch() {
     );
 }
 
+/// Issue 24: protected-branch patterns follow git's own wildmatch, the
+/// rules of `.gitignore` and pathspecs: `**` as a whole part spans any
+/// number of parts (none included), any other `**` stays within one part,
+/// and `[...]` is a character class. The file's patterns and git config's
+/// (`git config --add standards.protectedBranches`, one clone) agree.
+#[test]
+fn protected_branch_patterns_follow_git_wildmatch() {
+    let (env, repo) = unreset_feature();
+    let guarded = |branch: &str| {
+        let out = env.run(&repo, &["merge-guard", "feature", "--into", branch]);
+        let code = out.get_output().status.code();
+        assert!(matches!(code, Some(0 | 1)), "{branch}: {code:?}");
+        assert!(!stderr(&out).contains("config.toml"), "{}", stderr(&out));
+        code == Some(1)
+    };
+    write(
+        repo.join(".standards/config.toml"),
+        "protected-branches = [\"release/[0-9]*\", \"**/hotfix\", \"lts/**/stable\", \"team**\"]\n",
+    );
+    assert!(guarded("release/2.1"));
+    assert!(
+        !guarded("release/next"),
+        "a class matches one character of it"
+    );
+    assert!(guarded("hotfix"), "`**/` also matches no part at all");
+    assert!(guarded("eu/web/hotfix"));
+    assert!(guarded("lts/stable") && guarded("lts/2/x/stable"));
+    assert!(guarded("teamA"));
+    assert!(!guarded("team/a"), "a `**` inside a part is a `*`");
+    // git config replaces the file's list for this clone, same rules.
+    env.git(
+        &repo,
+        &["config", "standards.protectedBranches", "v[[:digit:]]*"],
+    );
+    assert!(guarded("v2") && !guarded("vx") && !guarded("release/2.1"));
+}
+
 /// Issue 25, `--json` on every command: the guard's refusal is the usual
 /// `{"ok": false, "error", "hint"}` object (exit 1) with the hint's command
 /// as text prints it, and an accepted merge is `{"ok": true, ...}` naming

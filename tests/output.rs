@@ -550,3 +550,36 @@ fn usage_errors_answer_json_when_json_was_asked_for() {
     let a = p.run(&["check", "--bogus"]).code(2);
     assert_eq!(stdout(&a), "");
 }
+
+/// Issue 24: at `--color auto` the environment decides as anstream reads it
+/// (the CLICOLOR conventions): `CLICOLOR_FORCE` colours a pipe, a non-empty
+/// `NO_COLOR` wins over it, `CLICOLOR=0` turns colour off; `--color` and
+/// git's `color.ui` decide before the environment.
+#[test]
+fn colour_at_auto_follows_no_color_and_clicolor() {
+    let (env, repo) = Env::repo();
+    // `status` outside an installed project: a refusal, `error:` on stderr.
+    let err = |flags: &[&str], vars: &[(&str, &str)]| {
+        let mut cmd = env.cmd(&repo);
+        cmd.args(flags).arg("status");
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let red = "\x1b[31merror:\x1b[0m ";
+    assert!(err(&[], &[]).starts_with("error: "), "a pipe: no colour");
+    assert!(err(&[], &[("CLICOLOR_FORCE", "1")]).starts_with(red));
+    assert!(err(&[], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "")]).starts_with(red));
+    let off = err(&[], &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]);
+    assert!(off.starts_with("error: "), "{off:?}");
+    assert!(err(&[], &[("CLICOLOR", "0")]).starts_with("error: "));
+    assert!(err(&["--color", "always"], &[("NO_COLOR", "1")]).starts_with(red));
+    assert!(err(&["--color", "never"], &[("CLICOLOR_FORCE", "1")]).starts_with("error: "));
+    env.git(&repo, &["config", "color.ui", "never"]);
+    assert!(err(&[], &[("CLICOLOR_FORCE", "1")]).starts_with("error: "));
+    env.git(&repo, &["config", "color.ui", "always"]);
+    assert!(err(&[], &[("NO_COLOR", "1")]).starts_with(red));
+}

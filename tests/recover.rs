@@ -331,3 +331,38 @@ fn json_reports_nothing_the_recovery_and_the_refusal() {
     assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
     assert!(v.get("hint").is_some(), "{v}");
 }
+
+/// Issue 24: the journal's ref update waits for git's `<ref>.lock` through
+/// gix's own lock (git's `core.filesRefLockTimeout` backoff) and never
+/// breaks a lock outside `recover`: `reset --commit` against a held
+/// `refs/heads/main.lock` refuses naming it, leaves it and HEAD as they
+/// were; once the other git is done, the same command goes through.
+#[test]
+fn a_held_ref_lock_is_refused_and_left_to_its_owner() {
+    let (env, repo) = Env::repo();
+    write(repo.join("src/app.py"), "print('hi')\n");
+    env.run(&repo, &["install"]).success();
+    write(repo.join(".standards/CONTEXT.md"), "# Project Context\n");
+    env.commit_all(&repo, "install");
+    let before = env.git(&repo, &["rev-parse", "HEAD"]);
+    write(repo.join(".git/refs/heads/main.lock"), "held");
+    let a = env.run(&repo, &["reset", "--yes", "--commit"]).code(1);
+    let err = stderr(&a);
+    assert!(err.contains("refs/heads/main.lock` exists"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(repo.join(".git/refs/heads/main.lock")).unwrap(),
+        "held",
+        "a lock is never broken outside recover"
+    );
+    assert_eq!(env.git(&repo, &["rev-parse", "HEAD"]), before);
+    std::fs::remove_file(repo.join(".git/refs/heads/main.lock")).unwrap();
+    let a = env.run(&repo, &["reset", "--yes", "--commit"]).success();
+    assert_ne!(
+        env.git(&repo, &["rev-parse", "HEAD"]),
+        before,
+        "{}",
+        stderr(&a)
+    );
+    let trailers = env.git(&repo, &["log", "-1", "--format=%B"]);
+    assert!(trailers.contains("Standards-Reset:"), "{trailers}");
+}

@@ -623,6 +623,8 @@ fn colours_follow_the_terminal_the_flag_and_no_color() {
         let command = format!("'{}' status", Env::bin().display());
         let mut cmd = env.sealed("script", &repo);
         cmd.args(["-qec", &command, "/dev/null"]);
+        // A terminal names itself; `TERM=dumb` (or none) means no colours, as for git.
+        cmd.env("TERM", "xterm");
         if let Some(v) = no_color {
             cmd.env("NO_COLOR", v);
         }

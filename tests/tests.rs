@@ -34,6 +34,7 @@ mod id;
 mod install;
 mod invocation;
 mod invocation_scenarios;
+mod layering;
 mod lifecycle;
 mod man;
 mod merge_guard;

@@ -89,12 +89,8 @@ pub fn report_error_from(
     if matches!(error, Error::ProblemsFound { .. } | Error::Exit { .. }) {
         return code;
     }
-    let (red, reset) = if color {
-        ("\u{1b}[31m", "\u{1b}[0m")
-    } else {
-        ("", "")
-    };
-    let _ = writeln!(err, "{red}error:{reset} {}", message(error));
+    let red = super::style::paint(super::style::ERROR, "error:", color);
+    let _ = writeln!(err, "{red} {}", message(error));
     if let Some(hint) = hint {
         let _ = writeln!(err, "hint: {hint}");
     }

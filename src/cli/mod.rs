@@ -7,9 +7,10 @@ mod exit;
 pub mod manual;
 #[cfg(test)]
 mod skill_commands;
+pub mod style;
 pub mod values;
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -63,20 +64,9 @@ pub fn main() -> ExitCode {
         }
         _ => None,
     };
-    let no_color = std::env::var_os("NO_COLOR");
     let colors = Colors {
-        out: color_enabled(
-            cli.color,
-            configured.as_deref(),
-            stdout.is_terminal(),
-            no_color.as_deref(),
-        ),
-        err: color_enabled(
-            cli.color,
-            configured.as_deref(),
-            stderr.is_terminal(),
-            no_color.as_deref(),
-        ),
+        out: style::enabled(cli.color, configured.as_deref(), style::auto_for(&stdout)),
+        err: style::enabled(cli.color, configured.as_deref(), style::auto_for(&stderr)),
     };
     let mut out = stdout.lock();
     let mut err = stderr.lock();
@@ -203,27 +193,6 @@ fn is_hook(args: impl IntoIterator<Item = std::ffi::OsString>) -> bool {
     false
 }
 
-/// Colours on a stream: `--color always`/`never` decide; at `auto`, git's
-/// `color.standards` (else `color.ui`) decides as git reads it (`always`;
-/// `never` or `false`; anything else is `auto`), and `auto` means on a
-/// terminal unless `NO_COLOR` is set to a non-empty value.
-fn color_enabled(
-    choice: args::ColorChoice,
-    configured: Option<&str>,
-    is_terminal: bool,
-    no_color: Option<&std::ffi::OsStr>,
-) -> bool {
-    match choice {
-        args::ColorChoice::Always => true,
-        args::ColorChoice::Never => false,
-        args::ColorChoice::Auto => match configured.map(str::to_ascii_lowercase).as_deref() {
-            Some("always") => true,
-            Some("never" | "false" | "no" | "off" | "0") => false,
-            _ => is_terminal && no_color.is_none_or(|v| v.is_empty()),
-        },
-    }
-}
-
 /// The clap definition, for the man page generator and tests.
 pub fn command() -> clap::Command {
     <Cli as clap::CommandFactory>::command()
@@ -232,8 +201,7 @@ pub fn command() -> clap::Command {
 #[cfg(test)]
 mod tests {
     use super::args::ColorChoice;
-    use super::color_enabled;
-    use std::ffi::OsStr;
+    use super::style::enabled;
 
     #[test]
     fn clap_definition_is_consistent() {
@@ -241,55 +209,25 @@ mod tests {
     }
 
     #[test]
-    fn colour_choice_terminal_and_no_color() {
-        assert!(color_enabled(ColorChoice::Auto, None, true, None));
-        assert!(color_enabled(
-            ColorChoice::Auto,
-            None,
-            true,
-            Some(OsStr::new(""))
-        ));
-        assert!(!color_enabled(
-            ColorChoice::Auto,
-            None,
-            true,
-            Some(OsStr::new("1"))
-        ));
-        assert!(!color_enabled(ColorChoice::Auto, None, false, None));
-        assert!(color_enabled(
-            ColorChoice::Always,
-            None,
-            false,
-            Some(OsStr::new("1"))
-        ));
-        assert!(!color_enabled(ColorChoice::Never, None, true, None));
+    fn colour_choice_and_terminal() {
+        // NO_COLOR and CLICOLOR are anstream's reading of the environment,
+        // tested through the binary (tests/output.rs).
+        assert!(enabled(ColorChoice::Auto, None, true));
+        assert!(!enabled(ColorChoice::Auto, None, false));
+        assert!(enabled(ColorChoice::Always, None, false));
+        assert!(!enabled(ColorChoice::Never, None, true));
     }
 
     #[test]
     fn git_colour_settings_apply_at_auto_only() {
-        assert!(color_enabled(
-            ColorChoice::Auto,
-            Some("always"),
-            false,
-            None
-        ));
-        assert!(!color_enabled(ColorChoice::Auto, Some("false"), true, None));
-        assert!(!color_enabled(ColorChoice::Auto, Some("never"), true, None));
-        assert!(color_enabled(ColorChoice::Auto, Some("auto"), true, None));
-        assert!(color_enabled(ColorChoice::Auto, Some("true"), true, None));
-        assert!(!color_enabled(ColorChoice::Auto, Some("true"), false, None));
-        assert!(!color_enabled(
-            ColorChoice::Never,
-            Some("always"),
-            true,
-            None
-        ));
-        assert!(color_enabled(
-            ColorChoice::Always,
-            Some("never"),
-            false,
-            None
-        ));
+        assert!(enabled(ColorChoice::Auto, Some("always"), false));
+        assert!(!enabled(ColorChoice::Auto, Some("false"), true));
+        assert!(!enabled(ColorChoice::Auto, Some("never"), true));
+        assert!(enabled(ColorChoice::Auto, Some("auto"), true));
+        assert!(enabled(ColorChoice::Auto, Some("true"), true));
+        assert!(!enabled(ColorChoice::Auto, Some("true"), false));
+        assert!(!enabled(ColorChoice::Never, Some("always"), true));
+        assert!(enabled(ColorChoice::Always, Some("never"), false));
     }
 
     #[test]

@@ -88,7 +88,7 @@ pub fn ref_value(s: &str) -> std::result::Result<String, String> {
 pub fn branch_value(s: &str) -> std::result::Result<String, String> {
     ref_value(s)?;
     let short = s.strip_prefix("refs/heads/").unwrap_or(s);
-    match gix::refs::FullName::try_from(format!("refs/heads/{short}")) {
+    match crate::repo::refs::check_ref_name(&format!("refs/heads/{short}")) {
         Ok(_) => Ok(s.to_string()),
         Err(e) => Err(format!(
             "it is not a valid branch name ({e}); name a branch such as `main`"

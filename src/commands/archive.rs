@@ -55,7 +55,7 @@ pub const FAILPOINTS: &[&str] = &[
 /// `archive list [--json]`.
 pub fn run_list(ctx: &mut Context, json: bool) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
-    let all = archive::list(&project.repo)?;
+    let all = archive::list(&project)?;
     if json {
         let value = serde_json::json!({ "ok": true, "archives": all });
         writeln!(ctx.out, "{value:#}").map_err(Error::stdout)?;
@@ -101,8 +101,8 @@ fn no_such_file(name: &str, path: &str) -> Error {
 /// file's bytes exactly as archived.
 pub fn run_show(ctx: &mut Context, name: &str, path: Option<&str>, json: bool) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
-    let commit = archive::resolve(&project.repo, name)?;
-    let files = archive::files(&project.repo, commit, &archive::label(name))?;
+    let commit = archive::resolve(&project, name)?;
+    let files = archive::files(&project, commit, &archive::label(name))?;
     // `--json` (issue 25): the listed files, or the one file's text.
     let list = |ctx: &mut Context, files: &[&archive::ArchivedFile]| -> Result<()> {
         if json {
@@ -130,7 +130,7 @@ pub fn run_show(ctx: &mut Context, name: &str, path: Option<&str>, json: bool) -
                     if one.path.trim_end_matches('/') == path.trim_end_matches('/')
                         || one.path == format!(".standards/{}", path.trim_end_matches('/')) =>
                 {
-                    let bytes = archive::blob(&project.repo, one.id)?;
+                    let bytes = archive::blob(&project, one.id)?;
                     if json {
                         let value = serde_json::json!({
                             "ok": true,
@@ -161,8 +161,8 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String], json: bool) 
     let _lock = journal::lock(&project, "archive-restore")?;
     journal::refuse_if_pending(&project)?;
     crate::support::conflicts::refuse_during_conflict(ctx, &project, "archive restore")?;
-    let commit = archive::resolve(&project.repo, name)?;
-    let files = archive::files(&project.repo, commit, &archive::label(name))?;
+    let commit = archive::resolve(&project, name)?;
+    let files = archive::files(&project, commit, &archive::label(name))?;
     let mut changes = Vec::new();
     let mut chosen: Vec<String> = Vec::new();
     for path in paths {
@@ -174,7 +174,7 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String], json: bool) 
             if chosen.contains(&f.path) {
                 continue;
             }
-            if f.mode == gix::objs::tree::EntryKind::Link {
+            if f.is_link() {
                 return Err(Error::refused(
                     format!(
                         "refusing to restore `{}`: it was archived as a symbolic link",
@@ -186,7 +186,7 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String], json: bool) 
                     )),
                 ));
             }
-            if archive::occupied(&project.root, &f.path) {
+            if archive::occupied(project.root(), &f.path) {
                 return Err(Error::refused(
                     format!("refusing to restore `{}`: something already exists there", f.path),
                     Some(format!("move it away first, or read the archived copy with `git standards archive show {name} {}`", f.path)),
@@ -194,7 +194,7 @@ pub fn run_restore(ctx: &mut Context, name: &str, paths: &[String], json: bool) 
             }
             changes.push(Change::write(
                 f.path.clone(),
-                archive::blob(&project.repo, f.id)?,
+                archive::blob(&project, f.id)?,
             ));
             chosen.push(f.path.clone());
         }

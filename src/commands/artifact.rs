@@ -453,13 +453,9 @@ fn created_event(
     state_field: Option<&'static str>,
     cycle: &Option<String>,
 ) -> Event {
-    let blob = gix::objs::compute_hash(
-        project.repo.object_hash(),
-        gix::objs::Kind::Blob,
-        content.as_bytes(),
-    )
-    .map(|id| id.to_string())
-    .ok();
+    let blob = crate::repo::refs::blob_id(project, content.as_bytes())
+        .map(|id| id.to_string())
+        .ok();
     let mut event = Event::new(EventKind::RecordCreated)
         .detail("path", project.repo_path(path))
         .detail("blob", blob)

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
+use crate::cli::style;
 use crate::cli::values::ref_value;
 use crate::commands::Context;
 use crate::error::{Error, Result};
@@ -80,22 +81,13 @@ pub fn evaluate(
 /// `allow_shallow`) or the object database is damaged. Skipping the history
 /// rules silently would pass a deleted acceptance ID (issue 7, item 5).
 fn first_parent(project: &Project, rev: &str, allow_shallow: bool) -> Result<Option<ObjectTree>> {
-    let commit = project
-        .repo
-        .rev_parse_single(rev)
-        .ok()
-        .and_then(|id| id.object().ok())
-        .and_then(|o| o.peel_to_commit().ok());
-    let Some(commit) = commit else {
-        return Ok(None);
-    };
-    let Some(parent) = commit.parent_ids().next() else {
+    let Some(parent) = crate::repo::refs::first_parent_of(project, rev) else {
         return Ok(None);
     };
     match project.at_rev(&parent.to_string()) {
         Ok(tree) => Ok(Some(tree)),
         Err(_) if allow_shallow => Ok(None),
-        Err(_) if project.repo.is_shallow().unwrap_or(false) => Err(Error::refused(
+        Err(_) if crate::repo::refs::is_shallow(project) => Err(Error::refused(
             format!("cannot compare `{rev}` with its parent {}: this clone is shallow and the parent was not fetched, so the history rules cannot run", parent.to_hex_with_len(7)),
             Some("fetch more history (`git fetch --deepen=1`, or `--unshallow`), or pass `--allow-shallow` to check without the history rules".to_string()),
         )),
@@ -119,7 +111,7 @@ pub fn evaluate_with(
         if !runtime::installed(tree) {
             // RT-000, said for the snapshot that lacks it.
             return Err(match source {
-                Source::Worktree => Error::NotInstalled { root: project.root.clone() },
+                Source::Worktree => Error::NotInstalled { root: project.root().to_path_buf() },
                 Source::Staged => Error::refused(
                     "the index holds no STANDARDS runtime: `.standards/PROTOCOL.md` with the framework marker is not staged",
                     Some("stage the runtime with `git add .standards`, or check the working tree (without `--staged`)".to_string()),
@@ -306,7 +298,7 @@ fn conflict_report(
         .problems
         .iter()
         .any(|p| p.rule == "RT-003" || p.rule == "RT-004");
-    if !flagged && project.repo.state().is_none() {
+    if !flagged && !crate::repo::refs::operation_in_progress(project) {
         return Ok(None);
     }
     let state = match source {
@@ -372,11 +364,7 @@ pub fn print_text_in(
     view: &PathView,
 ) -> Result<()> {
     let by_file = by_file(report);
-    let (bold, reset) = if color {
-        ("\u{1b}[1m", "\u{1b}[0m")
-    } else {
-        ("", "")
-    };
+    let (bold, reset) = style::codes(style::HEADING, color);
     for (file, problems) in &by_file {
         let mut hinted: Vec<(&str, &str)> = Vec::new();
         for (i, p) in problems.iter().enumerate() {
@@ -421,11 +409,7 @@ pub fn print_summary(
         return writeln!(out, "check passed: no problems in {source}").map_err(out_err);
     }
     let files = by_file(report).len();
-    let (red, reset) = if color {
-        ("\u{1b}[31m", "\u{1b}[0m")
-    } else {
-        ("", "")
-    };
+    let (red, reset) = style::codes(style::ERROR, color);
     writeln!(
         out,
         "{red}check failed{reset}: {n} problem{} in {files} file{} ({source})",

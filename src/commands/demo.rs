@@ -1,12 +1,12 @@
 //! `git standards demo`: a guided tour of the tool in a throwaway repository.
-//! It creates the repository with gix, installs the runtime with the real
-//! `install` command and shows the result with the real `status` command.
+//! It creates the repository with gix (`repo::scratch`), installs the
+//! runtime with the real `install` command and shows the result with the real `status` command.
 
 use std::path::{Path, PathBuf};
 
 use crate::commands::{artifact, check, install, status, transition, Context};
 use crate::error::{Error, Result};
-use crate::repo::{write, Project};
+use crate::repo::{scratch, write, Project};
 use standards_core::model::fields;
 use standards_core::model::layout;
 use standards_core::model::vocab::{ArtifactType, ReviewKind, WorkflowState};
@@ -64,17 +64,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         }
     };
 
-    let repo = gix::init(&dir).map_err(|e| {
-        Error::Git(format!(
-            "cannot create a git repository in `{}`: {e}",
-            dir.display()
-        ))
-    })?;
-    let branch = match repo.head_name() {
-        Ok(Some(name)) => name.shorten().to_string(),
-        _ => "main".to_string(),
-    };
-    drop(repo);
+    let branch = scratch::init(&dir)?;
     say(
         ctx,
         &format!("Initialised an empty git repository there on the branch `{branch}`, with no commits yet."),
@@ -173,8 +163,8 @@ fn canonical(dir: &Path) -> Result<PathBuf> {
 /// one those variables name, so the demo never installs into a real project.
 fn ensure_commands_reach(dir: &Path) -> Result<()> {
     let project = Project::discover(dir)?;
-    let git_dir = std::fs::canonicalize(project.repo.git_dir()).ok();
-    if project.workdir.as_deref() != Some(dir) || git_dir.as_deref() != Some(&dir.join(".git")) {
+    let git_dir = std::fs::canonicalize(project.git_dir()).ok();
+    if project.workdir() != Some(dir) || git_dir.as_deref() != Some(&dir.join(".git")) {
         return Err(Error::refused(
             "refusing to run the demo: `GIT_DIR` or `GIT_WORK_TREE` in the environment points git at another repository",
             Some("run `git standards demo` outside git hooks, or unset `GIT_DIR` and `GIT_WORK_TREE`".to_string()),
@@ -558,7 +548,7 @@ impl Stepper {
             )));
         }
         self.n += 1;
-        let id = commit_all(dir, message)?;
+        let id = scratch::commit_all(dir, message)?;
         say(
             ctx,
             &format!("  check passed; committed {} \"{message}\"", &id[..7]),
@@ -610,70 +600,4 @@ fn write_file(dir: &Path, rel: &str, text: &str) -> Result<()> {
         write::Existing::Refuse
     };
     write::atomic_write(dir, rel, text.as_bytes(), existing)
-}
-
-/// Commits every file of the demo's working tree on HEAD with gix, and
-/// writes the index to match, so `git status` is clean afterwards.
-fn commit_all(dir: &Path, message: &str) -> Result<String> {
-    let git = |e: &dyn std::fmt::Display| {
-        Error::Git(format!("cannot commit in the demo repository: {e}"))
-    };
-    let repo = gix::open(dir).map_err(|e| git(&e))?;
-    let empty = repo
-        .write_object(gix::objs::Tree::empty())
-        .map_err(|e| git(&e))?
-        .detach();
-    let mut editor = repo.edit_tree(empty).map_err(|e| git(&e))?;
-    let mut files = Vec::new();
-    list_files(dir, dir, &mut files)?;
-    for rel in files {
-        let bytes = std::fs::read(dir.join(&rel)).map_err(|e| Error::io(dir.join(&rel), e))?;
-        let blob = repo.write_blob(bytes).map_err(|e| git(&e))?.detach();
-        editor
-            .upsert(rel.as_str(), gix::objs::tree::EntryKind::Blob, blob)
-            .map_err(|e| git(&e))?;
-    }
-    let tree = editor.write().map_err(|e| git(&e))?.detach();
-    let parents: Vec<gix::ObjectId> = repo
-        .head_id()
-        .ok()
-        .map(|id| id.detach())
-        .into_iter()
-        .collect();
-    let time = format!("{} +0000", chrono::Utc::now().timestamp());
-    let who = gix::actor::SignatureRef {
-        name: "STANDARDS demo".into(),
-        email: "demo@example.invalid".into(),
-        time: &time,
-    };
-    let id = repo
-        .commit_as(who, who, "HEAD", message, tree, parents)
-        .map_err(|e| git(&e))?
-        .detach();
-    let mut index = repo.index_from_tree(&tree).map_err(|e| git(&e))?;
-    index.write(Default::default()).map_err(|e| git(&e))?;
-    Ok(id.to_string())
-}
-
-fn list_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
-    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for p in paths {
-        if p.file_name().is_some_and(|n| n == ".git") {
-            continue;
-        }
-        let meta = std::fs::symlink_metadata(&p).map_err(|e| Error::io(&p, e))?;
-        if meta.is_dir() {
-            list_files(root, &p, out)?;
-        } else if meta.is_file() {
-            let rel = p
-                .strip_prefix(root)
-                .expect("below root")
-                .to_string_lossy()
-                .replace('\\', "/");
-            out.push(rel);
-        }
-    }
-    Ok(())
 }

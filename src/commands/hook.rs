@@ -140,7 +140,7 @@ pub fn run_pre_commit(
     for found in crate::commands::hook::pre_commit_projects(&project)? {
         let result = found.and_then(|p| {
             let mut sub = Context {
-                cwd: p.root.clone(),
+                cwd: p.root().to_path_buf(),
                 out: &mut *ctx.out,
                 err: &mut *ctx.err,
                 color: ctx.color,
@@ -351,7 +351,7 @@ enum Located {
 impl Located {
     fn root(&self) -> &Path {
         match self {
-            Located::Repo(p) => &p.root,
+            Located::Repo(p) => p.root(),
             Located::Folder(t) => t.root(),
         }
     }
@@ -632,10 +632,10 @@ pub fn run_stop(ctx: &mut Context, input: &mut dyn Read, client: Option<Client>)
 /// A folder that cannot be opened is an error of its own, so the other
 /// projects are still checked.
 pub fn pre_commit_projects(project: &Project) -> Result<Vec<Result<Project>>> {
-    if crate::repo::staged::relevant_unchanged(&project.repo)? {
+    if crate::repo::staged::relevant_unchanged(project)? {
         return Ok(Vec::new());
     }
-    Ok(crate::repo::staged::staged_projects(&project.repo)?
+    Ok(crate::repo::staged::staged_projects(project)?
         .iter()
         .map(|dir| project.at_folder(dir))
         .collect())

@@ -106,11 +106,7 @@ struct Record {
 }
 
 fn record_path(project: &Project) -> PathBuf {
-    project
-        .repo
-        .common_dir()
-        .join("standards")
-        .join("hooks.json")
+    project.common_dir().join("standards").join("hooks.json")
 }
 
 fn read_record(project: &Project) -> Result<Record> {
@@ -146,7 +142,7 @@ fn write_record(project: &Project, record: &Record) -> Result<()> {
 /// install` register the driver when `.gitattributes` names it and no driver
 /// is configured, with a note; a driver the user configured is kept.
 pub fn register_driver_if_named(ctx: &mut Context, project: &Project) -> Result<()> {
-    let Some(top) = project.workdir.as_deref() else {
+    let Some(top) = project.workdir() else {
         return Ok(());
     };
     let names_it = |path: &Path| {
@@ -155,13 +151,13 @@ pub fn register_driver_if_named(ctx: &mut Context, project: &Project) -> Result<
                 .any(|l| !l.trim_start().starts_with('#') && l.contains("merge=standards"))
         })
     };
-    if !names_it(&top.join(".gitattributes")) && !names_it(&project.root.join(".gitattributes")) {
+    if !names_it(&top.join(".gitattributes")) && !names_it(&project.root().join(".gitattributes")) {
         return Ok(());
     }
-    if hooks::driver_configured(&project.repo)?.is_some() {
+    if hooks::driver_configured(project)?.is_some() {
         return Ok(());
     }
-    hooks::configure_driver(&project.repo)?;
+    hooks::configure_driver(project)?;
     say(
         ctx,
         format!(
@@ -200,9 +196,11 @@ fn exists(path: &Path) -> bool {
 
 /// Project folders of the working tree (the index's and the current one).
 fn project_dirs(project: &Project) -> Result<Vec<String>> {
-    let mut dirs = projects::in_index(&project.repo)?;
-    if project.root.join(".standards").is_dir() && !dirs.contains(&project.root_in_repo) {
-        dirs.push(project.root_in_repo.clone());
+    let mut dirs = projects::in_index(project)?;
+    if project.root().join(".standards").is_dir()
+        && !dirs.iter().any(|d| d == project.root_in_repo())
+    {
+        dirs.push(project.root_in_repo().to_string());
     }
     dirs.sort();
     dirs.dedup();
@@ -226,7 +224,7 @@ pub fn run(ctx: &mut Context, action: &Action) -> Result<()> {
         return status_json(ctx);
     }
     let project = Project::discover(&ctx.cwd)?;
-    if project.workdir.is_none() {
+    if project.workdir().is_none() {
         // A bare repository (a server): the server hooks instead (issue 22).
         use crate::commands::server_hook;
         return match action {
@@ -309,7 +307,7 @@ fn status_json(ctx: &mut Context) -> Result<()> {
 fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Result<()> {
     let mut changed: Vec<String> = Vec::new();
     let top = project.require_workdir()?.to_path_buf();
-    let (dir, from_config) = hooks::hooks_dir(&project.repo, Some(&top))?;
+    let (dir, from_config) = hooks::hooks_dir(project, Some(&top))?;
     let mut record = read_record(project)?;
     let manager = hooks::detect_manager(Some(&top), &dir);
     if let Some(manager) = manager.filter(|_| !selection.hooks.is_empty()) {
@@ -387,11 +385,11 @@ fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Resul
         }
     }
     if selection.merge_driver {
-        if hooks::driver_configured(&project.repo)?.as_deref() != Some(hooks::DRIVER) {
+        if hooks::driver_configured(project)?.as_deref() != Some(hooks::DRIVER) {
             changed.push("merge-driver".into());
         }
         failpoint::hit("hooks-install:driver");
-        hooks::configure_driver(&project.repo)?;
+        hooks::configure_driver(project)?;
         for dir in project_dirs(project)? {
             let rel = attributes_rel(&dir);
             let existing = read_bytes(&top.join(&rel))?;
@@ -447,8 +445,8 @@ fn install(ctx: &mut Context, project: &Project, selection: &Selection) -> Resul
 
 fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
     let mut removed: Vec<String> = Vec::new();
-    let top = project.workdir.clone();
-    let (dir, _) = hooks::hooks_dir(&project.repo, top.as_deref())?;
+    let top = project.workdir().map(Path::to_path_buf);
+    let (dir, _) = hooks::hooks_dir(project, top.as_deref())?;
     let mut record = read_record(project)?;
     for name in hooks::HOOKS {
         let path = dir.join(name);
@@ -476,7 +474,7 @@ fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
             HookFile::Absent => {}
         }
     }
-    if hooks::remove_driver(&project.repo)? {
+    if hooks::remove_driver(project)? {
         removed.push("merge-driver".into());
         say(ctx, "Removed the STATE.md merge driver configuration.")?;
     }
@@ -535,8 +533,8 @@ fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
 }
 
 fn status(ctx: &mut Context, project: &Project) -> Result<()> {
-    let top = project.workdir.clone();
-    let (dir, from_config) = hooks::hooks_dir(&project.repo, top.as_deref())?;
+    let top = project.workdir().map(Path::to_path_buf);
+    let (dir, from_config) = hooks::hooks_dir(project, top.as_deref())?;
     let record = read_record(project)?;
     let out = &mut *ctx.out;
     let line = |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(Error::stdout);
@@ -570,7 +568,7 @@ fn status(ctx: &mut Context, project: &Project) -> Result<()> {
         };
         line(out, format!("{name}: {state}{chained}"))?;
     }
-    let driver = match hooks::driver_configured(&project.repo)? {
+    let driver = match hooks::driver_configured(project)? {
         Some(cmd) => format!("configured (`{cmd}`)"),
         None => "not configured".to_string(),
     };

@@ -7,7 +7,7 @@ use std::io::Write;
 
 use crate::commands::Context;
 use crate::error::{Error, Result};
-use crate::repo::{change_plan, journal, notes_config, Project};
+use crate::repo::{change_plan, journal, notes_config, trail, Project};
 use crate::support::audit;
 use crate::support::paths::PathView;
 use clap::ValueEnum;
@@ -157,8 +157,8 @@ fn install(ctx: &mut Context, request: &Request) -> Result<()> {
     journal::refuse_if_pending(&project)?;
     crate::support::conflicts::refuse_during_conflict(ctx, &project, "install")?;
     // Install always targets the project root found by D1.
-    let root = if project.root.starts_with(&root) {
-        project.root.clone()
+    let root = if project.root().starts_with(&root) {
+        project.root().to_path_buf()
     } else {
         root
     };
@@ -217,7 +217,7 @@ fn install(ctx: &mut Context, request: &Request) -> Result<()> {
     // the event (a step of the journal below) names what was really set. A
     // config that cannot be written is a warning with the commands to run,
     // never a failed install.
-    let settings = match notes_config::configure(&project.repo, request.dry_run) {
+    let settings = match trail::configure(&project, request.dry_run) {
         Ok(settings) => settings,
         Err(e) => {
             let _ = writeln!(

@@ -61,8 +61,8 @@ fn project_root(cwd: &Path, project: Option<&Path>) -> PathBuf {
         return cwd.join(p);
     }
     if let Ok(p) = Project::discover(cwd) {
-        if p.workdir.is_some() {
-            return p.root;
+        if p.workdir().is_some() {
+            return p.root().to_path_buf();
         }
     }
     let start = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());

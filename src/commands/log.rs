@@ -2,11 +2,12 @@
 
 use std::fmt::Write as _;
 
+use crate::cli::style;
 use crate::cli::values::text_value;
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::notes::{self, Anchor, Note};
-use crate::repo::Project;
+use crate::repo::{trail, Project};
 use standards_core::audit::line::one_line;
 use standards_core::audit::{parse_line, Filter, Recorded};
 
@@ -121,12 +122,10 @@ pub fn parse_notes(notes: &[Note]) -> (Vec<Recorded>, Vec<BadLine>) {
 /// The notes a filter needs: one lookup for `--cycle`, else the whole tree.
 pub fn read(project: &Project, filter: &Filter) -> Result<Vec<Note>> {
     match &filter.cycle {
-        Some(cycle) => Ok(
-            notes::read_anchor(&project.repo, &Anchor::Cycle(cycle.clone()))?
-                .into_iter()
-                .collect(),
-        ),
-        None => notes::read_all(&project.repo),
+        Some(cycle) => Ok(trail::read_anchor(project, &Anchor::Cycle(cycle.clone()))?
+            .into_iter()
+            .collect()),
+        None => trail::read_all(project),
     }
 }
 
@@ -147,11 +146,8 @@ pub fn readable(e: &Recorded, color: bool) -> String {
     );
     let cycle = one_line(e.cycle.as_deref().unwrap_or("-"));
     let summary = e.summary();
-    let (dim, bold, reset) = if color {
-        ("\u{1b}[2m", "\u{1b}[1m", "\u{1b}[0m")
-    } else {
-        ("", "", "")
-    };
+    let (dim, reset) = style::codes(style::DIM, color);
+    let (bold, _) = style::codes(style::HEADING, color);
     let mut line = format!(
         "{dim}{time}{reset}  {}  {cycle}  {bold}{}{reset}",
         one_line(&e.actor),

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use crate::cli::values::{branch_value, ref_value};
 use crate::commands::Context;
 use crate::error::{Error, Result};
-use crate::repo::{projects, Project};
+use crate::repo::{projects, refs, ObjectId, Project};
 use standards_core::audit::{Event, EventKind};
 use standards_core::setup::config::Branches;
 use standards_core::setup::fresh::{self, Freshness};
@@ -85,7 +85,7 @@ impl Operation {
 
 /// The operation in progress, if any.
 pub fn operation_in_progress(project: &Project) -> Option<Operation> {
-    let dir = project.repo.git_dir();
+    let dir = project.git_dir();
     Operation::ALL
         .into_iter()
         .find(|op| dir.join(op.file()).is_file())
@@ -95,7 +95,7 @@ pub fn operation_in_progress(project: &Project) -> Option<Operation> {
 #[derive(Debug, Clone)]
 pub enum Incoming {
     /// A commit, with the name the user gave it.
-    Commit { name: String, id: gix::ObjectId },
+    Commit { name: String, id: ObjectId },
     /// The staged result (the pre-merge-commit hook without a name, a squash
     /// merge or a cherry-pick), with the name of what it came from.
     Index { name: String },
@@ -135,32 +135,22 @@ impl Report {
     }
 }
 
-fn git_err(context: &str, e: impl std::fmt::Display) -> Error {
-    Error::Git(format!("{context}: {e}"))
-}
-
 /// The current branch's short name, if HEAD is on a branch.
 pub fn current_branch(project: &Project) -> Result<Option<String>> {
-    let head = project
-        .repo
-        .head_name()
-        .map_err(|e| git_err("cannot read HEAD", e))?;
-    Ok(head.and_then(|name| {
-        let name = name.as_bstr().to_string();
-        name.strip_prefix("refs/heads/").map(str::to_string)
-    }))
+    let head = refs::head_ref(project)?;
+    Ok(head.and_then(|name| name.strip_prefix("refs/heads/").map(str::to_string)))
 }
 
 /// Resolves a revision to a commit ID, refusing with a clear message.
-pub fn resolve_commit(project: &Project, rev: &str) -> Result<gix::ObjectId> {
-    crate::repo::resolve_commit(&project.repo, rev).map(|c| c.id)
+pub fn resolve_commit(project: &Project, rev: &str) -> Result<ObjectId> {
+    refs::commit_id(project, rev)
 }
 
 /// The merge in progress: every `MERGE_HEAD` line, else the branches that
 /// `GIT_REFLOG_ACTION` (`merge <name>...`, exported to pre-merge-commit, when
 /// `MERGE_HEAD` does not exist yet) names, else the staged merge result.
 fn incoming_in_progress(project: &Project) -> Result<Vec<Incoming>> {
-    let merge_head = project.repo.git_dir().join("MERGE_HEAD");
+    let merge_head = project.git_dir().join("MERGE_HEAD");
     if let Ok(text) = std::fs::read_to_string(&merge_head) {
         let mut out = Vec::new();
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
@@ -202,19 +192,8 @@ pub fn evaluate(project: &Project, incoming: &Incoming, target: &str) -> Result<
     evaluate_at(project, incoming, target, None, false)
 }
 
-fn tip_of(project: &Project, name: &str) -> Result<Option<gix::ObjectId>> {
-    match project
-        .repo
-        .try_find_reference(name)
-        .map_err(|e| git_err("cannot read the branch", e))?
-    {
-        Some(mut r) => Ok(Some(
-            r.peel_to_id()
-                .map_err(|e| git_err("cannot read the branch", e))?
-                .detach(),
-        )),
-        None => Ok(None),
-    }
+fn tip_of(project: &Project, name: &str) -> Result<Option<ObjectId>> {
+    refs::tip(project, name, "the branch")
 }
 
 /// [`evaluate`] with the target's tip given (the reference-transaction hook
@@ -229,10 +208,9 @@ fn evaluate_at(
     project: &Project,
     incoming: &Incoming,
     target: &str,
-    tip: Option<gix::ObjectId>,
+    tip: Option<ObjectId>,
     hooked: bool,
 ) -> Result<Report> {
-    let repo = &project.repo;
     let upstream = tip_of(project, &format!("refs/remotes/origin/{target}"))?;
     // The local branch, else the remote-tracking one (CI checkouts).
     let target_tip = match tip {
@@ -259,21 +237,21 @@ fn evaluate_at(
     }
     let mut dirs: BTreeSet<String> = BTreeSet::new();
     match incoming {
-        Incoming::Commit { id, .. } => dirs.extend(projects::in_commit(repo, *id)?),
-        Incoming::Index { .. } => dirs.extend(projects::in_index(repo)?),
+        Incoming::Commit { id, .. } => dirs.extend(projects::in_commit(project, *id)?),
+        Incoming::Index { .. } => dirs.extend(projects::in_index(project)?),
     }
     if let Some(tip) = target_tip {
-        dirs.extend(projects::in_commit(repo, tip)?);
+        dirs.extend(projects::in_commit(project, tip)?);
     }
     for dir in dirs {
         let incoming_fresh = match incoming {
             Incoming::Commit { id, .. } => {
-                fresh::judge(&projects::at_rev(repo, &id.to_string(), &dir)?)
+                fresh::judge(&projects::at_rev(project, &id.to_string(), &dir)?)
             }
-            Incoming::Index { .. } => fresh::judge(&projects::at_index(repo, &dir)?),
+            Incoming::Index { .. } => fresh::judge(&projects::at_index(project, &dir)?),
         };
         let target_fresh = match target_tip {
-            Some(tip) => fresh::judge(&projects::at_rev(repo, &tip.to_string(), &dir)?),
+            Some(tip) => fresh::judge(&projects::at_rev(project, &tip.to_string(), &dir)?),
             None => Freshness::Absent,
         };
         let mut verdict = merge_guard::judge(
@@ -293,13 +271,13 @@ fn evaluate_at(
         if !verdict.is_accepted() {
             let arriving = match incoming {
                 Incoming::Commit { id, .. } => {
-                    Some(projects::standards_entries_at(repo, *id, &dir)?)
+                    Some(projects::standards_entries_at(project, *id, &dir)?)
                 }
-                Incoming::Index { .. } => projects::standards_entries_in_index(repo, &dir)?,
+                Incoming::Index { .. } => projects::standards_entries_in_index(project, &dir)?,
             };
             if let Some(arriving) = arriving {
                 for held in [target_tip, upstream].into_iter().flatten() {
-                    if projects::standards_entries_at(repo, held, &dir)? == arriving {
+                    if projects::standards_entries_at(project, held, &dir)? == arriving {
                         verdict = Verdict::Accepted {
                             why: format!(
                                 "`{}` brings no change to `{target}`'s .standards/",
@@ -353,18 +331,8 @@ fn refusal_error_after(report: &Report, way_out: Option<&str>) -> Option<Error> 
 
 /// The local branch whose tip is `id`, else its short ID: the name a
 /// refusal gives a commit that arrives without one.
-fn name_of(project: &Project, id: gix::ObjectId) -> String {
-    let branch = project.repo.references().ok().and_then(|refs| {
-        let mut found = None;
-        for mut r in refs.local_branches().ok()?.flatten() {
-            if r.peel_to_id().ok().map(|i| i.detach()) == Some(id) {
-                found = Some(r.name().shorten().to_string());
-                break;
-            }
-        }
-        found
-    });
-    branch.unwrap_or_else(|| id.to_string()[..12].to_string())
+fn name_of(project: &Project, id: ObjectId) -> String {
+    refs::local_branch_at(project, id).unwrap_or_else(|| id.to_string()[..12].to_string())
 }
 
 /// `git standards hook pre-commit`'s part (issue 22, items 1 and 2): while a
@@ -379,7 +347,7 @@ pub fn pre_commit_guard(ctx: &mut Context, project: &Project) -> Result<()> {
     let Some(target) = current_branch(project)? else {
         return Ok(());
     };
-    let git_dir = project.repo.git_dir();
+    let git_dir = project.git_dir();
     let incoming = match op {
         Operation::Merge => incoming_in_progress(project)?,
         Operation::Squash | Operation::CherryPick => {
@@ -389,7 +357,7 @@ pub fn pre_commit_guard(ctx: &mut Context, project: &Project) -> Result<()> {
             let first = text
                 .lines()
                 .map(|l| l.trim().strip_prefix("commit ").unwrap_or(l.trim()))
-                .find_map(|w| gix::ObjectId::from_hex(w.as_bytes()).ok());
+                .find_map(refs::parse_id);
             let name = match (op, first) {
                 (Operation::Squash, Some(id)) => {
                     format!("the squash merge of `{}`", name_of(project, id))
@@ -427,7 +395,6 @@ fn ref_update(
             "`--from <commit>` needs the commit the branch moves to, as the branch argument (merge-guard <new> --into <branch> --from <old>)",
         ));
     };
-    let repo = &project.repo;
     let new = resolve_commit(project, new_rev)?;
     let old = if !from.is_empty() && from.bytes().all(|b| b == b'0') {
         None
@@ -442,19 +409,14 @@ fn ref_update(
     if old.is_none() && plain {
         // The first commit of a branch made by `git commit` (an unborn
         // main): nothing arrives from another line of work.
-        let root = repo
-            .find_commit(new)
-            .map_err(|e| git_err("cannot read the commit", e))?
-            .parent_ids()
-            .next()
-            .is_none();
+        let root = refs::parents(project, new)?.is_empty();
         if root {
             return Ok(());
         }
     }
     if let Some(old) = old {
         // Moving back along the branch's own history brings nothing.
-        if new == old || repo.merge_base(new, old).ok().flatten().map(|b| b.detach()) == Some(new) {
+        if new == old || refs::merge_base(project, new, old) == Some(new) {
             return Ok(());
         }
         // A plain commit or an amend of the checked-out branch: git names
@@ -462,14 +424,7 @@ fn ref_update(
         // GIT_REFLOG_ACTION for merge, pull and rebase, never for `git
         // commit`). The pre-commit hook judged it.
         if plain && current_branch(project)?.as_deref() == Some(target) {
-            let parents = |id: gix::ObjectId| -> Result<Vec<gix::ObjectId>> {
-                Ok(repo
-                    .find_commit(id)
-                    .map_err(|e| git_err("cannot read the commit", e))?
-                    .parent_ids()
-                    .map(|p| p.detach())
-                    .collect())
-            };
+            let parents = |id: ObjectId| refs::parents(project, id);
             let of_new = parents(new)?;
             if of_new == [old] || of_new == parents(old)? {
                 return Ok(());
@@ -485,7 +440,7 @@ fn ref_update(
             .map(str::to_string)
     });
     let name = named.unwrap_or_else(|| name_of(project, new));
-    let git_dir = repo.git_dir();
+    let git_dir = project.git_dir();
     let way_out = if git_dir.join("rebase-merge").is_dir() || git_dir.join("rebase-apply").is_dir()
     {
         Some("git rebase --abort")
@@ -566,7 +521,7 @@ fn guard(
     project: &Project,
     target: &str,
     incoming: &[Incoming],
-    tip: Option<gix::ObjectId>,
+    tip: Option<ObjectId>,
     hooked: bool,
     way_out: Option<&str>,
     quiet: bool,
@@ -655,29 +610,25 @@ fn guard(
 }
 
 /// STATE.md's object among a project's `.standards/` entries.
-fn state_blob(entries: &[projects::StandardsEntry]) -> Option<gix::ObjectId> {
+fn state_blob(entries: &[projects::StandardsEntry]) -> Option<ObjectId> {
     entries
         .iter()
         .find(|(path, _, _)| path == "STATE.md")
         .map(|(_, _, id)| *id)
 }
 
-fn state_at(project: &Project, commit: gix::ObjectId, dir: &str) -> Result<Option<gix::ObjectId>> {
+fn state_at(project: &Project, commit: ObjectId, dir: &str) -> Result<Option<ObjectId>> {
     Ok(state_blob(&projects::standards_entries_at(
-        &project.repo,
-        commit,
-        dir,
+        project, commit, dir,
     )?))
 }
 
 /// "cycle <id> (<state>)" of one version of STATE.md.
-fn state_label(project: &Project, id: Option<gix::ObjectId>) -> String {
+fn state_label(project: &Project, id: Option<ObjectId>) -> String {
     match id {
-        Some(id) => project
-            .repo
-            .find_object(id)
-            .map(|o| standards_core::workflow::state_merge::SideSummary::read(&o.data).label())
-            .unwrap_or_else(|_| "unreadable".into()),
+        Some(id) => refs::object_bytes(project, id)
+            .map(|data| standards_core::workflow::state_merge::SideSummary::read(&data).label())
+            .unwrap_or_else(|| "unreadable".into()),
         None => "no STATE.md".into(),
     }
 }
@@ -688,17 +639,12 @@ fn state_label(project: &Project, id: Option<gix::ObjectId>) -> String {
 fn line_merge(
     project: &Project,
     dir: &str,
-    ours: (&str, gix::ObjectId),
-    theirs: (&str, gix::ObjectId),
-    result: Option<gix::ObjectId>,
+    ours: (&str, ObjectId),
+    theirs: (&str, ObjectId),
+    result: Option<ObjectId>,
     hint: String,
 ) -> Result<Option<standards_core::check::Problem>> {
-    let base = project
-        .repo
-        .merge_base(ours.1, theirs.1)
-        .ok()
-        .flatten()
-        .map(|b| b.detach());
+    let base = refs::merge_base(project, ours.1, theirs.1);
     let base = match base {
         Some(b) => state_at(project, b, dir)?,
         None => None,
@@ -729,28 +675,25 @@ fn line_merge(
 /// the pre-commit hook): `None` without a merge, or while STATE.md is still
 /// in conflict (the conflict report covers that).
 pub fn staged_line_merge(project: &Project) -> Result<Option<standards_core::check::Problem>> {
-    let repo = &project.repo;
-    let Ok(text) = std::fs::read_to_string(repo.git_dir().join("MERGE_HEAD")) else {
+    let Ok(text) = std::fs::read_to_string(project.git_dir().join("MERGE_HEAD")) else {
         return Ok(None);
     };
-    let Some(theirs) = text
-        .lines()
-        .find_map(|l| gix::ObjectId::from_hex(l.trim().as_bytes()).ok())
+    let Some(theirs) = text.lines().find_map(|l| refs::parse_id(l.trim())) else {
+        return Ok(None);
+    };
+    let Some(ours) = refs::head_id(project) else {
+        return Ok(None);
+    };
+    let Some(staged) = projects::standards_entries_in_index(project, project.root_in_repo())?
     else {
-        return Ok(None);
-    };
-    let Ok(ours) = repo.head_id() else {
-        return Ok(None);
-    };
-    let Some(staged) = projects::standards_entries_in_index(repo, &project.root_in_repo)? else {
         return Ok(None);
     };
     let ours_name = current_branch(project)?.unwrap_or_else(|| "HEAD".into());
     let theirs_name = name_of(project, theirs);
     line_merge(
         project,
-        &project.root_in_repo,
-        (&ours_name, ours.detach()),
+        project.root_in_repo(),
+        (&ours_name, ours),
         (&theirs_name, theirs),
         state_blob(&staged),
         "git merged the two versions line by line because this clone has no STATE.md merge driver: run `git merge --abort`, then `git standards hooks install` (it registers the driver), then merge again; STATE.md then conflicts and `git standards resolve --keep ours` or `git standards resolve --keep theirs` keeps one whole side".into(),
@@ -761,16 +704,10 @@ pub fn staged_line_merge(project: &Project) -> Result<Option<standards_core::che
 /// first parent is "ours", its second "theirs".
 pub fn commit_line_merge(
     project: &Project,
-    commit: gix::ObjectId,
+    commit: ObjectId,
     dir: &str,
 ) -> Result<Option<standards_core::check::Problem>> {
-    let parents: Vec<gix::ObjectId> = project
-        .repo
-        .find_commit(commit)
-        .map_err(|e| git_err("cannot read the commit", e))?
-        .parent_ids()
-        .map(|p| p.detach())
-        .collect();
+    let parents = refs::parents(project, commit)?;
     let [ours, theirs, ..] = parents.as_slice() else {
         return Ok(None);
     };

@@ -3,14 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use gix::hash::ObjectId;
-
 use crate::cli::values::ref_value;
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::notes::{self, NOTES_REF};
 use crate::repo::notes_sync::{self, Git, MergePlan, Merged, ARCHIVE_PREFIX};
-use crate::repo::{archive, failpoint, Project};
+use crate::repo::{archive, failpoint, refs, trail, ObjectId, Project};
 use clap::Subcommand;
 
 #[derive(Debug, Subcommand)]
@@ -67,22 +65,11 @@ fn short(id: ObjectId) -> String {
 }
 
 /// Local refs under `refs/standards/`, by name.
-fn local_archives(repo: &gix::Repository) -> Result<BTreeMap<String, ObjectId>> {
-    let platform = repo
-        .references()
-        .map_err(|e| Error::Git(format!("cannot list references: {e}")))?;
-    let mut out = BTreeMap::new();
-    for r in platform
-        .prefixed(ARCHIVE_PREFIX)
-        .map_err(|e| Error::Git(format!("cannot list references: {e}")))?
-    {
-        let mut r = r.map_err(|e| Error::Git(format!("cannot read a reference: {e}")))?;
-        let name = r.name().as_bstr().to_string();
-        if let Ok(id) = r.peel_to_id() {
-            out.insert(name, id.detach());
-        }
-    }
-    Ok(out)
+fn local_archives(project: &Project) -> Result<BTreeMap<String, ObjectId>> {
+    Ok(refs::refs_under(project, ARCHIVE_PREFIX)?
+        .into_iter()
+        .filter_map(|(name, id)| Some((name, id.ok()?)))
+        .collect())
 }
 
 pub fn run_sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
@@ -124,18 +111,17 @@ fn actions(report: &str) -> Vec<serde_json::Value> {
 }
 
 fn sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
-    let project = Project::discover(&ctx.cwd)?;
-    let repo = &project.repo;
+    let project = &Project::discover(&ctx.cwd)?;
     let remote = request.remote.as_str();
-    if !repo.remote_names().iter().any(|n| *n == remote) {
+    if !refs::has_remote(project, remote) {
         return Err(Error::usage(format!(
             "`{remote}` is not a configured remote of this repository (see `git remote -v`)"
         )));
     }
-    let git = Git::new(repo);
-    notes_commit(repo, NOTES_REF, "this repository's")?;
+    let git = trail::git(project);
+    trail::notes_commit(project, NOTES_REF, "this repository's")?;
     if request.dry_run {
-        return dry_run(ctx, repo, &git, remote);
+        return dry_run(ctx, project, &git, remote);
     }
     let tracking = notes_sync::tracking_ref(remote);
     let mut diverged: Vec<String> = Vec::new();
@@ -143,10 +129,10 @@ fn sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
     for round in 1..=MAX_ROUNDS {
         let remote_refs = git.ls_remote(remote)?;
         let remote_has_notes = remote_refs.iter().any(|(n, _)| n == NOTES_REF);
-        let before = notes::tip(repo, &tracking)?;
+        let before = trail::tip(project, &tracking)?;
         let fetched = fetch_validated(
             ctx,
-            repo,
+            project,
             &git,
             remote,
             &remote_refs,
@@ -162,7 +148,7 @@ fn sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
         // Merge the remote's trail into ours: the union, never a loss.
         if let (true, Some(theirs)) = (remote_has_notes, fetched) {
             let message = format!("Merged notes from {tracking} into {NOTES_REF}");
-            match notes_sync::merge(repo, theirs, &message)? {
+            match trail::merge(project, theirs, &message)? {
                 Merged::UpToDate => {}
                 Merged::FastForward { to } => say(
                     ctx,
@@ -195,10 +181,10 @@ fn sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
         failpoint::hit("notes-sync:merged");
         // Push, never forced.
         let mut specs = Vec::new();
-        if notes::tip(repo, NOTES_REF)?.is_some() {
+        if trail::tip(project, NOTES_REF)?.is_some() {
             specs.push(format!("{NOTES_REF}:{NOTES_REF}"));
         }
-        if !local_archives(repo)?.is_empty() {
+        if !local_archives(project)?.is_empty() {
             specs.push(format!("{ARCHIVE_PREFIX}*:{ARCHIVE_PREFIX}*"));
         }
         if specs.is_empty() {
@@ -256,39 +242,9 @@ fn sync(ctx: &mut Context, request: &SyncRequest) -> Result<()> {
     ))
 }
 
-/// The commit a trail ref points at; a ref to anything else (a blob, a
-/// tree) is refused with exit 1, never read as a trail (issue 21).
-fn notes_commit(repo: &gix::Repository, name: &str, whose: &str) -> Result<Option<ObjectId>> {
-    let Some(id) = notes::tip(repo, name)? else {
-        return Ok(None);
-    };
-    if repo.find_commit(id).is_ok() {
-        return Ok(Some(id));
-    }
-    let kind = repo
-        .find_object(id)
-        .map(|o| format!("a {}", o.kind))
-        .unwrap_or_else(|_| "a missing object".to_string());
-    Err(Error::refused(
-        format!("{whose} `{name}` points at {kind} ({id}), not a notes commit: it is not an audit trail, so nothing was fetched, merged or pushed"),
-        Some(format!("inspect it with `git cat-file -p {id}`; a trail ref always points at a notes commit")),
-    ))
-}
-
 /// Deletes every ref under the quarantine prefix (leftovers of a killed sync included).
-fn clear_quarantine(repo: &gix::Repository, git: &Git, prefix: &str) -> Result<()> {
-    let platform = repo
-        .references()
-        .map_err(|e| Error::Git(format!("cannot list references: {e}")))?;
-    let mut names = Vec::new();
-    for r in platform
-        .prefixed(prefix)
-        .map_err(|e| Error::Git(format!("cannot list references: {e}")))?
-        .flatten()
-    {
-        names.push(r.name().as_bstr().to_string());
-    }
-    for name in names {
+fn clear_quarantine(project: &Project, git: &Git, prefix: &str) -> Result<()> {
+    for name in refs::ref_names_under(project, prefix)? {
         let ran = git.run(&["update-ref", "--no-deref", "-d", &name])?;
         if !ran.ok {
             return Err(Error::Git(format!(
@@ -301,24 +257,13 @@ fn clear_quarantine(repo: &gix::Repository, git: &Git, prefix: &str) -> Result<(
 }
 
 /// Moves `name` from `previous` to `to` by compare-and-swap.
-fn move_ref(
-    repo: &gix::Repository,
-    name: &str,
-    previous: Option<ObjectId>,
-    to: ObjectId,
-) -> Result<()> {
-    use gix::refs::transaction::PreviousValue;
-    let expected = match previous {
-        Some(p) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(p)),
-        None => PreviousValue::MustNotExist,
-    };
-    repo.reference(name, to, expected, "standards: notes sync")
-        .map_err(|e| {
-            Error::refused(
-                format!("`{name}` moved while `notes sync` validated what it fetched: {e}"),
-                Some("run `git standards notes sync` again".to_string()),
-            )
-        })?;
+fn move_ref(project: &Project, name: &str, previous: Option<ObjectId>, to: ObjectId) -> Result<()> {
+    refs::move_ref(project, name, previous, to, "standards: notes sync").map_err(|e| {
+        Error::refused(
+            format!("`{name}` moved while `notes sync` validated what it fetched: {e}"),
+            Some("run `git standards notes sync` again".to_string()),
+        )
+    })?;
     Ok(())
 }
 
@@ -330,7 +275,7 @@ fn move_ref(
 /// or a fast-forward. Returns the remote-tracking tip.
 fn fetch_validated(
     ctx: &mut Context,
-    repo: &gix::Repository,
+    project: &Project,
     git: &Git,
     remote: &str,
     remote_refs: &[(String, ObjectId)],
@@ -338,9 +283,9 @@ fn fetch_validated(
     refused: &mut Vec<String>,
 ) -> Result<Option<ObjectId>> {
     let quarantine = notes_sync::quarantine(remote);
-    clear_quarantine(repo, git, &quarantine)?;
-    let result = fetch_into_place(ctx, repo, git, remote, remote_refs, diverged, refused);
-    let cleared = clear_quarantine(repo, git, &quarantine);
+    clear_quarantine(project, git, &quarantine)?;
+    let result = fetch_into_place(ctx, project, git, remote, remote_refs, diverged, refused);
+    let cleared = clear_quarantine(project, git, &quarantine);
     let tip = result?;
     cleared?;
     Ok(tip)
@@ -348,7 +293,7 @@ fn fetch_validated(
 
 fn fetch_into_place(
     ctx: &mut Context,
-    repo: &gix::Repository,
+    project: &Project,
     git: &Git,
     remote: &str,
     remote_refs: &[(String, ObjectId)],
@@ -379,10 +324,10 @@ fn fetch_into_place(
         }
     }
     // The trail: a notes commit that descends from what was fetched last.
-    let before = notes::tip(repo, &tracking)?;
+    let before = trail::tip(project, &tracking)?;
     let mut tip = before;
-    if let Some(id) =
-        notes_commit(repo, &q_notes, &format!("the remote `{remote}`'s")).map_err(|e| match e {
+    if let Some(id) = trail::notes_commit(project, &q_notes, &format!("the remote `{remote}`'s"))
+        .map_err(|e| match e {
             Error::Refused { message, hint } => Error::Refused {
                 message: message.replace(&q_notes, NOTES_REF),
                 hint,
@@ -391,7 +336,7 @@ fn fetch_into_place(
         })?
     {
         if let Some(b) = before {
-            if !notes_sync::descends(repo, b, id)? {
+            if !trail::descends(project, b, id)? {
                 return Err(Error::refused(
                     format!("the remote's trail was rewritten, so `{tracking}` cannot move to it without force: the remote's `{NOTES_REF}` ({}) does not descend from what was fetched last ({})", short(id), short(b)),
                     Some(format!("someone forced `{NOTES_REF}` on `{remote}`; compare `git log {tracking}` with the remote before deciding; nothing was changed here")),
@@ -399,26 +344,15 @@ fn fetch_into_place(
             }
         }
         if before != Some(id) {
-            move_ref(repo, &tracking, before, id)?;
+            move_ref(project, &tracking, before, id)?;
         }
         tip = Some(id);
     }
     // The archives: validated, then created or fast-forwarded, never forced.
-    let platform = repo
-        .references()
-        .map_err(|e| Error::Git(format!("cannot list references: {e}")))?;
     let mut fetched = Vec::new();
-    for r in platform
-        .prefixed(q_archives.as_str())
-        .map_err(|e| Error::Git(format!("cannot list references: {e}")))?
-    {
-        let mut r = r.map_err(|e| Error::Git(format!("cannot read a reference: {e}")))?;
-        let name = r.name().as_bstr().to_string();
+    for (name, id) in refs::refs_under(project, &q_archives)? {
         let target = format!("{ARCHIVE_PREFIX}{}", &name[q_archives.len()..]);
-        match r.peel_to_id() {
-            Ok(id) => fetched.push((target, Ok(id.detach()))),
-            Err(e) => fetched.push((target, Err(e.to_string()))),
-        }
+        fetched.push((target, id));
     }
     for (target, id) in fetched {
         let id = match id {
@@ -431,25 +365,25 @@ fn fetch_into_place(
                 continue;
             }
         };
-        if let Err(e) = archive::validate(repo, id, &target, MAX_ARCHIVE_VERSIONS) {
+        if let Err(e) = archive::validate(project, id, &target, MAX_ARCHIVE_VERSIONS) {
             let line = e.to_string();
             if !refused.contains(&line) {
                 refused.push(line);
             }
             continue;
         }
-        let local = archive::tip(repo, &target)?;
+        let local = archive::tip(project, &target)?;
         match local {
             None => {
-                move_ref(repo, &target, None, id)?;
+                move_ref(project, &target, None, id)?;
                 say(ctx, "fetched", &format!("{target} {}", short(id)))?;
             }
             Some(l) if l == id => {}
-            Some(l) if repo.find_commit(l).is_ok() && notes_sync::descends(repo, l, id)? => {
-                move_ref(repo, &target, Some(l), id)?;
+            Some(l) if refs::is_commit(project, l) && trail::descends(project, l, id)? => {
+                move_ref(project, &target, Some(l), id)?;
                 say(ctx, "fetched", &format!("{target} {}", short(id)))?;
             }
-            Some(l) if repo.find_commit(l).is_ok() && notes_sync::descends(repo, id, l)? => {}
+            Some(l) if refs::is_commit(project, l) && trail::descends(project, id, l)? => {}
             Some(_) => {
                 let line =
                     format!("{target}: neither history contains the other (non-fast-forward)");
@@ -495,11 +429,11 @@ fn finish(diverged: Vec<String>, refused: Vec<String>, remote: &str) -> Result<(
 }
 
 /// `--dry-run`: asks the remote for its refs only and says what would move.
-fn dry_run(ctx: &mut Context, repo: &gix::Repository, git: &Git, remote: &str) -> Result<()> {
+fn dry_run(ctx: &mut Context, project: &Project, git: &Git, remote: &str) -> Result<()> {
     let remote_refs: BTreeMap<String, ObjectId> = git.ls_remote(remote)?.into_iter().collect();
-    let local = notes::tip(repo, NOTES_REF)?;
+    let local = trail::tip(project, NOTES_REF)?;
     let theirs = remote_refs.get(NOTES_REF).copied();
-    let known = |id: ObjectId| repo.find_commit(id).is_ok();
+    let known = |id: ObjectId| refs::is_commit(project, id);
     let tracking = notes_sync::tracking_ref(remote);
     match (local, theirs) {
         (None, None) => say(
@@ -525,7 +459,7 @@ fn dry_run(ctx: &mut Context, repo: &gix::Repository, git: &Git, remote: &str) -
                 &format!("then {then} {NOTES_REF} and push the result"),
             )?;
         }
-        (l, Some(r)) => match notes_sync::plan(repo, l, Some(r))? {
+        (l, Some(r)) => match trail::plan(project, l, Some(r))? {
             MergePlan::UpToDate if l == Some(r) => {
                 say(ctx, "up to date", &format!("{NOTES_REF} {}", short(r)))?
             }
@@ -559,7 +493,7 @@ fn dry_run(ctx: &mut Context, repo: &gix::Repository, git: &Git, remote: &str) -
             }
         },
     }
-    let ours = local_archives(repo)?;
+    let ours = local_archives(project)?;
     for (name, r) in remote_refs.iter().filter(|(n, _)| n.as_str() != NOTES_REF) {
         match ours.get(name) {
             None => say(ctx, "would fetch", &format!("{name} {}", short(*r)))?,

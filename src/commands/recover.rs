@@ -4,7 +4,7 @@
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::journal::{self, Direction};
-use crate::repo::{notes, Project};
+use crate::repo::{trail, Project};
 use crate::support::audit;
 use standards_core::audit::{Event, EventKind};
 
@@ -36,10 +36,10 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let w = |e: std::io::Error| Error::io("<stderr>", e);
     // An audit append killed while it held the notes ref's lock left it
     // behind; that writer is dead once its OS lock is free (D20).
-    let (writer, stale) = notes::WriterLock::acquire(&project.repo)?;
+    let (writer, stale) = trail::writer_lock(&project)?;
     if let Some(stale) = stale {
         writeln!(ctx.err, "{stale}").map_err(w)?;
-    } else if let Some((path, age)) = notes::abandoned_ref_lock(&project.repo) {
+    } else if let Some((path, age)) = trail::abandoned_ref_lock(&project) {
         // Issue 21: a ref lock no writer of ours holds, older than any live
         // git's, was left by a process that is gone (every append refuses).
         match std::fs::remove_file(&path) {
@@ -60,7 +60,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             writeln!(
                 ctx.err,
                 "Nothing to recover: no interrupted STANDARDS operation in {}.",
-                project.root.display()
+                project.root().display()
             )
             .map_err(w)?;
             if request.json {

@@ -207,8 +207,8 @@ pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
     let tree = project.worktree()?;
     teardown::require_runtime(&tree, project, "reset")?;
     teardown::refuse_conflicts(&tree, "reset")?;
-    let mut names: Vec<String> = std::fs::read_dir(&project.root)
-        .map_err(|e| Error::io(&project.root, e))?
+    let mut names: Vec<String> = std::fs::read_dir(project.root())
+        .map_err(|e| Error::io(project.root(), e))?
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();

@@ -16,7 +16,7 @@ use crate::commands::verify::{self, Outcome};
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::hooks::{self, HookFile};
-use crate::repo::{projects, receive, Project};
+use crate::repo::{projects, receive, refs, ObjectId, Project};
 use standards_core::setup::config::Branches;
 use standards_core::setup::fresh::{self, Freshness};
 use standards_core::setup::merge_guard::{self, Side, Verdict};
@@ -27,8 +27,8 @@ pub const PREFIX: &str = "git-standards: ";
 /// One ref update git asks about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Update {
-    pub old: gix::ObjectId,
-    pub new: gix::ObjectId,
+    pub old: ObjectId,
+    pub new: ObjectId,
     pub name: String,
 }
 
@@ -54,7 +54,7 @@ pub fn parse_updates(text: &str) -> Result<Vec<Update>> {
 /// One update from the update hook's arguments (or a pre-receive line).
 pub fn update(name: &str, old: &str, new: &str) -> Result<Update> {
     let id = |what: &str, hex: &str| {
-        gix::ObjectId::from_hex(hex.as_bytes()).map_err(|_| {
+        refs::parse_id(hex).ok_or_else(|| {
             Error::usage(format!(
                 "the {what} object ID `{hex}` for `{name}` is not a full hexadecimal object ID"
             ))
@@ -90,7 +90,7 @@ impl RefVerdict {
     }
 }
 
-fn short(id: gix::ObjectId) -> String {
+fn short(id: ObjectId) -> String {
     id.to_hex_with_len(7).to_string()
 }
 
@@ -114,20 +114,19 @@ fn push_hint(refusal: &merge_guard::Refusal, branch: &str) -> String {
 fn guard(
     project: &Project,
     branch: &str,
-    old: Option<gix::ObjectId>,
-    new: gix::ObjectId,
+    old: Option<ObjectId>,
+    new: ObjectId,
 ) -> Result<Vec<(String, String, String)>> {
-    let repo = &project.repo;
-    let mut dirs: BTreeSet<String> = projects::in_commit(repo, new)?.into_iter().collect();
+    let mut dirs: BTreeSet<String> = projects::in_commit(project, new)?.into_iter().collect();
     if let Some(old) = old {
-        dirs.extend(projects::in_commit(repo, old)?);
+        dirs.extend(projects::in_commit(project, old)?);
     }
     let incoming_name = short(new);
     let mut out = Vec::new();
     for dir in dirs {
-        let incoming = fresh::judge(&projects::at_rev(repo, &new.to_string(), &dir)?);
+        let incoming = fresh::judge(&projects::at_rev(project, &new.to_string(), &dir)?);
         let target = match old {
-            Some(old) => fresh::judge(&projects::at_rev(repo, &old.to_string(), &dir)?),
+            Some(old) => fresh::judge(&projects::at_rev(project, &old.to_string(), &dir)?),
             None => Freshness::Absent,
         };
         let verdict = merge_guard::judge(
@@ -166,8 +165,7 @@ pub fn judge_update(project: &Project, branches: &Branches, u: &Update) -> Resul
         verdict.skipped = Some("not a branch".into());
         return Ok(verdict);
     };
-    let repo = &project.repo;
-    if !receive::can_read_commit(repo, u.new) {
+    if !receive::can_read_commit(project, u.new) {
         return Err(Error::refused(
             format!(
                 "the pushed commit {} of `{}` cannot be read here (it is not a commit, or git's quarantine folder `GIT_QUARANTINE_PATH` is not visible to this process)",
@@ -184,21 +182,14 @@ pub fn judge_update(project: &Project, branches: &Branches, u: &Update) -> Resul
     // The range: what the branch had, else the fork from the main branch.
     let base = match old {
         Some(old) => Some(old),
-        None => match receive::branch_tip(repo, &branches.main)? {
-            Some(main) if branch != branches.main => repo
-                .merge_base(main, u.new)
-                .ok()
-                .flatten()
-                .map(|id| id.detach()),
+        None => match receive::branch_tip(project, &branches.main)? {
+            Some(main) if branch != branches.main => refs::merge_base(project, main, u.new),
             _ => None,
         },
     };
     // A force push: from where the old and new tips meet.
     let base = match base {
-        Some(b) if b != u.new => match repo.merge_base(b, u.new) {
-            Ok(m) => m.map(|m| m.detach()),
-            Err(_) => None,
-        },
+        Some(b) if b != u.new => refs::merge_base(project, b, u.new),
         other => other,
     };
     if base == Some(u.new) {
@@ -231,7 +222,7 @@ pub struct Request {
 
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let mut project = Project::discover(&ctx.cwd)?;
-    let _quarantine = receive::see_quarantine(&mut project.repo)?;
+    let _quarantine = receive::see_quarantine(&mut project)?;
     let branches = receive::target_branches(&project)?;
     let mut verdicts = Vec::new();
     for u in &request.updates {
@@ -382,7 +373,7 @@ pub const SERVER_HOOKS: [&str; 2] = ["pre-receive", "update"];
 /// that runs only per-ref hooks calls `git standards hook update` itself
 /// (docs/guide.md, Server hooks).
 pub fn install(ctx: &mut Context, project: &Project) -> Result<()> {
-    let (dir, _) = hooks::hooks_dir(&project.repo, None)?;
+    let (dir, _) = hooks::hooks_dir(project, None)?;
     let name = "pre-receive";
     let path = dir.join(name);
     let current = read(&path)?;
@@ -426,7 +417,7 @@ pub fn install(ctx: &mut Context, project: &Project) -> Result<()> {
 
 /// `hooks uninstall` in a bare repository.
 pub fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
-    let (dir, _) = hooks::hooks_dir(&project.repo, None)?;
+    let (dir, _) = hooks::hooks_dir(project, None)?;
     for name in SERVER_HOOKS {
         let path = dir.join(name);
         let local = dir.join(format!("{name}.local"));
@@ -455,7 +446,7 @@ pub fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
 
 /// `hooks status` in a bare repository.
 pub fn status(ctx: &mut Context, project: &Project) -> Result<()> {
-    let (dir, from_config) = hooks::hooks_dir(&project.repo, None)?;
+    let (dir, from_config) = hooks::hooks_dir(project, None)?;
     let mut lines = vec![
         "bare repository: server hooks".to_string(),
         format!(

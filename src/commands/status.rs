@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::cli::style;
 use crate::cli::values::ref_value;
 use crate::commands::Context;
 use crate::error::{Error, Result};
@@ -150,19 +151,19 @@ fn summary_of(ctx: &mut Context, project: &Project, request: &Request) -> Result
                 crate::support::runtime::refuse_missing_state(project, &tree)?;
             }
             let conflict = report_conflict(ctx, project, &tree, request.format)?;
-            let summary = load(&tree, &request.source, None, &project.root)?;
+            let summary = load(&tree, &request.source, None, project.root())?;
             with_branch(project, &tree, with_notice(summary, conflict))
         }
         Source::Index => {
             let tree = project.index()?;
             let conflict = report_conflict(ctx, project, &tree, request.format)?;
-            let summary = load(&tree, &request.source, None, &project.root)?;
+            let summary = load(&tree, &request.source, None, project.root())?;
             with_branch(project, &tree, with_notice(summary, conflict))
         }
         Source::Rev(rev) => {
             let tree = project.at_rev(rev)?;
             let commit = tree.commit.map(|c| c.to_string());
-            load(&tree, &request.source, commit, &project.root)?
+            load(&tree, &request.source, commit, project.root())?
         }
     })
 }
@@ -177,7 +178,10 @@ fn report_conflict(
     tree: &dyn Tree,
     format: Format,
 ) -> Result<Option<repo_conflicts::ConflictState>> {
-    if project.repo.state().is_none() && tree.unmerged().is_empty() && !conflicts_by_marker(tree) {
+    if !crate::repo::refs::operation_in_progress(project)
+        && tree.unmerged().is_empty()
+        && !conflicts_by_marker(tree)
+    {
         return Ok(None);
     }
     let state = repo_conflicts::state_of(project, tree)?;
@@ -405,11 +409,11 @@ struct Dashboard<'a> {
 
 impl Dashboard<'_> {
     fn heading(&mut self, title: &str) -> std::io::Result<()> {
-        if self.color {
-            writeln!(self.out, "\x1b[1m{title}\x1b[0m")
-        } else {
-            writeln!(self.out, "{title}")
-        }
+        writeln!(
+            self.out,
+            "{}",
+            style::paint(style::HEADING, title, self.color)
+        )
     }
 
     fn row(&mut self, indent: usize, label: &str, value: &str) -> std::io::Result<()> {

@@ -193,7 +193,7 @@ pub fn preview(project: &Project) -> Result<Plan> {
     };
     // Everything outside `.standards/` goes by the client rules that
     // `install --client none` uses (issue 24): one rule, the same bytes back.
-    let list = super::clients::disk_lister(&project.root);
+    let list = super::clients::disk_lister(project.root());
     let removal = client_plan::removal(&tree, &record, &list)?;
     let integration = !removal.clients.is_empty()
         || removal

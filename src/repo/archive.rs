@@ -169,7 +169,11 @@ fn write_tree(repo: &gix::Repository, files: &[File]) -> Result<gix::ObjectId> {
 }
 
 /// The current tip of a ref, if it exists.
-pub fn tip(repo: &gix::Repository, name: &str) -> Result<Option<gix::ObjectId>> {
+pub fn tip(project: &Project, name: &str) -> Result<Option<gix::ObjectId>> {
+    tip_in(&project.repo, name)
+}
+
+fn tip_in(repo: &gix::Repository, name: &str) -> Result<Option<gix::ObjectId>> {
     match repo.try_find_reference(name) {
         Ok(Some(mut r)) => Ok(Some(
             r.peel_to_id()
@@ -201,7 +205,7 @@ pub fn store(project: &Project, name: &str, operation: &str) -> Result<Archived>
         Err(_) => "(no commit yet)".to_string(),
     };
     for _attempt in 0..5 {
-        let previous = tip(repo, &reference)?;
+        let previous = tip_in(repo, &reference)?;
         let message = format!(
             "standards: archive .standards/ before {operation}\n\nBranch: {branch}\nHEAD: {head}\nOperation: {operation}\nProject: {}\nTool: git-standards {}\n",
             if project.root_in_repo.is_empty() { "." } else { &project.root_in_repo },
@@ -267,7 +271,8 @@ pub struct Listed {
 }
 
 /// Every archive, sorted by name.
-pub fn list(repo: &gix::Repository) -> Result<Vec<Listed>> {
+pub fn list(project: &Project) -> Result<Vec<Listed>> {
+    let repo = &project.repo;
     let git = |e: &dyn std::fmt::Display| Error::Git(format!("cannot list the archives: {e}"));
     let refs = repo.references().map_err(|e| git(&e))?;
     let mut out = Vec::new();
@@ -302,7 +307,7 @@ pub fn list(repo: &gix::Repository) -> Result<Vec<Listed>> {
                 .ok()
                 .and_then(|c| c.parent_ids().next().map(|p| p.detach()));
         }
-        let files = files(repo, id, &reference)?.len();
+        let files = files_in(repo, id, &reference)?.len();
         out.push(Listed {
             name: reference.trim_start_matches(PREFIX).to_string(),
             reference,
@@ -330,7 +335,8 @@ pub fn label(name: &str) -> String {
 
 /// The commit an archive name (`<name>`, `refs/standards/archive/<name>`, or
 /// `<name>~<n>` for an older version) points at.
-pub fn resolve(repo: &gix::Repository, name: &str) -> Result<gix::ObjectId> {
+pub fn resolve(project: &Project, name: &str) -> Result<gix::ObjectId> {
+    let repo = &project.repo;
     let (base, back) = match name.rsplit_once('~') {
         Some((b, n)) if n.parse::<usize>().is_ok() => (b, n.parse::<usize>().unwrap_or(0)),
         _ => (name, 0),
@@ -346,7 +352,7 @@ pub fn resolve(repo: &gix::Repository, name: &str) -> Result<gix::ObjectId> {
     if !valid_name(short) {
         return Err(not_found());
     }
-    let mut id = tip(repo, &reference)?.ok_or_else(not_found)?;
+    let mut id = tip_in(repo, &reference)?.ok_or_else(not_found)?;
     for step in 0..back {
         let commit = repo
             .find_commit(id)
@@ -371,6 +377,13 @@ pub struct ArchivedFile {
     pub path: String,
     pub id: gix::ObjectId,
     pub mode: gix::objs::tree::EntryKind,
+}
+
+impl ArchivedFile {
+    /// Whether the archive holds it as a symbolic link.
+    pub fn is_link(&self) -> bool {
+        self.mode == gix::objs::tree::EntryKind::Link
+    }
 }
 
 /// HFS+ ignores these code points when it compares names, so `.g\u{200c}it`
@@ -458,7 +471,11 @@ pub fn unsafe_archive(label: &str, path: &str, why: &str) -> Error {
 /// ref) names the archive in a refusal: a tree holding a path git refuses to
 /// check out (`.git` and its NTFS/HFS+ spellings, a `.gitmodules` link) is
 /// refused whole.
-pub fn files(
+pub fn files(project: &Project, commit: gix::ObjectId, label: &str) -> Result<Vec<ArchivedFile>> {
+    files_in(&project.repo, commit, label)
+}
+
+fn files_in(
     repo: &gix::Repository,
     commit: gix::ObjectId,
     label: &str,
@@ -504,12 +521,8 @@ pub fn files(
 /// commits, along the first-parent chain that `<name>~<n>` reads, hold a
 /// path [`files`] refuses, or that is not a commit. At most `limit` commits
 /// are read; a longer chain is refused.
-pub fn validate(
-    repo: &gix::Repository,
-    tip: gix::ObjectId,
-    label: &str,
-    limit: usize,
-) -> Result<()> {
+pub fn validate(project: &Project, tip: gix::ObjectId, label: &str, limit: usize) -> Result<()> {
+    let repo = &project.repo;
     let mut cursor = Some(tip);
     let mut seen = 0;
     while let Some(c) = cursor {
@@ -520,7 +533,7 @@ pub fn validate(
                 Some(format!("inspect it with `git log --oneline {tip}`")),
             ));
         }
-        files(repo, c, label)?;
+        files_in(repo, c, label)?;
         cursor = repo
             .find_commit(c)
             .ok()
@@ -530,8 +543,9 @@ pub fn validate(
 }
 
 /// The bytes of one archived object.
-pub fn blob(repo: &gix::Repository, id: gix::ObjectId) -> Result<Vec<u8>> {
-    Ok(repo
+pub fn blob(project: &Project, id: gix::ObjectId) -> Result<Vec<u8>> {
+    Ok(project
+        .repo
         .find_object(id)
         .map_err(|e| Error::Git(format!("cannot read an archived file: {e}")))?
         .detach()

@@ -36,7 +36,7 @@ pub fn read_file(project: &Project) -> Result<Config, Error> {
 /// The project's config.toml as committed in `commit` (the target side of a
 /// merge: issue 22, item 4); an absent file is the empty configuration.
 pub fn read_file_at(project: &Project, commit: gix::ObjectId) -> Result<Config, Error> {
-    let tree = super::projects::at_rev(&project.repo, &commit.to_string(), &project.root_in_repo)?;
+    let tree = super::projects::at_rev(project, &commit.to_string(), &project.root_in_repo)?;
     let shown = format!(
         "{} (as committed in {})",
         project.repo_path(CONFIG_PATH),

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+use super::Project;
 use crate::error::Error;
 
 /// The hooks `hooks install` knows.
@@ -192,7 +193,8 @@ pub fn classify(name: &str, bytes: Option<&[u8]>) -> HookFile {
 
 /// The folder git runs hooks from: `core.hooksPath` (relative to the working
 /// tree top), else the common git directory's `hooks/` (shared by linked worktrees).
-pub fn hooks_dir(repo: &gix::Repository, workdir: Option<&Path>) -> Result<(PathBuf, bool), Error> {
+pub fn hooks_dir(project: &Project, workdir: Option<&Path>) -> Result<(PathBuf, bool), Error> {
+    let repo = &project.repo;
     let configured = repo
         .config_snapshot()
         .trusted_path("core.hooksPath")
@@ -314,17 +316,60 @@ fn read_config(repo: &gix::Repository) -> Result<gix::config::File, Error> {
 }
 
 fn write_config(repo: &gix::Repository, file: &gix::config::File) -> Result<(), Error> {
+    let path =
+        std::path::absolute(config_path(repo)).map_err(|e| Error::io(repo.common_dir(), e))?;
+    let lock = lock_config(&path, "the command")?;
     let mut bytes = Vec::new();
-    file.write_to(&mut bytes)
-        .map_err(|e| Error::io(config_path(repo), e))?;
-    let dir =
-        std::path::absolute(repo.common_dir()).map_err(|e| Error::io(repo.common_dir(), e))?;
-    super::write::atomic_write(&dir, "config", &bytes, super::write::Existing::Replace)
+    file.write_to(&mut bytes).map_err(|e| Error::io(&path, e))?;
+    commit_config(lock, &bytes)
+}
+
+/// Takes git's `config.lock` beside the config file `config`, as `git
+/// config` does (`gix::lock`: created exclusively, renamed over the config
+/// by [`commit_config`], removed if dropped before), so a concurrent `git
+/// config` and this write never lose each other's change. A lock another
+/// process holds is a refusal; `rerun` names what to run again.
+pub(super) fn lock_config(config: &Path, rerun: &str) -> Result<gix::lock::File, Error> {
+    gix::lock::File::acquire_to_update_resource(
+        config,
+        gix::lock::acquire::Fail::Immediately,
+        None,
+        0,
+    )
+    .map_err(|e| {
+        let lock = config.with_file_name("config.lock");
+        if e.is_retryable() || lock.exists() {
+            Error::refused(
+                format!(
+                    "cannot change the git configuration: `{}` exists, so another git process is changing it",
+                    lock.display()
+                ),
+                Some(format!("wait for the other git command to finish (or remove a stale lock file), then run {rerun} again")),
+            )
+        } else {
+            Error::io(&lock, std::io::Error::other(e.to_string()))
+        }
+    })
+}
+
+/// Writes `bytes` into the config lock, flushes them to disk and renames the
+/// lock over the config file.
+pub(super) fn commit_config(mut lock: gix::lock::File, bytes: &[u8]) -> Result<(), Error> {
+    use std::io::Write as _;
+    let lock_path = lock.lock_path().to_path_buf();
+    lock.with_mut(|f| {
+        f.write_all(bytes)?;
+        f.sync_all()
+    })
+    .map_err(|e| Error::io(&lock_path, e))?;
+    lock.commit()
+        .map(|_| ())
+        .map_err(|e| Error::io(&lock_path, e.error))
 }
 
 /// The driver command configured for `merge.standards`, if any.
-pub fn driver_configured(repo: &gix::Repository) -> Result<Option<String>, Error> {
-    let file = read_config(repo)?;
+pub fn driver_configured(project: &Project) -> Result<Option<String>, Error> {
+    let file = read_config(&project.repo)?;
     Ok(file
         .raw_value("merge.standards.driver")
         .ok()
@@ -332,7 +377,8 @@ pub fn driver_configured(repo: &gix::Repository) -> Result<Option<String>, Error
 }
 
 /// Sets `merge.standards.name` and `.driver` in the repository's config.
-pub fn configure_driver(repo: &gix::Repository) -> Result<(), Error> {
+pub fn configure_driver(project: &Project) -> Result<(), Error> {
+    let repo = &project.repo;
     let mut file = read_config(repo)?;
     let set = |file: &mut gix::config::File, key: &str, value: &str| {
         file.set_raw_value_by("merge", Some("standards".into()), key, value)
@@ -345,7 +391,8 @@ pub fn configure_driver(repo: &gix::Repository) -> Result<(), Error> {
 }
 
 /// Removes the `[merge "standards"]` section.
-pub fn remove_driver(repo: &gix::Repository) -> Result<bool, Error> {
+pub fn remove_driver(project: &Project) -> Result<bool, Error> {
+    let repo = &project.repo;
     let mut file = read_config(repo)?;
     let mut removed = false;
     while file

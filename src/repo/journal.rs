@@ -192,6 +192,13 @@ pub struct Pending {
 /// tells an interrupted journal from a live one). A command takes it with
 /// [`lock`] before it reads its inputs and keeps it to its last rename; the
 /// journal's own functions, called by the same thread meanwhile, reuse it.
+///
+/// This is an OS lock on a file that stays, not git's lock-file protocol
+/// (`gix::lock`, an exclusively created `<file>.lock`): a killed git-style
+/// holder leaves its `.lock` behind and every later writer would refuse
+/// until someone deletes it, while the kernel releases this lock when its
+/// holder dies. That release is what tells an interrupted journal (for
+/// `recover`) from a running operation, so it cannot become a `gix::lock`.
 pub struct OperationLock {
     /// `None` for a nested use of a lock this thread already holds.
     file: Option<std::fs::File>,
@@ -1049,22 +1056,29 @@ fn move_ref(
         deref: false,
     };
     // A killed process can leave git's `<ref>.lock` behind. A live git holds
-    // one for milliseconds, so wait a little; then, only when recovering (the
-    // operation that took it is dead), break it; otherwise refuse and name it.
+    // one for milliseconds, so wait a little: gix takes `<ref>.lock` through
+    // `gix::lock` and retries with backoff for `core.filesRefLockTimeout`,
+    // set to two seconds here. Then, only when recovering (the operation
+    // that took it is dead), break it; otherwise refuse and name it.
     let lock = repo.common_dir().join(format!("{name}.lock"));
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    let mut waiting = repo.clone();
+    {
+        let mut config = waiting.config_snapshot_mut();
+        config
+            .set_value(&gix::config::tree::Core::FILES_REF_LOCK_TIMEOUT, "2000")
+            .map_err(|e| Error::Internal(format!("cannot set the ref lock timeout: {e}")))?;
+        config
+            .commit()
+            .map_err(|e| Error::Internal(format!("cannot set the ref lock timeout: {e}")))?;
+    }
     let mut broken = false;
     loop {
-        let err = match repo.edit_reference(edit.clone()) {
+        let err = match waiting.edit_reference(edit.clone()) {
             Ok(_) => return Ok(()),
             Err(e) => e,
         };
         if !lock.exists() {
             return Err(Error::Git(format!("cannot move `{name}`: {err}")));
-        }
-        if std::time::Instant::now() < deadline {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            continue;
         }
         if break_stale_lock && !broken {
             std::fs::remove_file(&lock).map_err(|e| Error::io(&lock, e))?;

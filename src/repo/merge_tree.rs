@@ -19,13 +19,13 @@ pub struct MergeTree {
 
 /// Merges `theirs` into `ours`.
 pub fn merge(
-    repo: &gix::Repository,
+    project: &super::Project,
     ours: gix::ObjectId,
     theirs: gix::ObjectId,
 ) -> Result<MergeTree, Error> {
     let out = Command::new("git")
         .arg("--git-dir")
-        .arg(repo.git_dir())
+        .arg(project.gix_repo().git_dir())
         .args([
             "merge-tree",
             "--write-tree",

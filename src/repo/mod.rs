@@ -21,15 +21,20 @@ pub mod notes_sync;
 pub mod projects;
 pub mod reads;
 pub mod receive;
+pub mod refs;
 pub mod scan_cache;
+pub mod scratch;
 mod snapshot;
 pub mod staged;
+pub mod trail;
 pub mod worktree;
 pub mod write;
 
 use std::path::{Path, PathBuf};
 
 pub use dirtree::DirTree;
+/// The ID of a git object (a commit, tree or blob), as `repo` hands it out.
+pub use gix::ObjectId;
 pub use snapshot::{resolve_commit, ObjectTree};
 pub use worktree::WorktreeTree;
 
@@ -121,18 +126,57 @@ fn unsupported_format(start: &Path) -> Option<Error> {
 }
 
 /// A discovered repository and the STANDARDS project root inside it (D1).
+///
+/// Its fields are private: every git access goes through a function of
+/// `repo` (this module is the only door to git), so one behaviour (shallow
+/// clones, locks, `GIT_INDEX_FILE`) has one implementation.
 pub struct Project {
-    pub repo: gix::Repository,
+    repo: gix::Repository,
     /// Absolute top of the working tree (`None` for a bare repository).
-    pub workdir: Option<PathBuf>,
+    workdir: Option<PathBuf>,
     /// Absolute project root: the nearest folder at or above the start that holds
     /// `.standards/`, else the working-tree top.
-    pub root: PathBuf,
+    root: PathBuf,
     /// The project root relative to the working-tree top (`""` at the top), `/`-separated.
-    pub root_in_repo: String,
+    root_in_repo: String,
 }
 
 impl Project {
+    /// Absolute project root: the nearest folder at or above the start that
+    /// holds `.standards/`, else the working-tree top (the git folder in a
+    /// bare repository).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Absolute top of the working tree (`None` for a bare repository).
+    pub fn workdir(&self) -> Option<&Path> {
+        self.workdir.as_deref()
+    }
+
+    /// The project root relative to the working-tree top (`""` at the top),
+    /// `/`-separated.
+    pub fn root_in_repo(&self) -> &str {
+        &self.root_in_repo
+    }
+
+    /// This worktree's private git folder (`HEAD`, the index, `MERGE_HEAD`;
+    /// `.git/worktrees/<name>` in a linked worktree).
+    pub fn git_dir(&self) -> &Path {
+        self.repo.git_dir()
+    }
+
+    /// The git folder every worktree shares (refs, objects, config, hooks).
+    pub fn common_dir(&self) -> &Path {
+        self.repo.common_dir()
+    }
+
+    /// The opened repository, for the functions of `repo` alone; the test
+    /// `layering::no_command_reaches_the_raw_repository` holds that.
+    pub(in crate::repo) fn gix_repo(&self) -> &gix::Repository {
+        &self.repo
+    }
+
     /// Discovers the repository from `start`, honouring `GIT_DIR`,
     /// `GIT_WORK_TREE` and `GIT_INDEX_FILE` as git hooks export them.
     pub fn discover(start: &Path) -> Result<Project, Error> {

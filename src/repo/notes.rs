@@ -249,7 +249,10 @@ impl std::fmt::Display for StaleLock {
 }
 
 /// Exclusive among this tool's writers of the notes ref, in every worktree;
-/// the kernel releases it when the holder dies.
+/// the kernel releases it when the holder dies. An OS lock, not a
+/// `gix::lock` file: the ref itself is locked by gix (`<ref>.lock`), and
+/// this lock exists to prove a killed writer dead so its `<ref>.lock` may
+/// be removed, which a lock file that a kill leaves behind cannot prove.
 pub struct WriterLock {
     file: std::fs::File,
 }

@@ -3,8 +3,6 @@
 //! git's lock protocol (`config.lock`, then a rename), idempotently, never
 //! overwriting a different value the user chose.
 
-use std::io::Write as _;
-
 use crate::error::{Error, Result};
 
 /// One setting `install` takes care of.
@@ -118,57 +116,34 @@ pub fn configure(repo: &gix::Repository, dry_run: bool) -> Result<Vec<Setting>> 
     Ok(settings)
 }
 
-/// Adds the settings to `<common dir>/config`, holding `config.lock` as git does.
+/// Adds the settings to `<common dir>/config`, holding `config.lock` as git
+/// does (`gix::lock`, git's own lock-file protocol: created exclusively,
+/// renamed over the config on commit, removed when dropped).
 fn write_local(
     repo: &gix::Repository,
     missing: &[(&str, Option<&str>, &str, &str, bool)],
 ) -> Result<()> {
     let path = repo.common_dir().join("config");
     let lock_path = repo.common_dir().join("config.lock");
-    let mut lock = match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&lock_path)
-    {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            return Err(Error::refused(
-                format!(
-                    "cannot change the git configuration: `{}` exists, so another git process is changing it",
-                    lock_path.display()
-                ),
-                Some("wait for the other git command to finish (or remove a stale lock file), then run `git standards install` again".into()),
-            ))
+    let lock = super::hooks::lock_config(&path, "`git standards install`")?;
+    let mut file =
+        gix::config::File::from_path_no_includes(path.clone(), gix::config::Source::Local)
+            .map_err(|e| Error::Git(format!("cannot read `{}`: {e}", path.display())))?;
+    for &(section, sub, name, value, multi) in missing {
+        if multi {
+            file.section_mut_or_create_new(section, sub.map(Into::into))
+                .map_err(|e| Error::Git(format!("cannot edit the git configuration: {e}")))?
+                .push(name, Some(gix::bstr::BStr::new(value)))
+                .map_err(|e| Error::Git(format!("cannot edit the git configuration: {e}")))?;
+        } else {
+            file.set_raw_value_by(section, sub.map(Into::into), name, value)
+                .map_err(|e| Error::Git(format!("cannot edit the git configuration: {e}")))?;
         }
-        Err(e) => return Err(Error::io(&lock_path, e)),
-    };
-    let result = (|| -> Result<()> {
-        let mut file =
-            gix::config::File::from_path_no_includes(path.clone(), gix::config::Source::Local)
-                .map_err(|e| Error::Git(format!("cannot read `{}`: {e}", path.display())))?;
-        for &(section, sub, name, value, multi) in missing {
-            if multi {
-                file.section_mut_or_create_new(section, sub.map(Into::into))
-                    .map_err(|e| Error::Git(format!("cannot edit the git configuration: {e}")))?
-                    .push(name, Some(gix::bstr::BStr::new(value)))
-                    .map_err(|e| Error::Git(format!("cannot edit the git configuration: {e}")))?;
-            } else {
-                file.set_raw_value_by(section, sub.map(Into::into), name, value)
-                    .map_err(|e| Error::Git(format!("cannot edit the git configuration: {e}")))?;
-            }
-        }
-        let mut bytes = Vec::new();
-        file.write_to(&mut bytes)
-            .map_err(|e| Error::io(&lock_path, e))?;
-        lock.write_all(&bytes)
-            .and_then(|()| lock.sync_all())
-            .map_err(|e| Error::io(&lock_path, e))?;
-        std::fs::rename(&lock_path, &path).map_err(|e| Error::io(&path, e))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&lock_path);
     }
-    result
+    let mut bytes = Vec::new();
+    file.write_to(&mut bytes)
+        .map_err(|e| Error::io(&lock_path, e))?;
+    super::hooks::commit_config(lock, &bytes)
 }
 
 #[cfg(test)]

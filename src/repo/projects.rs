@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use gix::bstr::ByteSlice;
 
+use super::Project;
 use crate::error::Error;
 
 fn git_err(context: &str, e: impl std::fmt::Display) -> Error {
@@ -14,7 +15,8 @@ fn git_err(context: &str, e: impl std::fmt::Display) -> Error {
 
 /// Project folders (repository-relative, `""` for the top) whose
 /// `.standards/` is a folder in the tree of `commit`, sorted.
-pub fn in_commit(repo: &gix::Repository, commit: gix::ObjectId) -> Result<Vec<String>, Error> {
+pub fn in_commit(project: &Project, commit: gix::ObjectId) -> Result<Vec<String>, Error> {
+    let repo = &project.repo;
     let tree = repo
         .find_commit(commit)
         .map_err(|e| git_err("cannot read the commit", e))?
@@ -58,7 +60,8 @@ fn find_projects(
 }
 
 /// Project folders of the index (staged paths below a `.standards/`), sorted.
-pub fn in_index(repo: &gix::Repository) -> Result<Vec<String>, Error> {
+pub fn in_index(project: &Project) -> Result<Vec<String>, Error> {
+    let repo = &project.repo;
     let index = super::index::shared(repo)?;
     let mut out = BTreeSet::new();
     for e in index.entries() {
@@ -75,23 +78,24 @@ pub fn in_index(repo: &gix::Repository) -> Result<Vec<String>, Error> {
 }
 
 /// The project at `dir` (repository-relative) of any revision, as a snapshot.
-pub fn at_rev(repo: &gix::Repository, rev: &str, dir: &str) -> Result<super::ObjectTree, Error> {
-    super::ObjectTree::from_rev(repo, rev, dir)
+pub fn at_rev(project: &Project, rev: &str, dir: &str) -> Result<super::ObjectTree, Error> {
+    super::ObjectTree::from_rev(&project.repo, rev, dir)
 }
 
 /// The project at `dir` of the index (a merge result before it is committed).
-pub fn at_index(repo: &gix::Repository, dir: &str) -> Result<super::ObjectTree, Error> {
-    super::ObjectTree::from_index(repo, dir)
+pub fn at_index(project: &Project, dir: &str) -> Result<super::ObjectTree, Error> {
+    super::ObjectTree::from_index(&project.repo, dir)
 }
 
 /// The project at `dir` of a tree object no commit may hold yet (an
 /// in-memory merge result).
 pub fn at_tree(
-    repo: &gix::Repository,
+    project: &super::Project,
     tree: gix::ObjectId,
     dir: &str,
     description: String,
 ) -> Result<super::ObjectTree, Error> {
+    let repo = project.gix_repo();
     let tree = repo
         .find_tree(tree)
         .map_err(|e| git_err("cannot read the tree", e))?;
@@ -106,10 +110,11 @@ pub type StandardsEntry = (gix::bstr::BString, u32, gix::ObjectId);
 /// the two commits hold the same `.standards/` (issue 22: a history that
 /// brings no change to it brings no cycle).
 pub fn standards_entries_at(
-    repo: &gix::Repository,
+    project: &Project,
     commit: gix::ObjectId,
     dir: &str,
 ) -> Result<Vec<StandardsEntry>, Error> {
+    let repo = &project.repo;
     let mut tree = repo
         .find_commit(commit)
         .map_err(|e| git_err("cannot read the commit", e))?
@@ -170,10 +175,10 @@ fn collect(
 /// [`standards_entries_at`] for the index; `None` while any of its entries
 /// is unmerged (then it equals no commit).
 pub fn standards_entries_in_index(
-    repo: &gix::Repository,
+    project: &Project,
     dir: &str,
 ) -> Result<Option<Vec<StandardsEntry>>, Error> {
-    let index = super::index::shared(repo)?;
+    let index = super::index::shared(&project.repo)?;
     let prefix = if dir.is_empty() {
         ".standards/".to_string()
     } else {

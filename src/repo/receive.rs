@@ -26,7 +26,11 @@ pub fn head_branch(repo: &gix::Repository) -> Option<String> {
 }
 
 /// The commit `refs/heads/<branch>` points at now (before the push lands).
-pub fn branch_tip(repo: &gix::Repository, branch: &str) -> Result<Option<gix::ObjectId>, Error> {
+pub fn branch_tip(project: &Project, branch: &str) -> Result<Option<gix::ObjectId>, Error> {
+    tip_in(&project.repo, branch)
+}
+
+fn tip_in(repo: &gix::Repository, branch: &str) -> Result<Option<gix::ObjectId>, Error> {
     match repo
         .try_find_reference(format!("refs/heads/{branch}").as_str())
         .map_err(|e| git_err("cannot read a branch", e))?
@@ -103,11 +107,11 @@ pub fn target_branches(project: &Project) -> Result<Branches, Error> {
     let mut file = Config::default();
     if let Some(tip) = head
         .as_deref()
-        .map(|h| branch_tip(repo, h))
+        .map(|h| tip_in(repo, h))
         .transpose()?
         .flatten()
     {
-        let mut dirs = crate::repo::projects::in_commit(repo, tip)?;
+        let mut dirs = crate::repo::projects::in_commit(project, tip)?;
         dirs.sort_by_key(|d| (!d.is_empty(), d.clone()));
         for dir in dirs {
             if let Some(found) = config_at(repo, tip, &dir)? {
@@ -133,7 +137,8 @@ pub struct Quarantine {
 /// missing. The repository's object store is replaced by one rooted at a
 /// temporary folder (outside the repository: nothing is written there) whose
 /// `info/alternates` lists those folders and the repository's own.
-pub fn see_quarantine(repo: &mut gix::Repository) -> Result<Quarantine, Error> {
+pub fn see_quarantine(project: &mut Project) -> Result<Quarantine, Error> {
+    let repo = &mut project.repo;
     let Some(objects) = std::env::var_os("GIT_OBJECT_DIRECTORY").filter(|v| !v.is_empty()) else {
         return Ok(Quarantine { _dir: None });
     };
@@ -181,6 +186,6 @@ pub fn see_quarantine(repo: &mut gix::Repository) -> Result<Quarantine, Error> {
 /// in git's quarantine (`GIT_QUARANTINE_PATH`) until pre-receive accepts, and
 /// are read through `GIT_OBJECT_DIRECTORY` and
 /// `GIT_ALTERNATE_OBJECT_DIRECTORIES`.
-pub fn can_read_commit(repo: &gix::Repository, id: gix::ObjectId) -> bool {
-    repo.find_commit(id).is_ok()
+pub fn can_read_commit(project: &Project, id: gix::ObjectId) -> bool {
+    project.repo.find_commit(id).is_ok()
 }

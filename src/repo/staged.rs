@@ -45,7 +45,8 @@ type Kept = (BString, EntryKind, gix::ObjectId);
 /// path, kind and object) and HEAD has no other: then no rule of the staged
 /// check can judge differently from HEAD and the hook may exit at once.
 /// `false` without a HEAD commit, and for any unmerged entry it keeps.
-pub fn relevant_unchanged(repo: &gix::Repository) -> Result<bool, Error> {
+pub fn relevant_unchanged(project: &super::Project) -> Result<bool, Error> {
+    let repo = &project.repo;
     let head = match repo.head_commit() {
         Ok(commit) => commit,
         Err(_) => return Ok(false),
@@ -141,7 +142,8 @@ fn walk(
 /// `.standards/PROTOCOL.md` is in the index, at any stage: the projects the
 /// hook checks (as `git ls-files -- '.standards/PROTOCOL.md'
 /// '*/.standards/PROTOCOL.md'` lists them).
-pub fn staged_projects(repo: &gix::Repository) -> Result<Vec<String>, Error> {
+pub fn staged_projects(project: &super::Project) -> Result<Vec<String>, Error> {
+    let repo = &project.repo;
     let index = super::index::shared(repo)?;
     let mut out = std::collections::BTreeSet::new();
     for e in index.entries() {

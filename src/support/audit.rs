@@ -6,7 +6,7 @@ use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::journal::Change;
 use crate::repo::notes::{self, Anchor};
-use crate::repo::Project;
+use crate::repo::{refs, trail, Project};
 use standards_core::audit::{format_ts, tool, Event, Stamp};
 use standards_core::model::layout::STATE_PATH;
 use standards_core::model::state::StateDoc;
@@ -24,12 +24,12 @@ pub fn stamp(project: &Project) -> Stamp {
     Stamp {
         ts: format_ts(chrono::Utc::now()),
         id: id.iter().map(|b| format!("{b:02x}")).collect(),
-        actor: match notes::identity(&project.repo) {
+        actor: match trail::identity(project) {
             Some((name, email)) => format!("{name} <{email}>"),
             None => "unknown".into(),
         },
         tool: tool(),
-        commit: project.repo.head_id().ok().map(|id| id.to_string()),
+        commit: refs::head_id(project).map(|id| id.to_string()),
         argv: std::env::args_os()
             .skip(1)
             .map(|a| a.to_string_lossy().into_owned())
@@ -39,10 +39,10 @@ pub fn stamp(project: &Project) -> Stamp {
 
 /// The event as it will be stored: a project in a subfolder is named.
 fn finish(project: &Project, event: Event) -> Event {
-    if project.root_in_repo.is_empty() {
+    if project.root_in_repo().is_empty() {
         event
     } else {
-        let path = project.root_in_repo.clone();
+        let path = project.root_in_repo().to_string();
         event.detail("project", path)
     }
 }
@@ -57,8 +57,8 @@ fn prepare(project: &Project, event: Event) -> (Event, String, String) {
 
 fn store(project: &Project, event: &Event, line: &str) -> Result<notes::Appended> {
     let anchor = Anchor::for_cycle(event.cycle.as_deref());
-    notes::append(
-        &project.repo,
+    trail::append(
+        project,
         &anchor,
         line,
         &format!("standards: {}", event.kind),
@@ -202,7 +202,7 @@ mod tests {
 
     fn project() -> (tempfile::TempDir, Project) {
         let dir = tempfile::tempdir().unwrap();
-        gix::init(dir.path()).unwrap();
+        crate::repo::scratch::init(dir.path()).unwrap();
         let project = Project::discover(dir.path()).unwrap();
         (dir, project)
     }
@@ -219,18 +219,29 @@ mod tests {
         (value, String::from_utf8(err).unwrap())
     }
 
-    /// Points the notes ref at a blob: every append then fails.
+    /// Points the notes ref at a blob (written with the git CLI): every
+    /// append then fails.
     fn break_the_trail(project: &Project) {
-        let blob = project.repo.write_blob(b"not a commit").unwrap().detach();
-        project
-            .repo
-            .reference(
-                notes::NOTES_REF,
-                blob,
-                gix::refs::transaction::PreviousValue::Any,
-                "break",
-            )
-            .unwrap();
+        let dir = project.workdir().unwrap();
+        let git = |args: &[&str], input: &[u8]| {
+            use std::io::Write;
+            let mut child = std::process::Command::new("git")
+                .arg("-C")
+                .arg(dir)
+                .args(args)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            child.stdin.take().unwrap().write_all(input).unwrap();
+            let out = child.wait_with_output().unwrap();
+            assert!(out.status.success(), "git {args:?}");
+            String::from_utf8(out.stdout).unwrap().trim().to_string()
+        };
+        let blob = git(&["hash-object", "-w", "--stdin"], b"not a commit");
+        git(&["update-ref", notes::NOTES_REF, &blob], b"");
+        let tip = trail::tip(project, notes::NOTES_REF).unwrap();
+        assert_eq!(tip.map(|id| id.to_string()), Some(blob));
     }
 
     #[test]
@@ -242,7 +253,7 @@ mod tests {
         });
         result.unwrap();
         assert_eq!(err, "");
-        let note = notes::read_anchor(&project.repo, &Anchor::Cycle("c-1".into()))
+        let note = trail::read_anchor(&project, &Anchor::Cycle("c-1".into()))
             .unwrap()
             .unwrap();
         assert!(String::from_utf8(note.text)

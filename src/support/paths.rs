@@ -44,7 +44,7 @@ impl PathView {
 
     /// The view from `project`'s root as seen from `cwd`.
     pub fn of(cwd: &Path, project: &Project) -> PathView {
-        Self::new(cwd, &project.root)
+        Self::new(cwd, project.root())
     }
 
     fn between(cwd: &[String], root: &[String]) -> PathView {

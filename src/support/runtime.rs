@@ -53,7 +53,7 @@ pub fn open_locked(
 }
 
 fn open_project(cwd: &std::path::Path, project: Project, command: Option<&str>) -> Result<Runtime> {
-    let root = project.root.clone();
+    let root = project.root().to_path_buf();
     let tree = project.worktree()?;
     require_installed_in(&project, &tree).map_err(|e| match command {
         Some(command) => projects_elsewhere(cwd, &project, Snapshot::Worktree, command, e),
@@ -115,7 +115,7 @@ pub fn committed_runtime(project: &Project, tree: &dyn Tree) -> Result<Option<St
 /// missing from the working tree (a sparse checkout, `rm -rf .standards`) is
 /// restored with git, never installed afresh (issue 7, item 2).
 pub fn require_installed_in(project: &Project, tree: &dyn Tree) -> Result<()> {
-    let missing = require_installed(tree, &project.root);
+    let missing = require_installed(tree, project.root());
     if missing.is_err() {
         if let Some(source) = committed_runtime(project, tree)? {
             return Err(absent_runtime(&source));
@@ -352,7 +352,7 @@ pub fn projects_elsewhere(
     command: &str,
     error: Error,
 ) -> Error {
-    if !project.root_in_repo.is_empty()
+    if !project.root_in_repo().is_empty()
         || !matches!(error, Error::NotInstalled { .. } | Error::Refused { .. })
     {
         return error;
@@ -363,9 +363,9 @@ pub fn projects_elsewhere(
     };
     let (source, folders) = found;
     let top = project
-        .workdir
-        .clone()
-        .unwrap_or_else(|| project.repo.path().to_path_buf());
+        .workdir()
+        .unwrap_or_else(|| project.git_dir())
+        .to_path_buf();
     let view = PathView::new(cwd, &top);
     let projects = folders
         .into_iter()
@@ -394,13 +394,13 @@ fn subfolder_projects(
 ) -> Result<Option<(String, Vec<String>)>> {
     let (source, mut folders) = match snapshot {
         Snapshot::Worktree => {
-            let Some(top) = project.workdir.as_deref() else {
+            let Some(top) = project.workdir() else {
                 return Ok(None);
             };
             if std::fs::symlink_metadata(top.join(STANDARDS_DIR)).is_ok() {
                 return Ok(None);
             }
-            let mut folders = projects::in_index(&project.repo)?;
+            let mut folders = projects::in_index(project)?;
             scan_worktree(top, "", 0, &mut folders);
             ("the working tree".to_string(), folders)
         }
@@ -409,7 +409,7 @@ fn subfolder_projects(
             if !matches!(tree.node(STANDARDS_DIR), Node::Missing) {
                 return Ok(None);
             }
-            (tree.describe(), projects::in_index(&project.repo)?)
+            (tree.describe(), projects::in_index(project)?)
         }
         Snapshot::Rev(rev) => {
             let tree = project.at_rev(rev)?;
@@ -419,7 +419,7 @@ fn subfolder_projects(
             if !matches!(tree.node(STANDARDS_DIR), Node::Missing) {
                 return Ok(None);
             }
-            (tree.describe(), projects::in_commit(&project.repo, commit)?)
+            (tree.describe(), projects::in_commit(project, commit)?)
         }
     };
     folders.retain(|f| !f.is_empty());

@@ -115,7 +115,7 @@ pub fn run<T: Teardown>(
         crate::support::conflicts::refuse_during_conflict(ctx, &project, name)?;
     }
     let plan = command.preview(&project)?;
-    let root = project.root.display().to_string();
+    let root = project.root().display().to_string();
     let view = ctx.path_view(&project);
     let w = |e: std::io::Error| Error::io("<stderr>", e);
     if let Some(message) = command.nothing_to_do(&plan, &root) {
@@ -259,7 +259,7 @@ pub fn require_runtime(tree: &dyn Tree, project: &Project, command: &str) -> Res
     match tree.node(STANDARDS_DIR) {
         Node::Missing => {
             return Err(Error::NotInstalled {
-                root: project.root.clone(),
+                root: project.root().to_path_buf(),
             })
         }
         Node::Dir => {}
@@ -318,7 +318,7 @@ pub fn require_runtime(tree: &dyn Tree, project: &Project, command: &str) -> Res
 /// is in the project root (RT §7.3 interruption markers; our own interrupted
 /// runs leave a journal instead, which `refuse_if_pending` reports).
 pub fn refuse_node_transaction(project: &Project, command: &str) -> Result<()> {
-    let Ok(entries) = std::fs::read_dir(&project.root) else {
+    let Ok(entries) = std::fs::read_dir(project.root()) else {
         return Ok(());
     };
     for entry in entries.flatten() {
@@ -359,7 +359,7 @@ pub fn refuse_conflicts(tree: &dyn Tree, command: &str) -> Result<()> {
 pub fn refuse_links(project: &Project, rel: &str, command: &str) -> Result<()> {
     let mut stack = vec![rel.to_string()];
     while let Some(p) = stack.pop() {
-        let full = project.root.join(&p);
+        let full = project.root().join(&p);
         let meta = match std::fs::symlink_metadata(&full) {
             Ok(m) => m,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
@@ -393,7 +393,7 @@ pub fn refuse_links(project: &Project, rel: &str, command: &str) -> Result<()> {
 /// The Markdown files below the project folder `rel` (none when it is missing).
 pub fn count_markdown(project: &Project, rel: &str) -> Result<usize> {
     let mut n = 0;
-    let mut stack = vec![project.root.join(rel)];
+    let mut stack = vec![project.root().join(rel)];
     while let Some(dir) = stack.pop() {
         let Ok(read) = std::fs::read_dir(&dir) else {
             continue;

@@ -38,6 +38,8 @@ impl Env {
             "GIT_INDEX_FILE",
             "GIT_CEILING_DIRECTORIES",
             "NO_COLOR",
+            "CLICOLOR",
+            "CLICOLOR_FORCE",
             // On GitHub's runners `verify` would default to the github format
             // and append to the job's real step summary.
             "GITHUB_ACTIONS",

@@ -322,15 +322,14 @@ pub fn evaluate_span(
         // The tip is the start (on the main branch itself): check the tip alone.
         chain.push(tip);
     }
-    let repo = &project.repo;
     // D1's project when it holds `.standards/`, else every project of the tip.
     // (A bare repository has no D1 project: every project of the tip.)
-    let dirs = if project.workdir.is_some() && project.root.join(".standards").is_dir() {
-        vec![project.root_in_repo.clone()]
+    let dirs = if project.workdir().is_some() && project.root().join(".standards").is_dir() {
+        vec![project.root_in_repo().to_string()]
     } else {
-        let found = projects::in_commit(repo, tip)?;
+        let found = projects::in_commit(project, tip)?;
         if found.is_empty() {
-            vec![project.root_in_repo.clone()]
+            vec![project.root_in_repo().to_string()]
         } else {
             found
         }
@@ -510,7 +509,7 @@ fn evaluate_into(
             )),
         )
     })?;
-    let merged = merge_tree::merge(&project.repo, target, tip)?;
+    let merged = merge_tree::merge(project, target, tip)?;
     let base = merge_base(project, target, tip)?;
     let mut state_conflicts = Vec::new();
     let mut problems = Vec::new();
@@ -524,12 +523,12 @@ fn evaluate_into(
             state_conflicts.push((state, why));
         }
         let merged_tree = projects::at_tree(
-            &project.repo,
+            project,
             merged.tree,
             dir,
             format!("the merge of {} into `{branch}`", tip.to_hex_with_len(7)),
         )?;
-        let target_tree = projects::at_rev(&project.repo, &target.to_string(), dir)?;
+        let target_tree = projects::at_rev(project, &target.to_string(), dir)?;
         if check::runtime::installed(&merged_tree) {
             let report = check::run(&merged_tree, Some(&target_tree), Options::default());
             problems.extend(in_repo(dir, report.problems));

@@ -56,26 +56,10 @@ fn actor_matches(pattern: &str, actor: &str) -> bool {
     }
 }
 
-/// `*` any run, `?` one byte; iterative with one backtrack point.
+/// git's wildmatch over the whole actor (`/` is an ordinary character
+/// here): `*` any run, `?` one byte, `[...]` a class, `\\` an escape.
 fn glob(p: &[u8], s: &[u8]) -> bool {
-    let (mut pi, mut si, mut star, mut mark) = (0, 0, None, 0);
-    while si < s.len() {
-        if pi < p.len() && (p[pi] == b'?' || p[pi] == s[si]) {
-            pi += 1;
-            si += 1;
-        } else if pi < p.len() && p[pi] == b'*' {
-            star = Some(pi);
-            mark = si;
-            pi += 1;
-        } else if let Some(sp) = star {
-            pi = sp + 1;
-            mark += 1;
-            si = mark;
-        } else {
-            return false;
-        }
-    }
-    p[pi..].iter().all(|c| *c == b'*')
+    gix_glob::wildmatch(p.into(), s.into(), gix_glob::wildmatch::Mode::empty())
 }
 
 /// Which end of a day a date-only bound means.
@@ -226,5 +210,10 @@ mod tests {
         assert!(glob(b"*", b""));
         assert!(!glob(b"a?c", b"ac"));
         assert!(glob(b"*b*", b"abc"));
+        // An actor is not a path: `*` crosses `/`.
+        assert!(glob(b"*/ci*", b"bot/ci <ci@example.com>"));
+        // git's classes.
+        assert!(glob(b"user[0-9] *", b"user7 <u7@example.com>"));
+        assert!(!glob(b"user[0-9] *", b"userx <ux@example.com>"));
     }
 }

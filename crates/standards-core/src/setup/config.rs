@@ -61,7 +61,7 @@ pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
         }
     }
     for pattern in &config.protected_branches {
-        if let Err(why) = check_branch_name(&pattern.replace(['*', '?'], "x")) {
+        if let Err(why) = check_branch_name(&example_of(pattern)) {
             return Err(invalid(
                 "protected-branches",
                 format!("the pattern `{pattern}`: {why}"),
@@ -183,54 +183,74 @@ impl Branches {
     }
 }
 
-/// Branch-name globs: `*` matches within one `/`-separated part, `**` across
-/// parts, `?` one byte other than `/`. One pass per pattern token over the set
-/// of name positions reached so far: O(pattern x name), where backtracking was
-/// exponential in the number of stars (found by the `config` fuzz target).
-pub fn glob_match(pattern: &str, name: &str) -> bool {
-    let (p, n) = (pattern.as_bytes(), name.as_bytes());
-    let mut reached = vec![false; n.len() + 1];
-    reached[0] = true;
+/// A branch name of the shape `pattern` stands for, to validate the
+/// pattern with the branch-name rules: each `*`, `?` and `[...]` class
+/// becomes `x`, and `\\c` becomes `c`. A `[` that opens no class stays, so
+/// the check refuses it.
+fn example_of(pattern: &str) -> String {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::new();
     let mut i = 0;
-    while i < p.len() {
-        let mut next = vec![false; n.len() + 1];
-        match p[i] {
-            b'*' if p.get(i + 1) == Some(&b'*') => {
-                let mut on = false;
-                for (j, slot) in next.iter_mut().enumerate() {
-                    on |= reached[j];
-                    *slot = on;
-                }
+    while i < chars.len() {
+        match chars[i] {
+            '*' | '?' => out.push('x'),
+            '\\' if i + 1 < chars.len() => {
                 i += 1;
+                out.push(chars[i]);
             }
-            b'*' => {
-                let mut on = false;
-                for (j, slot) in next.iter_mut().enumerate() {
-                    on |= reached[j];
-                    *slot = on;
-                    if n.get(j) == Some(&b'/') {
-                        on = false;
-                    }
+            '[' => match class_end(&chars, i) {
+                Some(end) => {
+                    out.push('x');
+                    i = end;
                 }
-            }
-            b'?' => {
-                for j in 0..n.len() {
-                    next[j + 1] = reached[j] && n[j] != b'/';
-                }
-            }
-            c => {
-                for j in 0..n.len() {
-                    next[j + 1] = reached[j] && n[j] == c;
-                }
-            }
+                None => out.push('['),
+            },
+            c => out.push(c),
         }
-        if !next.contains(&true) {
-            return false;
-        }
-        reached = next;
         i += 1;
     }
-    reached[n.len()]
+    out
+}
+
+/// The index of the `]` closing the class that opens at `chars[open]`, as
+/// wildmatch reads it: after an optional `!` or `^`, a first `]` is a
+/// member; `[:name:]` and `\\c` are single members.
+fn class_end(chars: &[char], open: usize) -> Option<usize> {
+    let mut i = open + 1;
+    if matches!(chars.get(i), Some('!' | '^')) {
+        i += 1;
+    }
+    if chars.get(i) == Some(&']') {
+        i += 1;
+    }
+    while i < chars.len() {
+        match chars[i] {
+            ']' => return Some(i),
+            '\\' => i += 2,
+            '[' if chars.get(i + 1) == Some(&':') => {
+                let rest = &chars[i + 2..];
+                let close = rest.windows(2).position(|w| w == [':', ']'])?;
+                i += 2 + close + 2;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Whether the branch `name` matches the glob `pattern` with git's own
+/// semantics (wildmatch, as git matches paths): `*` and `?` stay within one
+/// `/`-separated part, `**` as a whole part crosses parts (`release/**`,
+/// `**/hotfix`, `a/**/b` also matching `a/b`), `[...]` is a character class
+/// (`[0-9]`, `[!a-z]`, `[[:digit:]]`) and `\` escapes the next character.
+/// Another `**` counts as a `*`, as in `.gitignore`. git's abort rules keep
+/// it fast on patterns with many stars.
+pub fn glob_match(pattern: &str, name: &str) -> bool {
+    gix_glob::wildmatch(
+        pattern.as_bytes().into(),
+        name.as_bytes().into(),
+        gix_glob::wildmatch::Mode::NO_MATCH_SLASH_LITERAL,
+    )
 }
 
 #[cfg(test)]
@@ -342,7 +362,8 @@ mod tests {
         );
     }
 
-    /// The backtracking matcher the linear one replaced, as the oracle.
+    /// A plain backtracking matcher, as the oracle where git's semantics
+    /// and the shell's agree: patterns of `*`, `?` and literals (no `**`).
     fn backtracking(p: &[u8], n: &[u8]) -> bool {
         match p {
             [] => n.is_empty(),
@@ -361,6 +382,8 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn glob_agrees_with_backtracking(p in "[ab/*?]{0,8}", n in "[ab/]{0,8}") {
+            // `**` is git's (see `git_semantics`), not the oracle's.
+            proptest::prop_assume!(!p.contains("**"));
             proptest::prop_assert_eq!(glob_match(&p, &n), backtracking(p.as_bytes(), n.as_bytes()));
         }
     }
@@ -370,6 +393,46 @@ mod tests {
         let pattern = "*a".repeat(200) + "b";
         assert!(!glob_match(&pattern, &"a".repeat(400)));
         assert!(glob_match(&"**".repeat(300), &"a/".repeat(300)));
+    }
+
+    /// Cases where git's wildmatch (gitignore(5), git's t3070) differs
+    /// from a shell glob or a naive `**`: branch patterns mean what they
+    /// mean to git.
+    #[test]
+    fn git_semantics() {
+        // `**` as a whole part: any number of parts, none included.
+        assert!(glob_match("release/**/hotfix", "release/hotfix"));
+        assert!(glob_match("release/**/hotfix", "release/1.0/x/hotfix"));
+        assert!(glob_match("**/hotfix", "hotfix"));
+        assert!(glob_match("**/hotfix", "team/a/hotfix"));
+        assert!(!glob_match("release/**", "release"));
+        // Any other `**` is a `*`: it stays within one part.
+        assert!(glob_match("rel**", "release"));
+        assert!(!glob_match("rel**", "release/1.0"));
+        // Character classes, negated classes and POSIX classes.
+        assert!(glob_match("release/[0-9]*", "release/2.1"));
+        assert!(!glob_match("release/[0-9]*", "release/next"));
+        assert!(glob_match("release/[!0-9]*", "release/next"));
+        assert!(glob_match("v[[:digit:]]", "v7"));
+        assert!(!glob_match("v[[:digit:]]", "vx"));
+        assert!(!glob_match("[ab]", "/"));
+        // A backslash escapes: `\*` is a literal star.
+        assert!(glob_match("wip\\*", "wip*"));
+        assert!(!glob_match("wip\\*", "wip-1"));
+    }
+
+    #[test]
+    fn patterns_are_checked_as_the_names_they_stand_for() {
+        assert_eq!(example_of("release/[0-9]*"), "release/xx");
+        assert_eq!(example_of("v[[:digit:]]"), "vx");
+        assert_eq!(example_of("a[]b]c"), "axc");
+        assert_eq!(example_of("a[!x]"), "ax");
+        assert_eq!(example_of("a\\-b"), "a-b");
+        assert_eq!(example_of("a[b"), "a[b");
+        let read = |text: &str| parse(text, CONFIG_PATH);
+        assert!(read("protected-branches = [\"release/[0-9]*\", \"**/hotfix\"]\n").is_ok());
+        let e = read("protected-branches = [\"release/[0-9\"]\n").unwrap_err();
+        assert!(e.message.contains("release/[0-9"), "{}", e.message);
     }
 
     #[test]

@@ -1,0 +1,90 @@
+//! Scratch repositories, for `git standards demo`: create one in an empty
+//! folder and commit its whole working tree, with a fixed demo identity.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// Creates a git repository in `dir` and returns the branch its HEAD names
+/// (`init.defaultBranch`, else `main`).
+pub fn init(dir: &Path) -> Result<String> {
+    let repo = gix::init(dir).map_err(|e| {
+        Error::Git(format!(
+            "cannot create a git repository in `{}`: {e}",
+            dir.display()
+        ))
+    })?;
+    Ok(match repo.head_name() {
+        Ok(Some(name)) => name.shorten().to_string(),
+        _ => "main".to_string(),
+    })
+}
+
+/// Commits every file of the working tree at `dir` (the top of a scratch
+/// repository) on HEAD as "STANDARDS demo", and writes the index to match,
+/// so `git status` is clean afterwards. Returns the new commit's ID.
+pub fn commit_all(dir: &Path, message: &str) -> Result<String> {
+    let git = |e: &dyn std::fmt::Display| {
+        Error::Git(format!("cannot commit in the demo repository: {e}"))
+    };
+    let repo = gix::open(dir).map_err(|e| git(&e))?;
+    let empty = repo
+        .write_object(gix::objs::Tree::empty())
+        .map_err(|e| git(&e))?
+        .detach();
+    let mut editor = repo.edit_tree(empty).map_err(|e| git(&e))?;
+    let mut files = Vec::new();
+    list_files(dir, dir, &mut files)?;
+    for rel in files {
+        let bytes = std::fs::read(dir.join(&rel)).map_err(|e| Error::io(dir.join(&rel), e))?;
+        let blob = repo.write_blob(bytes).map_err(|e| git(&e))?.detach();
+        editor
+            .upsert(rel.as_str(), gix::objs::tree::EntryKind::Blob, blob)
+            .map_err(|e| git(&e))?;
+    }
+    let tree = editor.write().map_err(|e| git(&e))?.detach();
+    let parents: Vec<gix::ObjectId> = repo
+        .head_id()
+        .ok()
+        .map(|id| id.detach())
+        .into_iter()
+        .collect();
+    let time = format!("{} +0000", chrono::Utc::now().timestamp());
+    let who = gix::actor::SignatureRef {
+        name: "STANDARDS demo".into(),
+        email: "demo@example.invalid".into(),
+        time: &time,
+    };
+    let id = repo
+        .commit_as(who, who, "HEAD", message, tree, parents)
+        .map_err(|e| git(&e))?
+        .detach();
+    let mut index = repo.index_from_tree(&tree).map_err(|e| git(&e))?;
+    index.write(Default::default()).map_err(|e| git(&e))?;
+    Ok(id.to_string())
+}
+
+/// Every regular file below `dir` (outside `.git`), as `/`-separated paths
+/// relative to `root`, sorted.
+fn list_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<()> {
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for p in paths {
+        if p.file_name().is_some_and(|n| n == ".git") {
+            continue;
+        }
+        let meta = std::fs::symlink_metadata(&p).map_err(|e| Error::io(&p, e))?;
+        if meta.is_dir() {
+            list_files(root, &p, out)?;
+        } else if meta.is_file() {
+            let rel = p
+                .strip_prefix(root)
+                .expect("below root")
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push(rel);
+        }
+    }
+    Ok(())
+}
