@@ -817,7 +817,7 @@ pub fn read_all(repo: &gix::Repository) -> Result<Vec<Note>> {
         .map(|(annotated, blob)| {
             Ok(Note {
                 annotated,
-                anchor: anchor_of(repo, annotated),
+                anchor: None,
                 text: read_blob(repo, blob)?,
             })
         })
