@@ -329,3 +329,79 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(byte: u8, lines: &[&str]) -> Note {
+        let mut text = lines.join("\n").into_bytes();
+        text.push(b'\n');
+        Note {
+            annotated: ObjectId::from_bytes_or_panic(&[byte; 20]),
+            anchor: None,
+            text,
+        }
+    }
+
+    use gix::hash::ObjectId;
+
+    #[test]
+    fn canonical_prefixes_are_found_and_others_are_not() {
+        let line = br#"{"ts":"2026-12-01T09:04:53.123456Z","id":"ab","event":"x"}"#;
+        let ((a, b), (c, d)) = canonical_prefix(line).unwrap();
+        assert_eq!(&line[a..b], b"2026-12-01T09:04:53.123456Z");
+        assert_eq!(&line[c..d], b"ab");
+        assert_eq!(canonical_prefix(br#"{"id":"ab","ts":"x"}"#), None);
+        assert_eq!(canonical_prefix(br#"{"ts":"x","id":"a\"b"}"#), None);
+        assert_eq!(canonical_prefix(br#"{ "ts":"x","id":"ab"}"#), None);
+        assert_eq!(canonical_prefix(br#"{"ts":"x"#), None);
+    }
+
+    /// The keyed order is the order `Filter::apply` gives the parsed events,
+    /// whatever form the lines take, and bad lines are set aside.
+    #[test]
+    fn keyed_order_is_the_parsed_order() {
+        let notes = vec![
+            note(
+                1,
+                &[
+                    r#"{"ts":"2026-12-01T09:00:00.000001Z","id":"b","event":"x"}"#,
+                    r#"{"ts":"2026-12-01T09:00:02Z","id":"c","event":"x"}"#,
+                    "not json",
+                    r#"{"ts":"2026-12-01T11:00:01+02:00","id":"d","event":"x"}"#,
+                ],
+            ),
+            note(
+                2,
+                &[
+                    r#"{"ts":"2026-12-01T09:00:00.000001Z","id":"a","event":"x"}"#,
+                    r#"{ "ts":"2026-12-01T09:00:00.000000Z","id":"e","event":"x"}"#,
+                    r#"{"ts":"2026-12-01T09:00:03.000000Z","id":"f\u0067","event":"x"}"#,
+                    r#"{"ts":"yesterday","id":"g","event":"x"}"#,
+                ],
+            ),
+        ];
+        let parsed: Vec<Recorded> = notes
+            .iter()
+            .flat_map(|n| n.text.split(|b| *b == b'\n'))
+            .filter_map(|l| parse_raw(l).ok())
+            .collect();
+        let want: Vec<String> = Filter::default()
+            .apply(parsed)
+            .into_iter()
+            .map(|e| e.id)
+            .collect();
+        assert_eq!(want, ["e", "a", "b", "d", "c", "fg"]);
+        let mut lines = Lines::new(notes);
+        lines.sort();
+        let got: Vec<String> = lines
+            .keys
+            .iter()
+            .map(|k| parse_raw(lines.raw(k)).unwrap().id)
+            .collect();
+        assert_eq!(got, want);
+        let bad: Vec<(u32, u32)> = lines.bad.iter().map(|b| (b.0, b.1)).collect();
+        assert_eq!(bad, [(0, 2), (1, 3)]);
+    }
+}
