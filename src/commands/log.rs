@@ -17,7 +17,7 @@ use crate::audit::line::one_line;
 use crate::audit::{parse_line, Filter, Recorded};
 use crate::commands::Context;
 use crate::error::{Error, Result};
-use crate::repo::notes::{self, Anchor, Note};
+use crate::repo::notes::{self, Anchor, Note, Texts};
 use crate::repo::Project;
 
 /// A validated `log` request.
@@ -63,7 +63,7 @@ enum Tie {
 
 /// The trail's note texts, and one key per line.
 pub struct Lines {
-    notes: Vec<Note>,
+    texts: Texts,
     keys: Vec<Key>,
     /// Lines that could not be read at all (found while keying).
     bad: Vec<(u32, u32, String)>,
@@ -90,12 +90,12 @@ fn canonical_prefix(line: &[u8]) -> Option<((usize, usize), (usize, usize))> {
 impl Lines {
     /// Keys every line of `notes`; a line that cannot even be keyed (not
     /// an event) is kept aside as bad, with its problem.
-    pub fn new(notes: Vec<Note>) -> Lines {
+    pub fn new(texts: Texts) -> Lines {
         let mut keys = Vec::new();
         let mut bad = Vec::new();
-        for (n, note) in notes.iter().enumerate() {
-            let mut start = 0;
-            for (i, raw) in note.text.split(|b| *b == b'\n').enumerate() {
+        for (n, (_, range)) in texts.notes.iter().enumerate() {
+            let mut start = range.start;
+            for (i, raw) in texts.text[range.clone()].split(|b| *b == b'\n').enumerate() {
                 let end = start + raw.len();
                 let at = start;
                 start = end + 1;
@@ -133,11 +133,11 @@ impl Lines {
                 });
             }
         }
-        Lines { notes, keys, bad }
+        Lines { texts, keys, bad }
     }
 
     fn raw(&self, k: &Key) -> &[u8] {
-        &self.notes[k.note as usize].text[k.start..k.end]
+        &self.texts.text[k.start..k.end]
     }
 
     fn tie<'a>(&'a self, k: &'a Key) -> (&'a [u8], &'a [u8]) {
@@ -166,17 +166,17 @@ impl Lines {
 
     /// The bad line `line` (0-based) of note `note`, described.
     fn bad_line(&self, project: &Project, note: u32, line: u32, problem: String) -> BadLine {
-        let note = &self.notes[note as usize];
-        let anchor = notes::anchor_of(&project.repo, note.annotated);
+        let annotated = self.texts.notes[note as usize].0;
+        let anchor = notes::anchor_of(&project.repo, annotated);
         let described = Note {
-            annotated: note.annotated,
+            annotated,
             anchor: anchor.clone(),
             text: Vec::new(),
         }
         .describe();
         BadLine {
             note: described,
-            annotated: note.annotated.to_string(),
+            annotated: annotated.to_string(),
             cycle: match anchor {
                 Some(Anchor::Cycle(c)) => Some(c),
                 _ => None,
@@ -194,13 +194,15 @@ fn parse_raw(raw: &[u8]) -> std::result::Result<Recorded, String> {
 }
 
 /// The notes a filter needs: one lookup for `--cycle`, else the whole tree.
-pub fn read(project: &Project, filter: &Filter) -> Result<Vec<Note>> {
+pub fn read(project: &Project, filter: &Filter) -> Result<Texts> {
     match &filter.cycle {
-        Some(cycle) => Ok(
-            notes::read_anchor(&project.repo, &Anchor::Cycle(cycle.clone()))?
-                .into_iter()
-                .collect(),
-        ),
+        Some(cycle) => {
+            let mut texts = Texts::default();
+            if let Some(note) = notes::read_anchor(&project.repo, &Anchor::Cycle(cycle.clone()))? {
+                texts.push(note.annotated, &note.text);
+            }
+            Ok(texts)
+        }
         None => notes::read_all(&project.repo),
     }
 }
@@ -334,14 +336,10 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
 mod tests {
     use super::*;
 
-    fn note(byte: u8, lines: &[&str]) -> Note {
+    fn note(texts: &mut Texts, byte: u8, lines: &[&str]) {
         let mut text = lines.join("\n").into_bytes();
         text.push(b'\n');
-        Note {
-            annotated: ObjectId::from_bytes_or_panic(&[byte; 20]),
-            anchor: None,
-            text,
-        }
+        texts.push(ObjectId::from_bytes_or_panic(&[byte; 20]), &text);
     }
 
     use gix::hash::ObjectId;
@@ -362,29 +360,30 @@ mod tests {
     /// whatever form the lines take, and bad lines are set aside.
     #[test]
     fn keyed_order_is_the_parsed_order() {
-        let notes = vec![
-            note(
-                1,
-                &[
-                    r#"{"ts":"2026-12-01T09:00:00.000001Z","id":"b","event":"x"}"#,
-                    r#"{"ts":"2026-12-01T09:00:02Z","id":"c","event":"x"}"#,
-                    "not json",
-                    r#"{"ts":"2026-12-01T11:00:01+02:00","id":"d","event":"x"}"#,
-                ],
-            ),
-            note(
-                2,
-                &[
-                    r#"{"ts":"2026-12-01T09:00:00.000001Z","id":"a","event":"x"}"#,
-                    r#"{ "ts":"2026-12-01T09:00:00.000000Z","id":"e","event":"x"}"#,
-                    r#"{"ts":"2026-12-01T09:00:03.000000Z","id":"f\u0067","event":"x"}"#,
-                    r#"{"ts":"yesterday","id":"g","event":"x"}"#,
-                ],
-            ),
-        ];
+        let mut notes = Texts::default();
+        note(
+            &mut notes,
+            1,
+            &[
+                r#"{"ts":"2026-12-01T09:00:00.000001Z","id":"b","event":"x"}"#,
+                r#"{"ts":"2026-12-01T09:00:02Z","id":"c","event":"x"}"#,
+                "not json",
+                r#"{"ts":"2026-12-01T11:00:01+02:00","id":"d","event":"x"}"#,
+            ],
+        );
+        note(
+            &mut notes,
+            2,
+            &[
+                r#"{"ts":"2026-12-01T09:00:00.000001Z","id":"a","event":"x"}"#,
+                r#"{ "ts":"2026-12-01T09:00:00.000000Z","id":"e","event":"x"}"#,
+                r#"{"ts":"2026-12-01T09:00:03.000000Z","id":"f\u0067","event":"x"}"#,
+                r#"{"ts":"yesterday","id":"g","event":"x"}"#,
+            ],
+        );
         let parsed: Vec<Recorded> = notes
-            .iter()
-            .flat_map(|n| n.text.split(|b| *b == b'\n'))
+            .text
+            .split(|b| *b == b'\n')
             .filter_map(|l| parse_raw(l).ok())
             .collect();
         let want: Vec<String> = Filter::default()

@@ -720,8 +720,7 @@ pub fn keep_anchors(
 pub struct Note {
     /// The annotated object (an anchor blob, for notes this tool wrote).
     pub annotated: ObjectId,
-    /// The anchor, when the annotated object is one and was looked up
-    /// ([`read_all`] leaves it `None`: see [`anchor_of`]).
+    /// The anchor, when the annotated object is one and was looked up.
     pub anchor: Option<Anchor>,
     pub text: Vec<u8>,
 }
@@ -805,23 +804,116 @@ pub fn anchor_of(repo: &gix::Repository, annotated: ObjectId) -> Option<Anchor> 
     Anchor::parse(&blob.data)
 }
 
+/// git's delta base cache (`core.deltaBaseCacheLimit`) for a reader of many
+/// objects of one pack: the note blobs of a packed trail are deltas of one
+/// another, and without a cache every read inflates its whole delta chain
+/// again (the gix build here has no pack cache of its own). Bounded: when
+/// full it starts over.
+pub struct DeltaBases {
+    entries: std::collections::HashMap<(u32, u64), (gix::objs::Kind, usize, Vec<u8>)>,
+    bytes: usize,
+    cap: usize,
+}
+
+impl DeltaBases {
+    /// git's default limit: 96 MiB.
+    pub const CAP: usize = 96 << 20;
+
+    pub fn new(cap: usize) -> DeltaBases {
+        DeltaBases {
+            entries: Default::default(),
+            bytes: 0,
+            cap,
+        }
+    }
+}
+
+impl gix::odb::pack::cache::DecodeEntry for DeltaBases {
+    fn put(
+        &mut self,
+        pack_id: u32,
+        offset: u64,
+        data: &[u8],
+        kind: gix::objs::Kind,
+        compressed_size: usize,
+    ) {
+        if data.len() > self.cap / 4 {
+            return;
+        }
+        if self.bytes + data.len() > self.cap {
+            self.entries.clear();
+            self.bytes = 0;
+        }
+        let old = self
+            .entries
+            .insert((pack_id, offset), (kind, compressed_size, data.to_vec()));
+        self.bytes += data.len();
+        if let Some((_, _, old)) = old {
+            self.bytes -= old.len();
+        }
+    }
+
+    fn get(
+        &mut self,
+        pack_id: u32,
+        offset: u64,
+        out: &mut Vec<u8>,
+    ) -> Option<(gix::objs::Kind, usize)> {
+        let (kind, compressed_size, data) = self.entries.get(&(pack_id, offset))?;
+        out.clear();
+        out.extend_from_slice(data);
+        Some((*kind, *compressed_size))
+    }
+}
+
+/// A handle for reading the whole trail: with [`DeltaBases`].
+pub fn bulk_reader(repo: &gix::Repository) -> gix::Repository {
+    let mut repo = repo.clone();
+    repo.objects
+        .set_pack_cache(|| Box::new(DeltaBases::new(DeltaBases::CAP)));
+    repo
+}
+
+/// Note texts side by side in one buffer, each with its annotated object:
+/// reading the whole trail allocates once per doubling, not once per note.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Texts {
+    pub text: Vec<u8>,
+    /// (annotated object, the range of its note in `text`), by annotated object.
+    pub notes: Vec<(ObjectId, std::ops::Range<usize>)>,
+}
+
+impl Texts {
+    pub fn push(&mut self, annotated: ObjectId, text: &[u8]) {
+        let start = self.text.len();
+        self.text.extend_from_slice(text);
+        self.notes.push((annotated, start..self.text.len()));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.notes.is_empty()
+    }
+}
+
 /// Every note of the trail (empty when the ref does not exist), with only
 /// the reads git's own floor does: the notes trees and each note blob. The
 /// anchors are not looked up ([`anchor_of`] names one when needed).
-pub fn read_all(repo: &gix::Repository) -> Result<Vec<Note>> {
+pub fn read_all(repo: &gix::Repository) -> Result<Texts> {
+    use gix::objs::FindExt as _;
+    let repo = &bulk_reader(repo);
+    let mut texts = Texts::default();
     let Some(tip) = tip(repo, NOTES_REF)? else {
-        return Ok(Vec::new());
+        return Ok(texts);
     };
-    list_notes(repo, tip)?
-        .into_iter()
-        .map(|(annotated, blob)| {
-            Ok(Note {
-                annotated,
-                anchor: None,
-                text: read_blob(repo, blob)?,
-            })
-        })
-        .collect()
+    let mut buf = Vec::new();
+    for (annotated, blob) in list_notes(repo, tip)? {
+        let data = repo
+            .objects
+            .find_blob(&blob, &mut buf)
+            .map_err(|e| git(&format!("cannot read blob {blob}"), e))?;
+        texts.push(annotated, data.data);
+    }
+    Ok(texts)
 }
 
 /// The note on one anchor: a single lookup.
