@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 pub use filter::Filter;
-pub use line::{merge_note_text, parse_line, Recorded};
+pub use line::{merge_note_text, parse_line, parse_line_without_details, Recorded};
 
 /// Defines [`EventKind`] with its kebab-case name and its description in one
 /// place, so the enum, its serde names, [`EventKind::ALL`] and the manual's

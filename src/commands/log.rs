@@ -14,7 +14,7 @@ use std::io::Write as _;
 use chrono::{DateTime, Utc};
 
 use crate::audit::line::one_line;
-use crate::audit::{parse_line, Filter, Recorded};
+use crate::audit::{parse_line, parse_line_without_details, Filter, Recorded};
 use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::notes::{self, Anchor, Note, Texts};
@@ -193,6 +193,15 @@ fn parse_raw(raw: &[u8]) -> std::result::Result<Recorded, String> {
         .and_then(parse_line)
 }
 
+/// [`parse_raw`] for `--json`, which prints the stored line and never the
+/// event-specific keys: the same lines are valid, and those keys are read
+/// past without being built.
+fn parse_raw_without_details(raw: &[u8]) -> std::result::Result<Recorded, String> {
+    std::str::from_utf8(raw)
+        .map_err(|_| "not UTF-8".to_string())
+        .and_then(parse_line_without_details)
+}
+
 /// The notes a filter needs: one lookup for `--cycle`, else the whole tree.
 pub fn read(project: &Project, filter: &Filter) -> Result<Texts> {
     match &filter.cycle {
@@ -269,9 +278,14 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let mut newest: VecDeque<Recorded> = VecDeque::new();
     let mut printed = 0usize;
     let mut last: Option<&[u8]> = None;
+    let parse = if request.json {
+        parse_raw_without_details
+    } else {
+        parse_raw
+    };
     for k in &lines.keys {
         let raw = lines.raw(k);
-        let e = match parse_raw(raw) {
+        let e = match parse(raw) {
             Ok(e) => e,
             Err(problem) => {
                 bad.push((k.note, k.line, problem));

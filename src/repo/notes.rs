@@ -816,8 +816,9 @@ pub struct DeltaBases {
 }
 
 impl DeltaBases {
-    /// git's default limit: 96 MiB.
-    pub const CAP: usize = 96 << 20;
+    /// A sixth of git's default (96 MiB): the cache keeps requested objects,
+    /// which the reader keeps anyway.
+    pub const CAP: usize = 16 << 20;
 
     pub fn new(cap: usize) -> DeltaBases {
         DeltaBases {
