@@ -4,15 +4,15 @@ use std::path::{Path, PathBuf};
 
 use crate::common::{stderr, stdout, write, Env};
 
-struct Team {
-    env: Env,
-    remote: PathBuf,
-    a: PathBuf,
-    b: PathBuf,
+pub(crate) struct Team {
+    pub(crate) env: Env,
+    pub(crate) remote: PathBuf,
+    pub(crate) a: PathBuf,
+    pub(crate) b: PathBuf,
 }
 
 /// A bare remote, clone `a` that installed and pushed `main`, and clone `b`.
-fn team() -> Team {
+pub(crate) fn team() -> Team {
     let env = Env::new();
     let root = env.dir.path().to_path_buf();
     let remote = root.join("remote.git");
@@ -41,7 +41,7 @@ fn team() -> Team {
 }
 
 impl Team {
-    fn log(&self, dir: &Path) -> Vec<serde_json::Value> {
+    pub(crate) fn log(&self, dir: &Path) -> Vec<serde_json::Value> {
         let a = self.env.run(dir, &["log", "--json"]).success();
         stdout(&a)
             .lines()
@@ -49,7 +49,7 @@ impl Team {
             .collect()
     }
 
-    fn sync(&self, dir: &Path) -> String {
+    pub(crate) fn sync(&self, dir: &Path) -> String {
         let a = self.env.run(dir, &["notes", "sync"]);
         let out = stdout(&a);
         assert!(
@@ -60,7 +60,7 @@ impl Team {
         out
     }
 
-    fn cycle(&self, dir: &Path, request: &str) -> String {
+    pub(crate) fn cycle(&self, dir: &Path, request: &str) -> String {
         let a = self
             .env
             .run(dir, &["cycle", "new", "--request", request])
@@ -77,7 +77,7 @@ impl Team {
     }
 
     /// Every note of a repository as `(annotated id, text)`, read by git.
-    fn notes(&self, dir: &Path) -> Vec<(String, String)> {
+    pub(crate) fn notes(&self, dir: &Path) -> Vec<(String, String)> {
         self.env
             .git(dir, &["notes", "--ref=standards", "list"])
             .lines()

@@ -40,6 +40,7 @@ mod man;
 mod merge_guard;
 mod named_commands;
 mod newcomer;
+mod notes_layout;
 mod notes_sync;
 mod output;
 mod parsers_fuzz;

@@ -1,15 +1,26 @@
 //! `git standards log`: the audit trail, oldest first, readable or as JSON Lines.
+//!
+//! The cost is meant to stay at git's own floor for reading the same notes
+//! (list the notes tree, read every note blob): the note texts are read
+//! once and kept as they are, each line gets a small sort key taken from its
+//! leading `ts` and `id` without parsing it, and the lines are then parsed,
+//! filtered and printed one at a time, in order, through one buffer. What
+//! stays in memory is the note text itself plus one key per line (and, with
+//! `--limit N`, the N newest matches): never a parsed copy of the trail.
 
-use std::fmt::Write as _;
+use std::collections::VecDeque;
+use std::io::Write as _;
+
+use chrono::{DateTime, Utc};
 
 use crate::cli::style;
 use crate::cli::values::text_value;
 use crate::commands::Context;
 use crate::error::{Error, Result};
-use crate::repo::notes::{self, Anchor, Note};
+use crate::repo::notes::{self, Anchor, Note, Texts};
 use crate::repo::{trail, Project};
 use standards_core::audit::line::one_line;
-use standards_core::audit::{parse_line, Filter, Recorded};
+use standards_core::audit::{parse_line, parse_line_without_details, Filter, Recorded};
 
 #[derive(Debug, clap::Args)]
 pub struct LogArgs {
@@ -89,42 +100,177 @@ pub struct BadLine {
     pub problem: String,
 }
 
-/// Parses the events of some notes; bad lines are collected, never fatal.
-pub fn parse_notes(notes: &[Note]) -> (Vec<Recorded>, Vec<BadLine>) {
-    let mut events = Vec::new();
-    let mut bad = Vec::new();
-    for note in notes {
-        for (i, raw) in note.text.split(|b| *b == b'\n').enumerate() {
-            if raw.is_empty() {
-                continue;
-            }
-            let parsed = std::str::from_utf8(raw)
-                .map_err(|_| "not UTF-8".to_string())
-                .and_then(parse_line);
-            match parsed {
-                Ok(e) => events.push(e),
-                Err(problem) => bad.push(BadLine {
-                    note: note.describe(),
-                    annotated: note.annotated.to_string(),
-                    cycle: match &note.anchor {
-                        Some(notes::Anchor::Cycle(c)) => Some(c.clone()),
-                        _ => None,
+/// Where a line sits and how it sorts: by time, then `ts` and `id` as
+/// written (the order [`Filter::apply`] gives parsed events).
+struct Key {
+    time: DateTime<Utc>,
+    note: u32,
+    /// 0-based line number inside the note.
+    line: u32,
+    start: usize,
+    end: usize,
+    tie: Tie,
+}
+
+/// The `ts` and `id` texts a key compares after the time.
+enum Tie {
+    /// Byte ranges inside the line (the canonical form holds no escapes).
+    Raw { ts: (u32, u32), id: (u32, u32) },
+    /// Read by the full parser (a line in another form).
+    Parsed(Box<(String, String)>),
+}
+
+/// The trail's note texts, and one key per line.
+pub struct Lines {
+    texts: Texts,
+    keys: Vec<Key>,
+    /// Lines that could not be read at all (found while keying).
+    bad: Vec<(u32, u32, String)>,
+}
+
+/// `ts` and `id` of a canonical line (`{"ts":"...","id":"...",`): byte
+/// ranges of the two values, when both are plain (no escapes).
+fn canonical_prefix(line: &[u8]) -> Option<((usize, usize), (usize, usize))> {
+    const TS: &[u8] = br#"{"ts":""#;
+    const ID: &[u8] = br#"","id":""#;
+    let rest = line.strip_prefix(TS)?;
+    let ts_start = TS.len();
+    let ts_len = rest.iter().position(|b| *b == b'"' || *b == b'\\')?;
+    let after = &rest[ts_len..];
+    let after = after.strip_prefix(ID)?;
+    let id_start = ts_start + ts_len + ID.len();
+    let id_len = after.iter().position(|b| *b == b'"' || *b == b'\\')?;
+    if after[id_len] != b'"' || rest[ts_len] != b'"' {
+        return None;
+    }
+    Some(((ts_start, ts_start + ts_len), (id_start, id_start + id_len)))
+}
+
+impl Lines {
+    /// Keys every line of `notes`; a line that cannot even be keyed (not
+    /// an event) is kept aside as bad, with its problem.
+    pub fn new(texts: Texts) -> Lines {
+        let mut keys = Vec::new();
+        let mut bad = Vec::new();
+        for (n, (_, range)) in texts.notes.iter().enumerate() {
+            let mut start = range.start;
+            for (i, raw) in texts.text[range.clone()].split(|b| *b == b'\n').enumerate() {
+                let end = start + raw.len();
+                let at = start;
+                start = end + 1;
+                if raw.is_empty() {
+                    continue;
+                }
+                let fast = canonical_prefix(raw).and_then(|(ts, id)| {
+                    let text = std::str::from_utf8(&raw[ts.0..ts.1]).ok()?;
+                    let time = DateTime::parse_from_rfc3339(text).ok()?;
+                    Some((time.with_timezone(&Utc), ts, id))
+                });
+                let (time, tie) = match fast {
+                    Some((time, ts, id)) => (
+                        time,
+                        Tie::Raw {
+                            ts: (ts.0 as u32, ts.1 as u32),
+                            id: (id.0 as u32, id.1 as u32),
+                        },
+                    ),
+                    None => match parse_raw(raw) {
+                        Ok(e) => (e.time, Tie::Parsed(Box::new((e.ts, e.id)))),
+                        Err(problem) => {
+                            bad.push((n as u32, i as u32, problem));
+                            continue;
+                        }
                     },
-                    line: i + 1,
-                    problem,
-                }),
+                };
+                keys.push(Key {
+                    time,
+                    note: n as u32,
+                    line: i as u32,
+                    start: at,
+                    end,
+                    tie,
+                });
             }
         }
+        Lines { texts, keys, bad }
     }
-    (events, bad)
+
+    fn raw(&self, k: &Key) -> &[u8] {
+        &self.texts.text[k.start..k.end]
+    }
+
+    fn tie<'a>(&'a self, k: &'a Key) -> (&'a [u8], &'a [u8]) {
+        match &k.tie {
+            Tie::Raw { ts, id } => {
+                let raw = self.raw(k);
+                (
+                    &raw[ts.0 as usize..ts.1 as usize],
+                    &raw[id.0 as usize..id.1 as usize],
+                )
+            }
+            Tie::Parsed(p) => (p.0.as_bytes(), p.1.as_bytes()),
+        }
+    }
+
+    /// Oldest first; lines with equal keys keep their stored order.
+    pub fn sort(&mut self) {
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.sort_by(|a, b| {
+            a.time
+                .cmp(&b.time)
+                .then_with(|| self.tie(a).cmp(&self.tie(b)))
+        });
+        self.keys = keys;
+    }
+
+    /// The bad line `line` (0-based) of note `note`, described.
+    fn bad_line(&self, project: &Project, note: u32, line: u32, problem: String) -> BadLine {
+        let annotated = self.texts.notes[note as usize].0;
+        let anchor = trail::anchor_of(project, annotated);
+        let described = Note {
+            annotated,
+            anchor: anchor.clone(),
+            text: Vec::new(),
+        }
+        .describe();
+        BadLine {
+            note: described,
+            annotated: annotated.to_string(),
+            cycle: match anchor {
+                Some(Anchor::Cycle(c)) => Some(c),
+                _ => None,
+            },
+            line: line as usize + 1,
+            problem,
+        }
+    }
+}
+
+fn parse_raw(raw: &[u8]) -> std::result::Result<Recorded, String> {
+    std::str::from_utf8(raw)
+        .map_err(|_| "not UTF-8".to_string())
+        .and_then(parse_line)
+}
+
+/// [`parse_raw`] for `--json`, which prints the stored line and never the
+/// event-specific keys: the same lines are valid, and those keys are read
+/// past without being built.
+fn parse_raw_without_details(raw: &[u8]) -> std::result::Result<Recorded, String> {
+    std::str::from_utf8(raw)
+        .map_err(|_| "not UTF-8".to_string())
+        .and_then(parse_line_without_details)
 }
 
 /// The notes a filter needs: one lookup for `--cycle`, else the whole tree.
-pub fn read(project: &Project, filter: &Filter) -> Result<Vec<Note>> {
+pub fn read(project: &Project, filter: &Filter) -> Result<Texts> {
     match &filter.cycle {
-        Some(cycle) => Ok(trail::read_anchor(project, &Anchor::Cycle(cycle.clone()))?
-            .into_iter()
-            .collect()),
+        Some(cycle) => {
+            let mut texts = Texts::default();
+            if let Some(note) = trail::read_anchor(project, &Anchor::Cycle(cycle.clone()))? {
+                texts.push(note.annotated, &note.text);
+            }
+            Ok(texts)
+        }
         None => trail::read_all(project),
     }
 }
@@ -133,52 +279,101 @@ pub fn read(project: &Project, filter: &Filter) -> Result<Vec<Note>> {
 /// shown with control characters escaped: one event stays one line, and a
 /// line cannot move the cursor or recolour the terminal.
 pub fn readable(e: &Recorded, color: bool) -> String {
+    let mut line = String::with_capacity(128);
+    write_readable(&mut line, e, color);
+    line
+}
+
+fn write_readable(line: &mut String, e: &Recorded, color: bool) {
     use chrono::{Datelike as _, Timelike as _};
+    use std::fmt::Write as _;
     let t = e.time;
-    let time = format!(
-        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}Z",
+    let (dim, reset) = style::codes(style::DIM, color);
+    let (bold, _) = style::codes(style::HEADING, color);
+    let _ = write!(
+        line,
+        "{dim}{:04}-{:02}-{:02} {:02}:{:02}:{:02}Z{reset}  {}  {}  {bold}{}{reset}",
         t.year(),
         t.month(),
         t.day(),
         t.hour(),
         t.minute(),
-        t.second()
-    );
-    let cycle = one_line(e.cycle.as_deref().unwrap_or("-"));
-    let summary = e.summary();
-    let (dim, reset) = style::codes(style::DIM, color);
-    let (bold, _) = style::codes(style::HEADING, color);
-    let mut line = format!(
-        "{dim}{time}{reset}  {}  {cycle}  {bold}{}{reset}",
+        t.second(),
         one_line(&e.actor),
+        one_line(e.cycle.as_deref().unwrap_or("-")),
         one_line(&e.event)
     );
+    let summary = e.summary();
     if !summary.is_empty() {
-        let _ = write!(line, "  {summary}");
+        line.push_str("  ");
+        line.push_str(&summary);
     }
-    line
 }
 
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let notes = read(&project, &request.filter)?;
-    let (events, bad) = parse_notes(&notes);
     let no_notes = notes.is_empty();
-    drop(notes);
-    let events = request.filter.apply(events);
-    let mut text = String::new();
-    for e in &events {
+    let mut lines = Lines::new(notes);
+    lines.sort();
+    let filter = &request.filter;
+    let mut bad = std::mem::take(&mut lines.bad);
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, &mut *ctx.out);
+    let mut text = String::with_capacity(256);
+    let mut print = |out: &mut dyn std::io::Write, e: &Recorded| -> Result<()> {
+        text.clear();
         if request.json {
             text.push_str(&e.line);
         } else {
-            text.push_str(&readable(e, ctx.color));
+            write_readable(&mut text, e, ctx.color);
         }
         text.push('\n');
+        out.write_all(text.as_bytes()).map_err(Error::stdout)
+    };
+    // `--limit N` keeps the N newest matches: the only events held at once.
+    let mut newest: VecDeque<Recorded> = VecDeque::new();
+    let mut printed = 0usize;
+    let mut last: Option<&[u8]> = None;
+    let parse = if request.json {
+        parse_raw_without_details
+    } else {
+        parse_raw
+    };
+    for k in &lines.keys {
+        let raw = lines.raw(k);
+        let e = match parse(raw) {
+            Ok(e) => e,
+            Err(problem) => {
+                bad.push((k.note, k.line, problem));
+                continue;
+            }
+        };
+        if !filter.matches(&e) || last == Some(raw) {
+            continue;
+        }
+        last = Some(raw);
+        printed += 1;
+        match filter.limit {
+            Some(n) => {
+                newest.push_back(e);
+                if newest.len() > n {
+                    newest.pop_front();
+                }
+            }
+            None => print(&mut out, &e)?,
+        }
     }
-    ctx.out.write_all(text.as_bytes()).map_err(Error::stdout)?;
+    for e in &newest {
+        print(&mut out, e)?;
+    }
+    out.flush().map_err(Error::stdout)?;
+    drop(out);
     // A bad line (hand-edited, or fetched from a remote) is reported with
     // its source and skipped: never a reason to stop reading the trail.
-    for b in &bad {
+    let any_bad = !bad.is_empty();
+    bad.sort_by_key(|(note, line, _)| (*note, *line));
+    for (note, line, problem) in bad.drain(..) {
+        let b = lines.bad_line(&project, note, line, problem);
         let text = format!(
             "{}, line {}: {}; the line is skipped",
             b.note, b.line, b.problem
@@ -196,7 +391,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             writeln!(ctx.err, "warning: {text}")
         };
     }
-    if events.is_empty() && bad.is_empty() && !request.json {
+    if printed == 0 && !any_bad && !request.json {
         let what = if no_notes && request.filter == Filter::default() {
             format!("no audit events are recorded in `{}` yet", notes::NOTES_REF)
         } else {
@@ -205,4 +400,77 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         let _ = writeln!(ctx.err, "{what}.");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(texts: &mut Texts, byte: u8, lines: &[&str]) {
+        let mut text = lines.join("\n").into_bytes();
+        text.push(b'\n');
+        texts.push(ObjectId::from_bytes_or_panic(&[byte; 20]), &text);
+    }
+
+    use crate::repo::ObjectId;
+
+    #[test]
+    fn canonical_prefixes_are_found_and_others_are_not() {
+        let line = br#"{"ts":"2026-12-01T09:04:53.123456Z","id":"ab","event":"x"}"#;
+        let ((a, b), (c, d)) = canonical_prefix(line).unwrap();
+        assert_eq!(&line[a..b], b"2026-12-01T09:04:53.123456Z");
+        assert_eq!(&line[c..d], b"ab");
+        assert_eq!(canonical_prefix(br#"{"id":"ab","ts":"x"}"#), None);
+        assert_eq!(canonical_prefix(br#"{"ts":"x","id":"a\"b"}"#), None);
+        assert_eq!(canonical_prefix(br#"{ "ts":"x","id":"ab"}"#), None);
+        assert_eq!(canonical_prefix(br#"{"ts":"x"#), None);
+    }
+
+    /// The keyed order is the order `Filter::apply` gives the parsed events,
+    /// whatever form the lines take, and bad lines are set aside.
+    #[test]
+    fn keyed_order_is_the_parsed_order() {
+        let mut notes = Texts::default();
+        note(
+            &mut notes,
+            1,
+            &[
+                r#"{"ts":"2026-12-01T09:00:00.000001Z","id":"b","event":"x"}"#,
+                r#"{"ts":"2026-12-01T09:00:02Z","id":"c","event":"x"}"#,
+                "not json",
+                r#"{"ts":"2026-12-01T11:00:01+02:00","id":"d","event":"x"}"#,
+            ],
+        );
+        note(
+            &mut notes,
+            2,
+            &[
+                r#"{"ts":"2026-12-01T09:00:00.000001Z","id":"a","event":"x"}"#,
+                r#"{ "ts":"2026-12-01T09:00:00.000000Z","id":"e","event":"x"}"#,
+                r#"{"ts":"2026-12-01T09:00:03.000000Z","id":"f\u0067","event":"x"}"#,
+                r#"{"ts":"yesterday","id":"g","event":"x"}"#,
+            ],
+        );
+        let parsed: Vec<Recorded> = notes
+            .text
+            .split(|b| *b == b'\n')
+            .filter_map(|l| parse_raw(l).ok())
+            .collect();
+        let want: Vec<String> = Filter::default()
+            .apply(parsed)
+            .into_iter()
+            .map(|e| e.id)
+            .collect();
+        assert_eq!(want, ["e", "a", "b", "d", "c", "fg"]);
+        let mut lines = Lines::new(notes);
+        lines.sort();
+        let got: Vec<String> = lines
+            .keys
+            .iter()
+            .map(|k| parse_raw(lines.raw(k)).unwrap().id)
+            .collect();
+        assert_eq!(got, want);
+        let bad: Vec<(u32, u32)> = lines.bad.iter().map(|b| (b.0, b.1)).collect();
+        assert_eq!(bad, [(0, 2), (1, 3)]);
+    }
 }

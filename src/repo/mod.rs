@@ -17,6 +17,7 @@ pub mod journal;
 pub mod merge_tree;
 pub mod notes;
 pub mod notes_config;
+pub mod notes_gc;
 pub mod notes_sync;
 pub mod projects;
 pub mod reads;

@@ -473,7 +473,6 @@ fn append_inner(
         .write_blob(anchor.bytes())
         .map_err(|e| git("cannot write an audit anchor", e))?
         .detach();
-    let anchor_path = format!("{ANCHORS_DIR}/{anchor_blob}");
     let (mut lock, stale_lock) = WriterLock::acquire(repo)?;
     let mut last_race = String::new();
     for attempt in 1..=MAX_ATTEMPTS {
@@ -503,18 +502,24 @@ fn append_inner(
             .write_blob(&text)
             .map_err(|e| git("cannot write a note blob", e))?
             .detach();
-        let edit = state
-            .replace(anchor_blob, blob, repo)
+        let staged = Staged::new(repo);
+        state
+            .edit(anchor_blob, Some(blob), repo)
             .map_err(|e| git("cannot edit the notes tree", e))?;
-        let tree = keep_anchor(repo, edit.tree, &anchor_path, anchor_blob)?;
+        let notes_root = state
+            .write(&staged)
+            .map_err(|e| git("cannot write the notes tree", e))?;
+        let tree = keep_anchors(repo, &staged, notes_root, &[(anchor_blob, anchor_blob)])?;
         let commit = write_commit(repo, message, tree, tip.as_slice())?;
         match lock.move_ref(repo, NOTES_REF, tip, commit, message)? {
             Moved::Done => {
+                drop(lock);
+                super::notes_gc::after_write(repo);
                 return Ok(Appended {
                     commit,
                     attempts: attempt,
                     stale_lock,
-                })
+                });
             }
             Moved::Raced(why) => {
                 // Only a git outside this tool can hold the ref lock now; one
@@ -532,32 +537,185 @@ fn append_inner(
     )))
 }
 
-/// The notes tree with the anchor's non-note entry added (if missing).
-fn keep_anchor(
-    repo: &gix::Repository,
-    tree: ObjectId,
-    path: &str,
-    anchor: ObjectId,
-) -> Result<ObjectId> {
-    let present = repo
-        .find_tree(tree)
-        .map_err(|e| git("cannot read the notes tree", e))?
-        .lookup_entry_by_path(path)
-        .map_err(|e| git("cannot read the notes tree", e))?
-        .is_some_and(|e| e.object_id() == anchor);
-    if present {
-        return Ok(tree);
+/// Objects written while a notes tree is built, held in memory until the
+/// final tree is known: only what that tree reaches is then written to the
+/// repository, so a tree that is rewritten once more in the same step (the
+/// root, when an anchor is added) never lands as garbage.
+pub struct Staged<'r> {
+    repo: &'r gix::Repository,
+    objects: std::cell::RefCell<std::collections::HashMap<ObjectId, (gix::objs::Kind, Vec<u8>)>>,
+}
+
+impl<'r> Staged<'r> {
+    pub fn new(repo: &'r gix::Repository) -> Staged<'r> {
+        Staged {
+            repo,
+            objects: Default::default(),
+        }
     }
-    let mut editor = repo
-        .edit_tree(tree)
-        .map_err(|e| git("cannot edit the notes tree", e))?;
-    editor
-        .upsert(path, gix::objs::tree::EntryKind::Blob, anchor)
-        .map_err(|e| git("cannot edit the notes tree", e))?;
-    Ok(editor
-        .write()
-        .map_err(|e| git("cannot write the notes tree", e))?
-        .detach())
+
+    /// Writes the staged objects that `root` reaches to the repository.
+    pub fn flush(&self, root: ObjectId) -> Result<()> {
+        let objects = self.objects.borrow();
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            let Some((kind, data)) = objects.get(&id) else {
+                continue; // already in the repository
+            };
+            gix::objs::Write::write_buf_with_known_id(self.repo, *kind, data, id)
+                .map_err(|e| git("cannot write the notes tree", e))?;
+            if *kind == gix::objs::Kind::Tree {
+                let tree = gix::objs::TreeRef::from_bytes(data, self.repo.object_hash())
+                    .map_err(|e| git("cannot decode a notes tree", e))?;
+                stack.extend(
+                    tree.entries
+                        .iter()
+                        .filter(|e| e.mode.is_tree())
+                        .map(|e| e.oid.to_owned()),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+impl gix::objs::Find for Staged<'_> {
+    fn try_find<'a>(
+        &self,
+        id: &gix::hash::oid,
+        buffer: &'a mut Vec<u8>,
+    ) -> gix::Result<Option<gix::objs::Data<'a>>> {
+        if let Some((kind, data)) = self.objects.borrow().get(id) {
+            buffer.clear();
+            buffer.extend_from_slice(data);
+            return Ok(Some(gix::objs::Data {
+                kind: *kind,
+                object_hash: self.repo.object_hash(),
+                data: buffer.as_slice(),
+            }));
+        }
+        gix::objs::Find::try_find(self.repo, id, buffer)
+    }
+}
+
+impl gix::objs::Write for Staged<'_> {
+    fn write_buf_with_known_id(
+        &self,
+        kind: gix::objs::Kind,
+        from: &[u8],
+        id: ObjectId,
+    ) -> gix::Result<ObjectId> {
+        self.objects
+            .borrow_mut()
+            .entry(id)
+            .or_insert_with(|| (kind, from.to_vec()));
+        Ok(id)
+    }
+
+    fn write_stream(
+        &self,
+        kind: gix::objs::Kind,
+        _size: u64,
+        from: &mut dyn Read,
+    ) -> gix::Result<ObjectId> {
+        let mut data = Vec::new();
+        from.read_to_end(&mut data)
+            .map_err(|e| gix::Error::from_error(e))?;
+        let id = gix::objs::compute_hash(self.repo.object_hash(), kind, &data)?;
+        self.write_buf_with_known_id(kind, &data, id)
+    }
+
+    fn write_stream_with_known_id(
+        &self,
+        kind: gix::objs::Kind,
+        _size: u64,
+        from: &mut dyn Read,
+        id: ObjectId,
+    ) -> gix::Result<ObjectId> {
+        let mut data = Vec::new();
+        from.read_to_end(&mut data)
+            .map_err(|e| gix::Error::from_error(e))?;
+        self.write_buf_with_known_id(kind, &data, id)
+    }
+}
+
+/// The anchors folder of a notes root tree: the ID of its `anchors` entry,
+/// when that is a tree.
+fn anchors_tree<F: gix::objs::Find>(
+    objects: &F,
+    root: ObjectId,
+    hash: gix::hash::Kind,
+) -> Result<Option<ObjectId>> {
+    use gix::objs::FindExt as _;
+    let mut buf = Vec::new();
+    let tree = objects
+        .find_tree(&root, &mut buf)
+        .map_err(|e| git("cannot read the notes tree", e))?;
+    let _ = hash;
+    Ok(tree
+        .entries
+        .iter()
+        .find(|e| e.filename == ANCHORS_DIR.as_bytes() && e.mode.is_tree())
+        .map(|e| e.oid.to_owned()))
+}
+
+/// The final notes root: `notes_root` (staged) with the anchors folder
+/// holding every `(anchor, blob)` pair it lacks, written to the repository.
+///
+/// The anchors folder is laid out like a notes tree (a mapping from anchor
+/// ID to the same blob): flat while small, fanned out into `ab/cdef...`
+/// folders by git's own progressive heuristic as it grows, so adding an
+/// anchor rewrites two small trees, never one that grows with every cycle.
+/// A flat folder written by an older release is read as it is, and the
+/// first anchor added to it fans it out (migration on write).
+pub fn keep_anchors(
+    repo: &gix::Repository,
+    staged: &Staged<'_>,
+    notes_root: ObjectId,
+    anchors: &[(ObjectId, ObjectId)],
+) -> Result<ObjectId> {
+    let hash = repo.object_hash();
+    let current = anchors_tree(staged, notes_root, hash)?;
+    let mut state = gix::note::plumbing::State::new(
+        current.unwrap_or_else(|| ObjectId::empty_tree(hash)),
+        staged,
+    )
+    .map_err(|e| git("cannot read the audit anchors", e))?;
+    for (anchor, blob) in anchors {
+        let present = state
+            .get(anchor, staged)
+            .map_err(|e| git("cannot read the audit anchors", e))?
+            .is_some();
+        if !present {
+            state
+                .edit(*anchor, Some(*blob), staged)
+                .map_err(|e| git("cannot edit the audit anchors", e))?;
+        }
+    }
+    let written = state
+        .write(staged)
+        .map_err(|e| git("cannot write the audit anchors", e))?;
+    let root = if Some(written) == current {
+        notes_root
+    } else {
+        let mut buf = Vec::new();
+        let tree = {
+            use gix::objs::FindExt as _;
+            staged
+                .find_tree(&notes_root, &mut buf)
+                .map_err(|e| git("cannot read the notes tree", e))?
+                .to_owned()
+        };
+        let mut editor = gix::objs::tree::Editor::new(tree, staged, hash);
+        editor
+            .upsert([ANCHORS_DIR], gix::objs::tree::EntryKind::Tree, written)
+            .map_err(|e| git("cannot edit the notes tree", e))?;
+        editor
+            .write(|t| gix::objs::Write::write(staged, t))
+            .map_err(|e| git("cannot write the notes tree", e))?
+    };
+    staged.flush(root)?;
+    Ok(root)
 }
 
 /// One note of the trail.
@@ -565,7 +723,7 @@ fn keep_anchor(
 pub struct Note {
     /// The annotated object (an anchor blob, for notes this tool wrote).
     pub annotated: ObjectId,
-    /// The anchor, when the annotated object is one.
+    /// The anchor, when the annotated object is one and was looked up.
     pub anchor: Option<Anchor>,
     pub text: Vec<u8>,
 }
@@ -584,28 +742,39 @@ impl Note {
 /// Accepts any fanout; skips non-note entries (the anchors folder).
 pub fn list_notes(repo: &gix::Repository, commit: ObjectId) -> Result<Vec<(ObjectId, ObjectId)>> {
     let root = root_tree(repo, Some(commit))?;
+    list_mapping(repo, root)
+}
+
+/// The `(name, blob)` pairs of a tree laid out like a notes tree: full-hex
+/// names, flat or under any mix of two-digit fanout folders. Other entries
+/// are skipped. Sorted by name.
+fn list_mapping(repo: &gix::Repository, root: ObjectId) -> Result<Vec<(ObjectId, ObjectId)>> {
     let hex_len = repo.object_hash().len_in_hex();
     let mut out = Vec::new();
     let mut stack = vec![(root, String::new())];
+    let mut buf = Vec::new();
     while let Some((tree, prefix)) = stack.pop() {
-        let tree = repo
-            .find_tree(tree)
-            .map_err(|e| git("cannot read the notes tree", e))?;
-        let decoded = tree
-            .decode()
-            .map_err(|e| git("cannot decode the notes tree", e))?;
+        let decoded = {
+            use gix::objs::FindExt as _;
+            repo.objects
+                .find_tree(&tree, &mut buf)
+                .map_err(|e| git("cannot read the notes tree", e))?
+        };
         for entry in &decoded.entries {
-            let Ok(name) = std::str::from_utf8(entry.filename) else {
-                continue;
-            };
-            if !name.bytes().all(|b| b.is_ascii_hexdigit()) {
+            let name: &[u8] = entry.filename;
+            if !name.iter().all(u8::is_ascii_hexdigit) {
                 continue;
             }
-            let path = format!("{prefix}{name}");
-            if entry.mode.is_tree() && name.len() == 2 && path.len() < hex_len {
+            let len = prefix.len() + name.len();
+            if entry.mode.is_tree() && name.len() == 2 && len < hex_len {
+                let mut path = prefix.clone();
+                path.push_str(std::str::from_utf8(name).expect("hex digits"));
                 stack.push((entry.oid.to_owned(), path));
-            } else if entry.mode.is_blob() && path.len() == hex_len {
-                if let Ok(id) = ObjectId::from_hex(path.as_bytes()) {
+            } else if entry.mode.is_blob() && len == hex_len {
+                let mut path = Vec::with_capacity(hex_len);
+                path.extend_from_slice(prefix.as_bytes());
+                path.extend_from_slice(name);
+                if let Ok(id) = ObjectId::from_hex(&path) {
                     out.push((id, entry.oid.to_owned()));
                 }
             }
@@ -613,6 +782,16 @@ pub fn list_notes(repo: &gix::Repository, commit: ObjectId) -> Result<Vec<(Objec
     }
     out.sort();
     Ok(out)
+}
+
+/// The anchors a notes commit keeps reachable: `(anchor ID, blob ID)`, from
+/// a flat anchors folder or a fanned-out one.
+pub fn list_anchors(repo: &gix::Repository, commit: ObjectId) -> Result<Vec<(ObjectId, ObjectId)>> {
+    let root = root_tree(repo, Some(commit))?;
+    match anchors_tree(repo, root, repo.object_hash())? {
+        Some(tree) => list_mapping(repo, tree),
+        None => Ok(Vec::new()),
+    }
 }
 
 fn read_blob(repo: &gix::Repository, id: ObjectId) -> Result<Vec<u8>> {
@@ -623,26 +802,122 @@ fn read_blob(repo: &gix::Repository, id: ObjectId) -> Result<Vec<u8>> {
 }
 
 /// The anchor an annotated object is, if it is one and exists.
-fn anchor_of(repo: &gix::Repository, annotated: ObjectId) -> Option<Anchor> {
+pub fn anchor_of(repo: &gix::Repository, annotated: ObjectId) -> Option<Anchor> {
     let blob = repo.find_blob(annotated).ok()?;
     Anchor::parse(&blob.data)
 }
 
-/// Every note of the trail (empty when the ref does not exist).
-pub fn read_all(repo: &gix::Repository) -> Result<Vec<Note>> {
+/// git's delta base cache (`core.deltaBaseCacheLimit`) for a reader of many
+/// objects of one pack: the note blobs of a packed trail are deltas of one
+/// another, and without a cache every read inflates its whole delta chain
+/// again (the gix build here has no pack cache of its own). Bounded: when
+/// full it starts over.
+pub struct DeltaBases {
+    entries: std::collections::HashMap<(u32, u64), (gix::objs::Kind, usize, Vec<u8>)>,
+    bytes: usize,
+    cap: usize,
+}
+
+impl DeltaBases {
+    /// A sixth of git's default (96 MiB): the cache keeps requested objects,
+    /// which the reader keeps anyway.
+    pub const CAP: usize = 16 << 20;
+
+    pub fn new(cap: usize) -> DeltaBases {
+        DeltaBases {
+            entries: Default::default(),
+            bytes: 0,
+            cap,
+        }
+    }
+}
+
+impl gix::odb::pack::cache::DecodeEntry for DeltaBases {
+    fn put(
+        &mut self,
+        pack_id: u32,
+        offset: u64,
+        data: &[u8],
+        kind: gix::objs::Kind,
+        compressed_size: usize,
+    ) {
+        if data.len() > self.cap / 4 {
+            return;
+        }
+        if self.bytes + data.len() > self.cap {
+            self.entries.clear();
+            self.bytes = 0;
+        }
+        let old = self
+            .entries
+            .insert((pack_id, offset), (kind, compressed_size, data.to_vec()));
+        self.bytes += data.len();
+        if let Some((_, _, old)) = old {
+            self.bytes -= old.len();
+        }
+    }
+
+    fn get(
+        &mut self,
+        pack_id: u32,
+        offset: u64,
+        out: &mut Vec<u8>,
+    ) -> Option<(gix::objs::Kind, usize)> {
+        let (kind, compressed_size, data) = self.entries.get(&(pack_id, offset))?;
+        out.clear();
+        out.extend_from_slice(data);
+        Some((*kind, *compressed_size))
+    }
+}
+
+/// A handle for reading the whole trail: with [`DeltaBases`].
+pub fn bulk_reader(repo: &gix::Repository) -> gix::Repository {
+    let mut repo = repo.clone();
+    repo.objects
+        .set_pack_cache(|| Box::new(DeltaBases::new(DeltaBases::CAP)));
+    repo
+}
+
+/// Note texts side by side in one buffer, each with its annotated object:
+/// reading the whole trail allocates once per doubling, not once per note.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Texts {
+    pub text: Vec<u8>,
+    /// (annotated object, the range of its note in `text`), by annotated object.
+    pub notes: Vec<(ObjectId, std::ops::Range<usize>)>,
+}
+
+impl Texts {
+    pub fn push(&mut self, annotated: ObjectId, text: &[u8]) {
+        let start = self.text.len();
+        self.text.extend_from_slice(text);
+        self.notes.push((annotated, start..self.text.len()));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.notes.is_empty()
+    }
+}
+
+/// Every note of the trail (empty when the ref does not exist), with only
+/// the reads git's own floor does: the notes trees and each note blob. The
+/// anchors are not looked up ([`anchor_of`] names one when needed).
+pub fn read_all(repo: &gix::Repository) -> Result<Texts> {
+    use gix::objs::FindExt as _;
+    let repo = &bulk_reader(repo);
+    let mut texts = Texts::default();
     let Some(tip) = tip(repo, NOTES_REF)? else {
-        return Ok(Vec::new());
+        return Ok(texts);
     };
-    list_notes(repo, tip)?
-        .into_iter()
-        .map(|(annotated, blob)| {
-            Ok(Note {
-                annotated,
-                anchor: anchor_of(repo, annotated),
-                text: read_blob(repo, blob)?,
-            })
-        })
-        .collect()
+    let mut buf = Vec::new();
+    for (annotated, blob) in list_notes(repo, tip)? {
+        let data = repo
+            .objects
+            .find_blob(&blob, &mut buf)
+            .map_err(|e| git(&format!("cannot read blob {blob}"), e))?;
+        texts.push(annotated, data.data);
+    }
+    Ok(texts)
 }
 
 /// The note on one anchor: a single lookup.

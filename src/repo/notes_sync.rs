@@ -10,7 +10,7 @@ use std::process::Command;
 use gix::hash::ObjectId;
 
 use crate::error::{Error, Result};
-use crate::repo::notes::{self, Moved, ANCHORS_DIR, MAX_ATTEMPTS, NOTES_REF};
+use crate::repo::notes::{self, Moved, MAX_ATTEMPTS, NOTES_REF};
 use standards_core::audit::merge_note_text;
 
 /// The prefix of the archive refs that travel with the trail (D21): only
@@ -100,29 +100,11 @@ pub fn descends(repo: &gix::Repository, ancestor: ObjectId, of: ObjectId) -> Res
     is_ancestor(repo, ancestor, of)
 }
 
-/// The anchor entry names of a notes commit's tree.
-fn anchors(repo: &gix::Repository, commit: ObjectId) -> Result<BTreeSet<Vec<u8>>> {
-    let read = |what: &str, e: gix::Error| git_err(what, e);
-    let tree = repo
-        .find_commit(commit)
-        .and_then(|c| c.tree())
-        .map_err(|e| read("cannot read a notes commit", e))?;
-    let Some(entry) = tree
-        .lookup_entry_by_path(ANCHORS_DIR)
-        .map_err(|e| read("cannot read a notes tree", e))?
-    else {
-        return Ok(BTreeSet::new());
-    };
-    let Ok(anchors) = repo.find_tree(entry.object_id()) else {
-        return Ok(BTreeSet::new());
-    };
-    let decoded = anchors
-        .decode()
-        .map_err(|e| git_err("cannot decode the anchors", e))?;
-    Ok(decoded
-        .entries
-        .iter()
-        .map(|e| e.filename.to_vec())
+/// The anchors a notes commit keeps reachable, flat or fanned out.
+fn anchors(repo: &gix::Repository, commit: ObjectId) -> Result<BTreeSet<ObjectId>> {
+    Ok(notes::list_anchors(repo, commit)?
+        .into_iter()
+        .map(|(anchor, _)| anchor)
         .collect())
 }
 
@@ -216,59 +198,14 @@ fn merged_tree(repo: &gix::Repository, local: ObjectId, remote: ObjectId) -> Res
             .edit(*id, result, repo)
             .map_err(|e| git_err("cannot edit the notes tree", e))?;
     }
+    let staged = notes::Staged::new(repo);
     let tree = state
-        .write(repo)
+        .write(&staged)
         .map_err(|e| git_err("cannot write the notes tree", e))?;
-    union_anchors(repo, tree, remote)
-}
-
-/// Adds the remote's anchor entries the merged tree lacks, so every anchor
-/// stays reachable from the current tree (history keeps them anyway).
-fn union_anchors(repo: &gix::Repository, tree: ObjectId, remote: ObjectId) -> Result<ObjectId> {
-    let read = |what: &str, e: gix::Error| git_err(what, e);
-    let remote_tree = repo
-        .find_commit(remote)
-        .and_then(|c| c.tree())
-        .map_err(|e| read("cannot read the remote notes commit", e))?;
-    let Some(entry) = remote_tree
-        .lookup_entry_by_path(ANCHORS_DIR)
-        .map_err(|e| read("cannot read the remote notes tree", e))?
-    else {
-        return Ok(tree);
-    };
-    let anchors = repo
-        .find_tree(entry.object_id())
-        .map_err(|e| read("cannot read the remote anchors", e))?;
-    let ours = repo
-        .find_tree(tree)
-        .map_err(|e| read("cannot read the merged notes tree", e))?;
-    let mut editor = repo
-        .edit_tree(tree)
-        .map_err(|e| read("cannot edit the merged notes tree", e))?;
-    let mut changed = false;
-    let decoded = anchors
-        .decode()
-        .map_err(|e| git_err("cannot decode the remote anchors", e))?;
-    for e in &decoded.entries {
-        let path = format!("{ANCHORS_DIR}/{}", e.filename);
-        let present = ours
-            .lookup_entry_by_path(&path)
-            .map_err(|e| read("cannot read the merged notes tree", e))?
-            .is_some();
-        if !present && e.mode.is_blob() {
-            editor
-                .upsert(&path, gix::objs::tree::EntryKind::Blob, e.oid.to_owned())
-                .map_err(|e| read("cannot edit the merged notes tree", e))?;
-            changed = true;
-        }
-    }
-    if !changed {
-        return Ok(tree);
-    }
-    Ok(editor
-        .write()
-        .map_err(|e| read("cannot write the merged notes tree", e))?
-        .detach())
+    // Every anchor either side keeps stays reachable from the merged tree
+    // (history keeps them anyway), whichever layout each side wrote.
+    let remote_anchors = notes::list_anchors(repo, remote)?;
+    notes::keep_anchors(repo, &staged, tree, &remote_anchors)
 }
 
 /// What a merge did.
@@ -316,7 +253,11 @@ pub fn merge(repo: &gix::Repository, remote: ObjectId, message: &str) -> Result<
             }
         };
         match lock.move_ref(repo, NOTES_REF, local, new, message)? {
-            Moved::Done => return Ok(outcome),
+            Moved::Done => {
+                drop(lock);
+                crate::repo::notes_gc::after_write(repo);
+                return Ok(outcome);
+            }
             Moved::Raced(why) => {
                 last = why;
                 notes::backoff(attempt);

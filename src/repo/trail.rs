@@ -32,7 +32,7 @@ pub fn read_anchor(project: &Project, anchor: &Anchor) -> Result<Option<Note>> {
 }
 
 /// Every note of the trail.
-pub fn read_all(project: &Project) -> Result<Vec<Note>> {
+pub fn read_all(project: &Project) -> Result<notes::Texts> {
     notes::read_all(&project.repo)
 }
 
@@ -91,4 +91,10 @@ pub fn notes_commit(project: &Project, name: &str, whose: &str) -> Result<Option
         format!("{whose} `{name}` points at {kind} ({id}), not a notes commit: it is not an audit trail, so nothing was fetched, merged or pushed"),
         Some(format!("inspect it with `git cat-file -p {id}`; a trail ref always points at a notes commit")),
     ))
+}
+
+/// The anchor a note annotates (see [`notes::anchor_of`]), to name a note
+/// that holds a bad line.
+pub fn anchor_of(project: &Project, annotated: ObjectId) -> Option<Anchor> {
+    notes::anchor_of(&project.repo, annotated)
 }

@@ -36,12 +36,15 @@ enum Key {
     Detail(String),
 }
 
-struct KeySeed;
+/// Reads a key; `details: false` reads event-specific keys past too.
+struct KeySeed {
+    details: bool,
+}
 
 impl<'de> DeserializeSeed<'de> for KeySeed {
     type Value = Key;
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
-        d.deserialize_str(KeySeed)
+        d.deserialize_str(self)
     }
 }
 
@@ -53,7 +56,7 @@ impl Visitor<'_> for KeySeed {
     fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
         Ok(match SLOT_KEYS.iter().position(|k| *k == key) {
             Some(i) => Key::Kept(i),
-            None if super::COMMON_KEYS.contains(&key) => Key::Skipped,
+            None if super::COMMON_KEYS.contains(&key) || !self.details => Key::Skipped,
             None => Key::Detail(key.to_string()),
         })
     }
@@ -78,7 +81,9 @@ impl Slots {
     }
 }
 
-struct SlotsVisitor;
+struct SlotsVisitor {
+    details: bool,
+}
 
 impl<'de> Visitor<'de> for SlotsVisitor {
     type Value = Slots;
@@ -87,7 +92,9 @@ impl<'de> Visitor<'de> for SlotsVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Slots, A::Error> {
         let mut slots = Slots::default();
-        while let Some(key) = map.next_key_seed(KeySeed)? {
+        while let Some(key) = map.next_key_seed(KeySeed {
+            details: self.details,
+        })? {
             match key {
                 Key::Skipped => {
                     map.next_value::<IgnoredAny>()?;
@@ -110,9 +117,20 @@ impl<'de> Visitor<'de> for SlotsVisitor {
 /// values `log` uses are built (a trail of ten thousand events is read in
 /// one go): the common keys, and each event-specific key.
 pub fn parse_line(line: &str) -> Result<Recorded, String> {
+    parse(line, true)
+}
+
+/// [`parse_line`] without the event-specific keys (`details` stays empty):
+/// the same lines are valid and the same errors found, for a reader that
+/// never shows them (`log --json` prints the stored line).
+pub fn parse_line_without_details(line: &str) -> Result<Recorded, String> {
+    parse(line, false)
+}
+
+fn parse(line: &str, details: bool) -> Result<Recorded, String> {
     let slots = if line.trim_start().starts_with('{') {
         let mut de = serde_json::Deserializer::from_str(line);
-        de::Deserializer::deserialize_map(&mut de, SlotsVisitor)
+        de::Deserializer::deserialize_map(&mut de, SlotsVisitor { details })
             .and_then(|slots| de.end().map(|()| slots))
             .map_err(|e| format!("not valid JSON ({e})"))?
     } else {
@@ -211,15 +229,15 @@ impl Recorded {
                 other => out.push_str(&other.to_string()),
             }
         }
-        one_line(&out)
+        one_line(&out).into_owned()
     }
 }
 
 /// Control characters shown as escapes, so one event stays one line (and a
 /// stored line cannot send terminal escape sequences).
-pub fn one_line(s: &str) -> String {
+pub fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.chars().any(char::is_control) {
-        return s.to_string();
+        return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
@@ -229,7 +247,7 @@ pub fn one_line(s: &str) -> String {
             out.push(c);
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// git's `cat_sort_uniq` notes merge: both texts' lines, empty lines dropped,
@@ -363,6 +381,22 @@ mod tests {
                 }
                 (Err(e), Ok(_)) => prop_assert!(!e.starts_with("not valid JSON") && e != "not a JSON object", "{}", e),
                 (Ok(_), Err(p)) => prop_assert!(false, "accepted a line the plain reading refuses: {}", p),
+            }
+        }
+    }
+
+    proptest! {
+        /// Reading without the event-specific keys accepts and refuses the
+        /// same lines, with the same errors, and keeps every other value.
+        #[test]
+        fn reading_without_details_agrees(line in json_text()) {
+            match (parse_line(&line), parse_line_without_details(&line)) {
+                (Ok(full), Ok(lite)) => {
+                    prop_assert!(lite.details.is_empty());
+                    prop_assert_eq!(Recorded { details: Vec::new(), ..full }, lite);
+                }
+                (Err(a), Err(b)) => prop_assert_eq!(a, b),
+                (a, b) => prop_assert!(false, "{:?} / {:?}", a, b),
             }
         }
     }

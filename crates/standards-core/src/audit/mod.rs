@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 pub use filter::Filter;
-pub use line::{merge_note_text, parse_line, Recorded};
+pub use line::{merge_note_text, parse_line, parse_line_without_details, Recorded};
 
 /// Defines [`EventKind`] with its kebab-case name and its description in one
 /// place, so the enum, its serde names, [`EventKind::ALL`] and the manual's
@@ -236,7 +236,7 @@ pub fn schema_help() -> String {
          state: {\"before\", \"after\"}: the workflow state, when it changed (absent otherwise).\n\n\
          commit: HEAD's commit ID at the time, null on an unborn HEAD.\n\n\
          argv: the command line, as an array of strings.\n\n\
-         Then the keys of the event type. Events hang in git notes under refs/notes/standards on content-addressed anchors: one blob per cycle, derived from the cycle ID alone, and one for the project.\n\n\
+         Then the keys of the event type. Events hang in git notes under refs/notes/standards on content-addressed anchors: one blob per cycle, derived from the cycle ID alone, and one for the project. The notes, and the anchors folder of the notes tree that keeps every anchor reachable, fan out into two-digit folders as git's own notes do, so `git notes --ref=standards show <anchor>` reads any of them; after a write, `git gc --auto` runs when git would run it (gc.auto; 0 turns it off).\n\n\
          EVENT TYPES\n",
     );
     for kind in EventKind::ALL {
