@@ -187,6 +187,9 @@ pub enum Command {
     /// Record-local identifiers: `git standards id next <PREFIX> <file>`.
     #[command(subcommand)]
     Id(IdCommand),
+    /// Structured record edits: `git standards record add <file> <PREFIX> --title <text>`, `git standards record set <file> [<ID>] Field=VALUE...`.
+    #[command(subcommand)]
+    Record(commands::record::RecordCommand),
     /// Show the workflow state of the working tree, the index or any commit.
     ///
     /// Reads `.standards/STATE.md` and `.standards/MODE.md` from one snapshot and shows the project mode, the workflow state and its owner, the cycle, the last handoff, the recovery stack (newest frame first), outstanding obligations, baseline reconciliation entries, and Next: the role to invoke (for Codex and Claude Code) or the user's options, and what blocks the work.
@@ -818,6 +821,12 @@ pub struct ArtifactInitArgs {
     /// (IMPLEMENTATION or FINAL_DELIVERABLE).
     #[arg(long, value_name = "IMPLEMENTATION|FINAL_DELIVERABLE")]
     pub kind: Option<String>,
+    /// A header value, `Field=VALUE` (repeatable), checked against the record type's vocabulary, e.g. `--set Mode=AUTONOMOUS`.
+    #[arg(long = "set", value_name = "Field=VALUE")]
+    pub set: Vec<String>,
+    /// Also write the record's sections with one item of each structured part (an AC condition, a DEV step, a finding, an evidence row, a discrepancy), whose placeholders `check` reports until they are replaced.
+    #[arg(long)]
+    pub skeleton: bool,
     /// Print `{"ok": true, "path": "<record>", "created": <bool>, "stateField": "Active Work.<field>" | null}` (stateField: the field this run wrote the path to); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
@@ -956,6 +965,7 @@ impl Command {
             Command::Cycle(CycleCommand::New(a)) => a.json,
             Command::Artifact(ArtifactCommand::Init(a)) => a.json,
             Command::Id(IdCommand::Next(a)) => a.json,
+            Command::Record(a) => a.json(),
             Command::Start(a) => a.json,
             Command::Handoff(a) => a.json,
             Command::Fail(a) => a.json,
@@ -1517,8 +1527,10 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         }
         Command::Artifact(ArtifactCommand::Init(a)) => {
             let json = a.json;
-            commands::artifact::run_init(ctx, &artifact_init_request(a)?, json)
+            let fill = commands::artifact::Fill::parse(a.artifact.into(), &a.set, a.skeleton)?;
+            commands::artifact::run_init(ctx, &artifact_init_request(a)?, &fill, json)
         }
+        Command::Record(a) => commands::record::run(ctx, a),
         Command::Id(IdCommand::Next(a)) => commands::id::run_next(
             ctx,
             &commands::id::NextRequest {

@@ -523,6 +523,7 @@ impl Stepper {
                 color: ctx.color,
             },
             &artifact::InitRequest { artifact, kind },
+            &artifact::Fill::default(),
             false,
         )?;
         indent(ctx, &printed)?;

@@ -20,6 +20,7 @@ pub mod merge_driver;
 pub mod merge_guard;
 pub mod notes;
 pub mod paths;
+pub mod record;
 pub mod recover;
 pub mod reset;
 pub mod resolve;
