@@ -43,6 +43,7 @@ mod output;
 mod parsers_fuzz;
 mod protocol_commands;
 mod readme;
+mod record;
 mod recover;
 mod registration;
 mod repository_formats;

@@ -153,6 +153,16 @@ fn item_prefix(text: &str) -> Option<IdPrefix> {
 /// The project path of the user's file, or a refusal naming it.
 fn locate(ctx: &Context, rt: &runtime::Runtime, file: &std::path::Path) -> Result<String> {
     let cwd = std::path::absolute(&ctx.cwd).map_err(|e| Error::io(&ctx.cwd, e))?;
+    // A link is never followed to its target: the record is named by its own path.
+    if std::fs::symlink_metadata(cwd.join(file)).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(Error::refused(
+            format!(
+                "`{}` is a symbolic link; records are regular files and are never written through links",
+                file.display()
+            ),
+            Some("pass the path of the record itself".to_string()),
+        ));
+    }
     id::project_path(&cwd, &rt.root, file).ok_or_else(|| {
         Error::refused(
             format!(
