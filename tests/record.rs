@@ -316,3 +316,41 @@ fn edits_are_refused_during_a_merge_conflict_in_standards() {
     assert!(e.contains("conflict"), "{e}");
     assert_eq!(p.read(&plan), before);
 }
+
+/// The hint of `artifact init --set` on an existing record runs as written
+/// once its placeholders are given values.
+#[test]
+fn the_existing_record_hint_runs() {
+    let p = Project::brown();
+    p.start_cycle("SYNCHRONIZING", "STANDARD", "FULL_DELIVERABLE");
+    let record = p.init(&["SYNCHRONIZATION"]);
+    let e = p.refused(&[
+        "artifact",
+        "init",
+        "SYNCHRONIZATION",
+        "--set",
+        "Status=IN_PROGRESS",
+    ]);
+    let hint = e.split("hint: ").nth(1).unwrap();
+    let commands: Vec<&str> = hint
+        .split('`')
+        .filter(|s| s.starts_with("git standards "))
+        .collect();
+    assert_eq!(commands.len(), 2, "{hint}");
+    let set = commands[0].replace("Field=VALUE", "Status=IN_PROGRESS");
+    let add = commands[1]
+        .replace("<PREFIX>", "D")
+        .replace("\"<text>\"", "Stale-link");
+    for command in [set, add] {
+        let words: Vec<&str> = command
+            .trim_start_matches("git standards ")
+            .split(' ')
+            .collect();
+        p.run(&words).success();
+    }
+    let text = p.read(&record);
+    assert!(
+        text.contains("`Status`: `IN_PROGRESS`") && text.contains("### D-001 — Stale-link"),
+        "{text}"
+    );
+}

@@ -275,7 +275,7 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, fill: &Fill, json: boo
             let shown = ctx.shown(&rt.project, path);
             return Err(Error::refused(
                 format!("`{shown}` already exists; `--set` and `--skeleton` only shape a new record, and the existing one was left unchanged"),
-                Some(format!("change its fields with `git standards record set {shown} Field=VALUE` and add items with `git standards record add {shown} <PREFIX> --title \"<text>\"`")),
+                Some(super::record::existing_record_hint(&shown)),
             ));
         }
         _ => {}

@@ -124,6 +124,11 @@ pub const FAILPOINTS: &[&str] = &[
     "record-edit:journal-closing",
 ];
 
+/// What to run instead of `artifact init --set` on a record that exists.
+pub fn existing_record_hint(shown: &str) -> String {
+    format!("change its fields with `git standards record set {shown} Field=VALUE` and add items with `git standards record add {shown} <PREFIX> --title \"<text>\"`")
+}
+
 /// Runs `record add` or `record set`.
 pub fn run(ctx: &mut Context, command: RecordCommand) -> Result<()> {
     match command {

@@ -772,9 +772,8 @@ fn pr_049_no_tool_placeholder_left(record: &OwnRecord, sink: &mut Sink) {
             record.path.clone(),
             format!("line {line}: `{placeholder}` is a placeholder the tool wrote; it is not filled in yet"),
             Some(format!(
-                "the {} replaces it with the record's content (a field's value with `git standards record set {} <ID> Field=VALUE`), or removes an item it does not need",
+                "the {} replaces it with the record's content (an item field's value through `record set` on this file, naming the item's ID), or removes an item it does not need",
                 record.artifact().role().as_str(),
-                record.path
             )),
         );
     }
