@@ -31,6 +31,7 @@ mod hooks_install;
 mod hostile;
 mod id;
 mod install;
+mod installed_commands;
 mod invocation;
 mod invocation_scenarios;
 mod lifecycle;
