@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::commands::{artifact, check, install, status, transition, Context};
+use crate::commands::{
+    artifact, check, install, log, merge_guard, reset, status, transition, Context,
+};
 use crate::error::{Error, Result};
 use crate::repo::{write, Project};
 use standards_core::model::fields;
@@ -258,6 +260,17 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         shown_diff: false,
     };
     step.commit(ctx, dir, "Install the STANDARDS runtime")?;
+    let main = current_branch(dir)?;
+    say(
+        ctx,
+        &format!("\nA cycle runs on its own branch, so `{main}` keeps a fresh installation:"),
+    )?;
+    say(ctx, &format!("\n$ git switch -c {BRANCH}"))?;
+    switch_to(dir, BRANCH, true)?;
+    indent(
+        ctx,
+        format!("Switched to a new branch '{BRANCH}'\n").as_bytes(),
+    )?;
     say(
         ctx,
         "\nA whole greenfield cycle follows, from `git standards start` to `git standards signoff`. Each role's record is filled from a small example, `check` passes after every step, and every step is committed.",
@@ -421,7 +434,6 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         WorkflowState::AwaitingUserSignoff,
         "The records agree.",
     )?;
-    step.commit(ctx, dir, "Ready for the user's sign-off")?;
     step.run(ctx, dir, "git standards signoff", |c| {
         transition::signoff(c, false)
     })?;
@@ -434,9 +446,141 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
     show_status(ctx, dir)?;
     say(
         ctx,
-        "\nEvery transition left an audit event; `git standards log` lists them.",
+        &format!("\nBefore the branch merges into `{main}`, the cycle's state is reset there: its records stay in the branch's history and in an archive ref, and `{main}` receives a fresh installation. `--yes` confirms without a terminal, `--commit` commits the reset:"),
     )?;
+    step.run(ctx, dir, "git standards reset --yes --commit", |c| {
+        reset::run(
+            c,
+            &reset::Request {
+                mode: None,
+                dry_run: false,
+                yes: true,
+                commit: true,
+            },
+        )
+    })?;
+    say(
+        ctx,
+        &format!("\nThe merge guard lets only a fresh installation into `{main}` (the `pre-merge-commit` and `reference-transaction` hooks of `git standards hooks install` run it on every merge):"),
+    )?;
+    step.run(
+        ctx,
+        dir,
+        &format!("git standards merge-guard {BRANCH} --into {main}"),
+        |c| {
+            merge_guard::run(
+                c,
+                &merge_guard::Request {
+                    incoming: Some(BRANCH.to_string()),
+                    into: Some(main.clone()),
+                    ..Default::default()
+                },
+            )
+        },
+    )?;
+    say(ctx, &format!("\n$ git switch {main}"))?;
+    say(ctx, &format!("\n$ git merge --ff-only {BRANCH}"))?;
+    fast_forward(dir, &main, BRANCH)?;
+    indent(
+        ctx,
+        format!("Fast-forwarded `{main}` to `{BRANCH}`.\n").as_bytes(),
+    )?;
+    say(
+        ctx,
+        "\nEvery transition, the reset and the archive left an audit event in git notes, on no branch; `git standards log` lists them:",
+    )?;
+    step.run(ctx, dir, "git standards log", |c| {
+        log::run(c, &log::Request::default())
+    })?;
     Ok(())
+}
+
+/// The branch the demo's cycle runs on.
+const BRANCH: &str = "greeting-app";
+
+fn git_error(e: &dyn std::fmt::Display) -> Error {
+    Error::Git(format!("cannot update the demo repository: {e}"))
+}
+
+/// The branch HEAD is on.
+fn current_branch(dir: &Path) -> Result<String> {
+    let repo = gix::open(dir).map_err(|e| git_error(&e))?;
+    Ok(match repo.head_name() {
+        Ok(Some(name)) => name.shorten().to_string(),
+        _ => "main".to_string(),
+    })
+}
+
+/// Points HEAD at `branch` (created at HEAD's commit when `create`); the
+/// working tree and index stay, as `git switch` leaves them when both
+/// branches hold the same commit.
+fn switch_to(dir: &Path, branch: &str, create: bool) -> Result<()> {
+    use gix::refs::transaction::{Change, LogChange, PreviousValue, RefEdit, RefLog};
+    use gix::refs::Target;
+    let repo = gix::open(dir).map_err(|e| git_error(&e))?;
+    let name = format!("refs/heads/{branch}");
+    if create {
+        let head = repo.head_id().map_err(|e| git_error(&e))?.detach();
+        repo.reference(
+            name.as_str(),
+            head,
+            PreviousValue::MustNotExist,
+            "branch: Created from HEAD",
+        )
+        .map_err(|e| git_error(&e))?;
+    }
+    let target: gix::refs::FullName = name.as_str().try_into().map_err(|e| git_error(&e))?;
+    repo.edit_reference(RefEdit {
+        change: Change::Update {
+            log: LogChange {
+                mode: RefLog::AndReference,
+                force_create_reflog: false,
+                message: format!("checkout: moving to {branch}").into(),
+            },
+            expected: PreviousValue::Any,
+            new: Target::Symbolic(target),
+        },
+        name: "HEAD".try_into().map_err(|e| git_error(&e))?,
+        deref: false,
+    })
+    .map_err(|e| git_error(&e))?;
+    Ok(())
+}
+
+/// `git switch <main> && git merge --ff-only <branch>`: `main` must be an
+/// ancestor of `branch` (the demo never moves it), so it moves to the
+/// branch's commit, whose files the working tree already holds.
+fn fast_forward(dir: &Path, main: &str, branch: &str) -> Result<()> {
+    use gix::refs::transaction::PreviousValue;
+    let repo = gix::open(dir).map_err(|e| git_error(&e))?;
+    let tip = repo
+        .find_reference(format!("refs/heads/{branch}").as_str())
+        .map_err(|e| git_error(&e))?
+        .id()
+        .detach();
+    let old = repo
+        .find_reference(format!("refs/heads/{main}").as_str())
+        .map_err(|e| git_error(&e))?
+        .id()
+        .detach();
+    let base = repo
+        .merge_base(old, tip)
+        .map_err(|e| git_error(&e))?
+        .map(|id| id.detach());
+    if base != Some(old) {
+        return Err(Error::Internal(format!(
+            "`{main}` moved during the demo; it is no ancestor of `{branch}`"
+        )));
+    }
+    repo.reference(
+        format!("refs/heads/{main}").as_str(),
+        tip,
+        PreviousValue::MustExistAndMatch(old.into()),
+        format!("merge {branch}: Fast-forward"),
+    )
+    .map_err(|e| git_error(&e))?;
+    drop(repo);
+    switch_to(dir, main, false)
 }
 
 struct Stepper {
@@ -634,6 +778,18 @@ fn commit_all(dir: &Path, message: &str) -> Result<String> {
         .map(|id| id.detach())
         .into_iter()
         .collect();
+    if let Some(parent) = parents.first() {
+        let parent_tree = repo
+            .find_commit(*parent)
+            .and_then(|c| c.tree_id())
+            .map_err(|e| git(&e))?
+            .detach();
+        if parent_tree == tree {
+            return Err(Error::Internal(format!(
+                "the demo's step `{message}` changed no file; it would be an empty commit"
+            )));
+        }
+    }
     let time = format!("{} +0000", chrono::Utc::now().timestamp());
     let who = gix::actor::SignatureRef {
         name: "STANDARDS demo".into(),
