@@ -12,7 +12,7 @@ use clap::Command;
 
 /// Every page, by file name (`git-standards.1`, `git-standards-check.1`, ...).
 pub fn pages() -> BTreeMap<String, String> {
-    let mut cmd = with_value_lists(super::command().disable_help_subcommand(true));
+    let mut cmd = super::command().disable_help_subcommand(true);
     cmd.build();
     let mut pages = BTreeMap::new();
     walk(&cmd, &mut pages);
