@@ -354,3 +354,63 @@ fn the_existing_record_hint_runs() {
         "{text}"
     );
 }
+
+/// A `record set` killed at every durable write (the journal's staging and
+/// appearance, each step's application and record, the notes ref's lock
+/// inside the event, the journal's removal), then `recover`: the record is
+/// either as before or as edited, byte for byte, and an edit that landed has
+/// its `record-edited` event exactly once; one that did not has none.
+#[test]
+fn a_record_set_killed_at_any_write_has_its_event_exactly_once_after_recover() {
+    use crate::serialise::{events, killed};
+    let p = Project::brown();
+    p.start_cycle("DEVELOPING", "EXPEDITED", "NONE");
+    let plan = p.init(&["DEVELOPMENT", "--skeleton"]);
+    p.commit("plan");
+    let original = p.read(&plan);
+    let edited = original.replacen("`Status`: `PENDING`", "`Status`: `DONE`", 1);
+    assert_ne!(original, edited);
+    let count = || {
+        events(&p.env, &p.root)
+            .iter()
+            .filter(|e| e["event"] == "record-edited")
+            .count()
+    };
+    let mut points: Vec<String> = ["journal-staged", "journal-begun", "journal-closing"]
+        .iter()
+        .map(|s| format!("record-edit:{s}"))
+        .collect();
+    for n in 1..=2 {
+        points.push(format!("record-edit:step-applied@{n}"));
+        points.push(format!("record-edit:step-recorded@{n}"));
+    }
+    points.push("audit:ref-locked@1".to_string());
+    let mut landed_kills = 0;
+    for point in &points {
+        p.write(&plan, &original);
+        let before = count();
+        assert!(
+            killed(
+                &p.env,
+                &p.root,
+                &["record", "set", &plan, "DEV-001", "Status=DONE"],
+                point
+            ),
+            "{point} was never reached"
+        );
+        p.run(&["recover"]).success();
+        let now = p.read(&plan);
+        assert!(
+            now == original || now == edited,
+            "{point}: a mixed record:\n{now}"
+        );
+        let landed = now == edited;
+        landed_kills += usize::from(landed);
+        assert_eq!(count(), before + usize::from(landed), "{point}");
+        assert!(
+            !p.path(".git/standards/journal").exists(),
+            "{point}: the journal is left"
+        );
+    }
+    assert!(landed_kills >= 3, "{landed_kills}");
+}
