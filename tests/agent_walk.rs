@@ -1,11 +1,12 @@
-//! A scripted agent plays an EXPEDITED cycle from start to the reset before
-//! merging, learning every command from the installed text and the tool's
+//! A scripted agent plays a STANDARD greenfield cycle and an EXPEDITED
+//! brownfield cycle, each from its start to the reset before merging, learning every command from the installed text and the tool's
 //! output (issue 25): the next role and the user's options from `status
 //! --json`, the role's commands from its installed skill, the header values
 //! from `artifact init`'s `Next:` line, and record structure through
 //! `record add`/`record set`. The record's prose is the agent's own work.
 //! It counts stuck moments (a command refused, or no next command found) and
-//! hand edits of STATE.md; both must stay at zero.
+//! hand edits of STATE.md; both must stay at zero. `WALK_TRANSCRIPT=1` prints
+//! the standard cycle's commands and their output.
 
 use std::path::PathBuf;
 
@@ -113,7 +114,10 @@ impl Agent {
             .collect();
         let init = inits
             .iter()
-            .find(|c| state.ends_with(c.rsplit(' ').next().unwrap_or("")))
+            .find(|c| {
+                let kind = c.rsplit(' ').next().unwrap_or("");
+                state.ends_with(kind.split('_').next().unwrap_or(kind))
+            })
             .or(inits.first())?
             .clone();
         let out = self.run(&init)?;
@@ -125,7 +129,10 @@ impl Agent {
             let mut i = 0;
             while i + 1 < spans.len() {
                 let (field, choices) = (spans[i], spans[i + 1]);
-                if choices.contains(" | ") {
+                if choices.starts_with('<') && !choices.contains(" | ") {
+                    // A value only the agent can give (`Target Detail`).
+                    sets.push(format!("\"{field}=the active cycle\""));
+                } else if choices.contains(" | ") {
                     let pick = choices
                         .split(" | ")
                         .map(|c| c.trim_matches(['<', '>']))
@@ -152,32 +159,39 @@ impl Agent {
             .collect()
     }
 
-    /// The handoff the skill's "Recording transitions" names for this cycle mode.
-    fn handoff(&mut self, skill: &str, mode: &str, summary: &str) -> Option<()> {
+    /// The handoff the skill's "Recording transitions" names for this cycle:
+    /// the forward handoff whose wording best matches the cycle mode, the
+    /// project mode and the state (a final review), never a checkpoint.
+    fn handoff(&mut self, skill: &str, words: &[&str], summary: &str) -> Option<()> {
         let transitions = section(skill, "Recording transitions");
-        let mode_word = mode.to_lowercase();
-        let chosen = transitions
-            .split("\n- ")
-            .flat_map(|bullet| bullet.split(';'))
-            .find(|seg| seg.to_lowercase().contains(&mode_word) && seg.contains("handoff --to"))
-            .and_then(|seg| commands(seg).into_iter().find(|c| c.starts_with("handoff")))
-            .or_else(|| {
-                commands(transitions)
-                    .into_iter()
-                    .find(|c| c.starts_with("handoff"))
-            });
-        match chosen {
-            Some(c) => self.run(&c.replace("<summary>", summary)).map(|_| ()),
+        let mut best: Option<(usize, String)> = None;
+        for segment in transitions.split("\n- ").flat_map(|b| b.split(';')) {
+            let Some(command) = commands(segment)
+                .into_iter()
+                .find(|c| c.starts_with("handoff") && !c.contains("--checkpoint"))
+            else {
+                continue;
+            };
+            let lower = segment.to_lowercase();
+            let score = words
+                .iter()
+                .filter(|w| lower.contains(&w.to_lowercase()))
+                .count();
+            if best.as_ref().is_none_or(|(b, _)| score > *b) {
+                best = Some((score, command));
+            }
+        }
+        match best {
+            Some((_, c)) => self.run(&c.replace("<summary>", summary)).map(|_| ()),
             None => {
-                self.stuck
-                    .push(format!("no handoff for a {mode} cycle in:\n{transitions}"));
+                self.stuck.push(format!("no handoff in:\n{transitions}"));
                 None
             }
         }
     }
 }
 
-fn developer(agent: &mut Agent, mode: &str) -> Option<()> {
+fn developer(agent: &mut Agent, mode: &str, project: &str) -> Option<()> {
     let skill = agent.skill("developer");
     let plan = agent.create_record(&skill, "DEVELOPING")?;
     // A step, as the skill's procedure writes it.
@@ -219,22 +233,35 @@ fn developer(agent: &mut Agent, mode: &str) -> Option<()> {
     let complete = sets.iter().find(|c| c.contains("Status=COMPLETE"))?.clone();
     agent.run(&complete)?;
     agent.run("check")?;
-    agent.handoff(&skill, mode, "DEV-001 is implemented.")
+    agent.handoff(&skill, &[mode, project], "DEV-001 is implemented.")
 }
 
 fn reviewer(agent: &mut Agent, mode: &str, state: &str) -> Option<()> {
+    let final_review = state == "REVIEWING_FINAL";
     let skill = agent.skill("reviewer");
     let report = agent.create_record(&skill, state)?;
     // The review itself, and "No material findings" as the Record Formats say.
+    let criterion = if mode == "EXPEDITED" {
+        "The request"
+    } else {
+        "AC-001"
+    };
     let text = agent.read(&report)
-        + "\n## Assessed Inputs and Scope\n\n`app.py` and the development plan.\n\n## Contract and Evidence Assessment\n\n| Obligation / criterion | Assessed evidence | Current disposition |\n| --- | --- | --- |\n| The request | `python3 app.py` | satisfied |\n\n## Checks and Results\n\nRan `python3 app.py`.\n\n## Findings\n\nNo material findings.\n\n## Questions, Limitations, and Later Dependencies\n\nNONE\n\n## Progress and Conclusion\n\nThe review passed.\n";
+        + "\n## Assessed Inputs and Scope\n\n`app.py` and the records of the cycle.\n\n## Contract and Evidence Assessment\n\n| Obligation / criterion | Assessed evidence | Current disposition |\n| --- | --- | --- |\n| "
+        + criterion
+        + " | `python3 app.py` | satisfied |\n\n## Checks and Results\n\nRan `python3 app.py`.\n\n## Findings\n\nNo material findings.\n\n## Questions, Limitations, and Later Dependencies\n\nNONE\n\n## Progress and Conclusion\n\nThe review passed.\n";
     agent.write(&report, &text);
     let complete = Agent::record_sets(&skill, "<report>", &report)
         .into_iter()
         .find(|c| c.ends_with("Status=COMPLETE"))?;
     agent.run(&complete)?;
     agent.run("check")?;
-    agent.handoff(&skill, mode, "The implementation review passed.")
+    let words: &[&str] = if final_review {
+        &[mode, "final"]
+    } else {
+        &[mode]
+    };
+    agent.handoff(&skill, words, "The review passed.")
 }
 
 #[test]
@@ -264,7 +291,7 @@ fn a_scripted_agent_walks_an_expedited_cycle_without_getting_stuck() {
         let state = next["state"].as_str().unwrap_or("").to_string();
         let mode = status["cycleMode"].as_str().unwrap_or("").to_string();
         let progressed = match next["invocation"]["skill"].as_str() {
-            Some("developer") => developer(&mut agent, &mode),
+            Some("developer") => developer(&mut agent, &mode, "brownfield"),
             Some("reviewer") => reviewer(&mut agent, &mode, &state),
             Some(other) => {
                 agent
@@ -319,5 +346,185 @@ fn a_scripted_agent_walks_an_expedited_cycle_without_getting_stuck() {
     agent
         .env
         .run(&agent.repo, &["merge-guard", "print-two", "--into", "main"])
+        .success();
+}
+
+/// Writes `body` after the record's header (the agent's own words).
+fn append(agent: &mut Agent, path: &str, body: &str) {
+    let text = agent.read(path) + body;
+    agent.write(path, &text);
+}
+
+fn scoper(agent: &mut Agent, words: &[&str]) -> Option<()> {
+    let skill = agent.skill("scoper");
+    let scope = agent.create_record(&skill, "SCOPING")?;
+    append(
+        agent,
+        &scope,
+        "\n# Greeting\n\n## Goal\n\nGreet the user.\n\n## Work\n\n### 1. Greet\n\n**Done when:**\n",
+    );
+    let add = commands(section(&skill, "Procedure"))
+        .into_iter()
+        .find(|c| c.starts_with("record add <scope> AC"))?;
+    agent.run(&add.replace("<scope>", &scope).replace(
+        "<observable condition>",
+        "Running the app prints a greeting.",
+    ))?;
+    agent.run("check")?;
+    agent.handoff(&skill, words, "The scope is complete.")
+}
+
+fn architect(agent: &mut Agent, words: &[&str]) -> Option<()> {
+    let skill = agent.skill("architect");
+    let design = agent.create_record(&skill, "ARCHITECTING")?;
+    append(
+        agent,
+        &design,
+        "\n# Technical Design\n\n## Acceptance Coverage\n\n- `AC-001`: `app.py` prints the greeting with `print`.\n",
+    );
+    agent.run("check")?;
+    agent.handoff(&skill, words, "The design is complete.")
+}
+
+fn auditor(agent: &mut Agent, words: &[&str]) -> Option<()> {
+    let skill = agent.skill("auditor");
+    agent.write(
+        ".standards/CONTEXT.md",
+        "# Project Context\n\n## Project Baseline\n\n- The project is new: it holds no implementation yet.\n",
+    );
+    agent.run("check")?;
+    agent.handoff(&skill, words, "The project context is current.")
+}
+
+fn tester(agent: &mut Agent, words: &[&str]) -> Option<()> {
+    let skill = agent.skill("tester");
+    let report = agent.create_record(&skill, "TESTING")?;
+    append(agent, &report, "\n## Assessed Inputs\n\n- `app.py` at this commit.\n\n## Acceptance Evidence\n\n| AC / technical criterion | Tests or checks | Disposition and evidence |\n| --- | --- | --- |\n| AC-001 | `python3 app.py` | verified: prints the greeting |\n\n## Scenario Budget\n\n| Source file | Reused coverage | Active-change allocations | User additions |\n| --- | --- | --- | --- |\n| app.py | none | one run | none |\n\n## Execution Evidence\n\n`python3 app.py` exited 0.\n\n## Resume or Handoff\n\nVerification is complete.\n");
+    for set in Agent::record_sets(&skill, "<report>", &report) {
+        agent.run(&set)?;
+    }
+    agent.run("check")?;
+    agent.handoff(&skill, words, "AC-001 is verified.")
+}
+
+fn documenter(agent: &mut Agent, words: &[&str]) -> Option<()> {
+    let skill = agent.skill("documenter");
+    let record = agent.create_record(&skill, "DOCUMENTING")?;
+    agent.write(
+        "README.md",
+        "# Greeting app\n\nRun `python3 app.py` to print a greeting.\n",
+    );
+    append(agent, &record, "\n## Assessed Inputs and Boundary\n\n- `app.py`.\n\n## Documentation Work and Evidence\n\n- AC-001: the README explains how to run the app.\n\n## Checks and Applicability\n\nNONE\n\n## Discrepancies, Dependencies, and Remaining Work\n\nNONE\n\n## Resume and Conclusion\n\nDocumentation is complete.\n");
+    agent.run(&format!("record set {record} Status=COMPLETE"))?;
+    agent.run("check")?;
+    agent.handoff(&skill, words, "The documentation is complete.")
+}
+
+fn synchronizer(agent: &mut Agent, words: &[&str]) -> Option<()> {
+    let skill = agent.skill("synchronizer");
+    let record = agent.create_record(&skill, "SYNCHRONIZING")?;
+    append(agent, &record, "\n## Assessed Inputs\n\n- Every record of the cycle.\n\n## Completion and Evidence References\n\n- AC-001: verified in the report, documented, reviewed.\n\n## Discrepancies and Dispositions\n\nNONE\n\n## Limitations and Remaining Work\n\nNONE\n\n## Resume and Synchronization Conclusion\n\nThe records agree.\n");
+    agent.run(&format!("record set {record} Status=COMPLETE"))?;
+    agent.run("check")?;
+    agent.handoff(&skill, words, "The records agree.")
+}
+
+#[test]
+fn a_scripted_agent_walks_a_standard_greenfield_cycle_without_getting_stuck() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install", "--client", "both"]).success();
+    env.commit_all(&repo, "install");
+    env.git(&repo, &["switch", "-q", "-c", "greeting"]);
+    let mut agent = Agent {
+        env,
+        repo,
+        stuck: Vec::new(),
+        state_edits: 0,
+        transcript: Vec::new(),
+    };
+    // The user's first option names the start.
+    let status = agent.status();
+    let start = status["next"]["userOptions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|o| o["command"].as_str())
+        .find(|c| c.starts_with("git standards start"))
+        .expect("status offers the start")
+        .trim_start_matches("git standards ")
+        .replace("<request>", "Build the greeting app");
+    agent.run(&start);
+    let mut reset_done = false;
+    for _ in 0..16 {
+        let status = agent.status();
+        let next = &status["next"];
+        let state = next["state"].as_str().unwrap_or("").to_string();
+        let mode = status["cycleMode"].as_str().unwrap_or("").to_string();
+        let project = status["projectMode"].as_str().unwrap_or("").to_string();
+        let words = [mode.as_str(), project.as_str()];
+        let progressed = match next["invocation"]["skill"].as_str() {
+            Some("scoper") => scoper(&mut agent, &words),
+            Some("architect") => architect(&mut agent, &words),
+            Some("auditor") => auditor(&mut agent, &words),
+            Some("developer") => {
+                agent.write("app.py", "print(\"Hello, world!\")\n");
+                developer(&mut agent, &mode, &project)
+            }
+            Some("tester") => tester(&mut agent, &words),
+            Some("reviewer") => reviewer(&mut agent, &mode, &state),
+            Some("documenter") => documenter(&mut agent, &words),
+            Some("synchronizer") => synchronizer(&mut agent, &words),
+            Some(other) => {
+                agent.stuck.push(format!("no {other} role"));
+                None
+            }
+            None => {
+                let options: Vec<String> = next["userOptions"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(|o| o["command"].as_str())
+                    .map(|c| c.trim_start_matches("git standards ").to_string())
+                    .collect();
+                let chosen = options
+                    .iter()
+                    .find(|c| c.starts_with("signoff"))
+                    .or_else(|| options.iter().find(|c| c.starts_with("reset")));
+                match chosen {
+                    Some(c) => {
+                        let c = c.split(';').next().unwrap().trim().to_string();
+                        let ran = agent.run(&c).map(|_| ());
+                        reset_done |= c.starts_with("reset") && ran.is_some();
+                        ran
+                    }
+                    None => {
+                        agent.stuck.push(format!("no next command in {options:?}"));
+                        None
+                    }
+                }
+            }
+        };
+        if progressed.is_none() || reset_done {
+            break;
+        }
+        agent.env.commit_all(&agent.repo, &format!("{state} done"));
+    }
+    let transcript = agent.transcript.join("\n");
+    if std::env::var_os("WALK_TRANSCRIPT").is_some() {
+        eprintln!("{transcript}");
+    }
+    assert!(
+        agent.stuck.is_empty(),
+        "stuck: {:#?}\n{transcript}",
+        agent.stuck
+    );
+    assert_eq!(agent.state_edits, 0);
+    assert!(
+        reset_done,
+        "the walk did not reach the reset:\n{transcript}"
+    );
+    agent
+        .env
+        .run(&agent.repo, &["merge-guard", "greeting", "--into", "main"])
         .success();
 }
