@@ -136,3 +136,96 @@ fn bash_completion_through_gits_own_script() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Runs bash `program` after sourcing the bash script, in `dir`.
+fn bash_in(dir: &std::path::Path, program: &str) -> String {
+    let script_path = dir.join(".git-standards.bash");
+    std::fs::write(&script_path, script("bash")).unwrap();
+    let env = Env::new();
+    let out = env
+        .sealed("bash", dir)
+        .args([
+            "--norc",
+            "-c",
+            &format!("source '{}'\n{program}", script_path.display()),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `git-standards handoff --to <TAB>` through the function clap_complete
+/// writes: the candidates bash would offer.
+fn binary_candidates(dir: &std::path::Path, words: &[&str]) -> Vec<String> {
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let program = format!(
+        "COMP_WORDS=({})\nCOMP_CWORD={}\nCOMP_LINE=\"${{COMP_WORDS[*]}}\"\nCOMP_POINT=${{#COMP_LINE}}\n_git__standards git-standards '{}' '{}'\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+        quoted.join(" "),
+        words.len() - 1,
+        words[words.len() - 1],
+        words[words.len() - 2],
+    );
+    bash_in(dir, &program).lines().map(str::to_string).collect()
+}
+
+#[test]
+fn completions_offer_states_failure_types_roles_and_refs() {
+    let (env, repo) = Env::repo();
+    env.git(&repo, &["commit", "-q", "--allow-empty", "-m", "one"]);
+    env.git(&repo, &["branch", "feature-search"]);
+    let states = binary_candidates(&repo, &["git-standards", "handoff", "--to", ""]);
+    assert!(
+        states.iter().any(|s| s == "REVIEWING_IMPLEMENTATION"),
+        "{states:?}"
+    );
+    let through = binary_candidates(&repo, &["git-standards", "resume", "--rerun-through", "TE"]);
+    assert_eq!(through, ["TESTING"]);
+    let types = binary_candidates(&repo, &["git-standards", "fail", "--type", ""]);
+    assert!(types.iter().any(|s| s == "PROJECT_CONTEXT"), "{types:?}");
+    let refs = binary_candidates(&repo, &["git-standards", "status", "--ref", "feat"]);
+    assert_eq!(refs, ["feature-search"]);
+    let roles = binary_candidates(&repo, &["git-standards", "invocation", "rev"]);
+    assert_eq!(roles, ["reviewer"]);
+    let types = binary_candidates(&repo, &["git-standards", "artifact", "init", "SYN"]);
+    assert_eq!(types, ["SYNCHRONIZATION"]);
+    let prefixes = binary_candidates(&repo, &["git-standards", "record", "add", "f.md", "DO"]);
+    assert_eq!(prefixes, ["DOC"]);
+
+    // Inside git's own completion (`git standards ...`).
+    let stub = "__gitcomp () { printf '%s\\n' \"$1\"; }\n";
+    let inside = |words: &[&str]| {
+        let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+        bash_in(
+            &repo,
+            &format!(
+                "{stub}words=({})\ncword={}\n_git_standards\n",
+                quoted.join(" "),
+                words.len() - 1
+            ),
+        )
+    };
+    assert!(inside(&["git", "standards", "handoff", "--to", ""]).contains("AWAITING_USER_SIGNOFF"));
+    assert!(inside(&["git", "standards", "fail", "--type", ""]).contains("SYNCHRONIZATION"));
+    assert!(inside(&["git", "standards", "check", "--ref", ""]).contains("feature-search"));
+    assert!(inside(&["git", "standards", "invocation", ""]).contains("navigator"));
+}
+
+#[test]
+fn zsh_and_fish_scripts_list_the_values() {
+    let zsh = script("zsh");
+    assert!(zsh.contains(":STATE:(SCOPING ARCHITECTING"), "states");
+    assert!(
+        zsh.contains(":FailureType:(SCOPING ARCHITECTURE PROJECT_CONTEXT"),
+        "types"
+    );
+    assert!(zsh.contains(":rev:_git_standards_refs") && zsh.contains("_git_standards_refs () {"));
+    let fish = script("fish");
+    assert!(fish.contains("-l to -x -a \"SCOPING ARCHITECTING"));
+    assert!(fish.contains("-r -f -a \"(git for-each-ref"));
+    assert!(!fish.contains("__GIT_STANDARDS_REFS__") && !zsh.contains("__GIT_STANDARDS_REFS__"));
+}

@@ -55,13 +55,19 @@ fn demo_installs_shows_status_and_removes_its_folder() {
         "    The user decides next:\n",
         "$ git standards signoff\n",
         "      Workflow state      SIGNED_OFF, owned by the user\n",
+        "$ git switch -c greeting-app\n",
+        "$ git standards reset --yes --commit\n",
+        "$ git standards merge-guard greeting-app --into main\n",
+        "    `greeting-app` may merge into `main`",
+        "$ git merge --ff-only greeting-app\n",
+        "$ git standards log\n",
     ] {
         assert!(out.contains(sentence), "missing {sentence:?} in:\n{out}");
     }
     // Every step passed check and was committed.
     assert_eq!(
         out.matches("  check passed; committed ").count(),
-        21,
+        20,
         "{out}"
     );
     assert!(
@@ -97,36 +103,53 @@ fn keep_builds_a_real_repository_in_a_new_folder() {
         env.git(&dir, &["symbolic-ref", "HEAD"]).trim(),
         "refs/heads/main"
     );
-    // Every step is a commit, git sees a clean tree, and each commit checks clean.
+    // Every step is a commit (none empty), then the reset's; git sees a clean
+    // tree, and each commit checks clean.
     assert_eq!(env.git(&dir, &["status", "--porcelain"]), "");
     let commits = env.git(&dir, &["rev-list", "HEAD"]);
     assert_eq!(commits.lines().count(), 21);
     for c in commits.lines() {
         env.run(&dir, &["check", "--ref", c]).success();
+        let changed = env.git(&dir, &["diff-tree", "--root", "--name-only", "-r", c]);
+        assert!(changed.lines().count() > 1, "{c} is an empty commit");
     }
     env.git(&dir, &["fsck", "--no-dangling"]);
+    // The cycle's branch merged into main after its reset: main holds a fresh
+    // installation, which the merge guard lets in.
+    assert_eq!(
+        env.git(&dir, &["rev-parse", "main"]),
+        env.git(&dir, &["rev-parse", "greeting-app"])
+    );
     let status = stdout(&env.run(&dir, &["status"]).success());
-    assert!(status.contains("SIGNED_OFF, owned by the user"), "{status}");
-    // The transitions left their audit events.
+    assert!(
+        status.contains("AUDITING, owned by the Auditor"),
+        "{status}"
+    );
+    env.run(&dir, &["merge-guard", "greeting-app", "--into", "main"])
+        .success();
+    // The transitions and the reset left their audit events.
     let log = stdout(&env.run(&dir, &["log"]).success());
-    for event in ["cycle-started", "handed-off", "signed-off"] {
+    for event in [
+        "cycle-started",
+        "handed-off",
+        "signed-off",
+        "archived",
+        "reset",
+    ] {
         assert!(log.contains(event), "{event} missing from:\n{log}");
     }
-    // The cycle's records exist, and the result checks clean.
-    let state = read(dir.join(".standards/STATE.md"));
-    let id = state
-        .split("`Id`: `")
-        .nth(1)
-        .unwrap()
-        .split('`')
-        .next()
-        .unwrap()
-        .to_string();
-    assert!(id.starts_with("build-the-greeting-app-"), "{state}");
-    assert!(dir.join(format!(".standards/docs/scope/{id}.md")).is_file());
-    assert!(dir
-        .join(format!(".standards/docs/synchronization/{id}.md"))
-        .is_file());
+    // The cycle's records are in the signed-off commit and the archive.
+    let signed = env.git(&dir, &["ls-tree", "-r", "--name-only", "HEAD~1"]);
+    for folder in ["scope", "synchronization"] {
+        assert!(
+            signed.contains(&format!(".standards/docs/{folder}/build-the-greeting-app-")),
+            "{signed}"
+        );
+    }
+    assert!(env
+        .git(&dir, &["for-each-ref", "refs/standards/archive/"])
+        .contains("build-the-greeting-app-"));
+    assert!(!dir.join(".standards/docs").exists());
     env.run(&dir, &["check"]).success();
 
     // An existing empty folder is fine too.
@@ -200,7 +223,8 @@ fn the_demo_prints_the_real_state_diff_and_keeps_a_repository_for_ref_and_staged
     env.run(&dir, &["check", "--staged"]).success();
     let state = dir.join(".standards/STATE.md");
     let text = read(&state);
-    crate::common::write(&state, text.replace("`SIGNED_OFF`", "`NOT_A_STATE`"));
+    assert!(text.contains("`AUDITING`"), "{text}");
+    crate::common::write(&state, text.replace("`AUDITING`", "`NOT_A_STATE`"));
     env.git(&dir, &["add", ".standards/STATE.md"]);
     env.run(&dir, &["check", "--staged"]).code(1);
     env.run(&dir, &["status", "--staged"]).code(1);

@@ -422,6 +422,26 @@ const TABLE: &[(&str, Situation)] = &[
         Custom(server_refusal_verify),
     ),
     ("git standards hooks install", Custom(server_hook_outdated)),
+    // Run as written by `tests/record.rs`, in the situations that print them.
+    ("git standards artifact init", Uncovered),
+    ("git standards artifact init <TYPE>", Uncovered),
+    (
+        "git standards record add {rel} <PREFIX> --title \\\"<text>\\\"",
+        Uncovered,
+    ),
+    (
+        "git standards record add {shown} <PREFIX> --title \\\"<text>\\\"",
+        Uncovered,
+    ),
+    (
+        "git standards record set <file> DEV-001 Status=DONE",
+        Uncovered,
+    ),
+    ("git standards record set {shown} Field=VALUE", Uncovered),
+    (
+        "git standards record set {shown} {new_id} Field=VALUE",
+        Uncovered,
+    ),
     ("git cat-file -p {c}", Uncovered),
     ("git cat-file -p {id}", Uncovered),
     ("git cat-file -t {commit}", Uncovered),

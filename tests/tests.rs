@@ -3,6 +3,7 @@
 mod common;
 
 mod action;
+mod agent_walk;
 mod artifact;
 mod asset_commands;
 mod audit;
@@ -32,6 +33,7 @@ mod hooks_install;
 mod hostile;
 mod id;
 mod install;
+mod installed_commands;
 mod invocation;
 mod invocation_scenarios;
 mod layering;
@@ -46,6 +48,7 @@ mod output;
 mod parsers_fuzz;
 mod protocol_commands;
 mod readme;
+mod record;
 mod recover;
 mod registration;
 mod repository_formats;

@@ -156,6 +156,9 @@ pub enum Command {
     /// Record-local identifiers: `git standards id next <PREFIX> <file>`.
     #[command(subcommand)]
     Id(IdCommand),
+    /// Structured record edits: `git standards record add <file> <PREFIX> --title <text>`, `git standards record set <file> [<ID>] Field=VALUE...`.
+    #[command(subcommand)]
+    Record(crate::commands::record::RecordCommand),
     /// Show the workflow state of the working tree, the index or any commit.
     ///
     /// Reads `.standards/STATE.md` and `.standards/MODE.md` from one snapshot and shows the project mode, the workflow state and its owner, the cycle, the last handoff, the recovery stack (newest frame first), outstanding obligations, baseline reconciliation entries, and Next: the role to invoke (for Codex and Claude Code) or the user's options, and what blocks the work.
@@ -376,6 +379,7 @@ impl Command {
             Command::Cycle(CycleCommand::New(a)) => a.json,
             Command::Artifact(ArtifactCommand::Init(a)) => a.json,
             Command::Id(IdCommand::Next(a)) => a.json,
+            Command::Record(a) => a.json(),
             Command::Start(a) => a.json,
             Command::Handoff(a) => a.json,
             Command::Fail(a) => a.json,

@@ -65,8 +65,15 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         }
         Command::Artifact(ArtifactCommand::Init(a)) => {
             let json = a.json;
-            commands::artifact::run_init(ctx, &commands::artifact::artifact_init_request(a)?, json)
+            let fill = commands::artifact::Fill::parse(a.artifact.into(), &a.set, a.skeleton)?;
+            commands::artifact::run_init(
+                ctx,
+                &commands::artifact::artifact_init_request(a)?,
+                &fill,
+                json,
+            )
         }
+        Command::Record(a) => commands::record::run(ctx, a),
         Command::Id(IdCommand::Next(a)) => commands::id::run_next(
             ctx,
             &commands::id::NextRequest {

@@ -140,12 +140,45 @@ pub fn completions(shell: Shell) -> String {
     };
     // A fresh definition: clap_complete names the subcommands itself and
     // cannot work with the space in `git standards`.
-    let mut fresh = super::command()
-        .disable_help_subcommand(true)
-        .bin_name("git-standards");
+    let mut fresh = with_value_lists(
+        super::command()
+            .disable_help_subcommand(true)
+            .bin_name("git-standards"),
+    );
     clap_complete::generate(generator, &mut fresh, "git-standards", &mut script);
     let mut script = String::from_utf8(script).expect("clap_complete writes UTF-8");
-    let mut cmd = super::command().disable_help_subcommand(true);
+    if shell == Shell::Bash {
+        // clap_complete names a subcommand's state `git__standards__subcmd__x`
+        // while walking the words and `git__subcmd__standards__subcmd__x` where
+        // it completes them (a binary name with a hyphen), so no subcommand's
+        // options or values were ever completed: one spelling for both.
+        script = script.replace("git__subcmd__standards", "git__standards");
+        // clap_complete knows no list that changes with the repository: the
+        // value of `--ref` is completed from git's refs when asked.
+        script = script.replace(
+            &format!("COMPREPLY=($(compgen -W \"{REF_SENTINEL}\" -- \"${{cur}}\"))"),
+            "COMPREPLY=($(compgen -W \"$(git for-each-ref --format='%(refname:short)' 2>/dev/null)\" -- \"${cur}\"))",
+        );
+    }
+    if shell == Shell::Fish {
+        script = script.replace(
+            &format!("-f -a \"{REF_SENTINEL}\\t''\""),
+            "-f -a \"(git for-each-ref --format='%(refname:short)' 2>/dev/null)\"",
+        );
+    }
+    if shell == Shell::Zsh {
+        script = script.replace(&format!(":({REF_SENTINEL})"), ":_git_standards_refs");
+        script.push_str(
+            "
+_git_standards_refs () {
+    local -a refs
+    refs=(${(f)\"$(git for-each-ref --format='%(refname:short)' 2>/dev/null)\"})
+    _describe 'ref' refs
+}
+",
+        );
+    }
+    let mut cmd = with_value_lists(super::command().disable_help_subcommand(true));
     cmd.build();
     let paths = word_paths(&cmd);
     match shell {
@@ -157,6 +190,53 @@ pub fn completions(shell: Shell) -> String {
         Shell::Fish => script.push_str(&fish_git_lines(&paths)),
     }
     script
+}
+
+/// Stands for "a ref of this repository" in the generated scripts until it
+/// is replaced by each shell's call to `git for-each-ref`.
+const REF_SENTINEL: &str = "__GIT_STANDARDS_REFS__";
+
+/// The values an option or positional takes, by its value name: workflow
+/// states, failure types, roles; `rev` stands for the repository's refs.
+fn value_list(value_name: &str) -> Option<Vec<&'static str>> {
+    use standards_core::model::vocab::{FailureType, WorkflowState};
+    let list: Vec<&'static str> = match value_name {
+        "STATE" => WorkflowState::ALL.iter().map(|s| s.as_str()).collect(),
+        "FailureType" => FailureType::ALL.iter().map(|s| s.as_str()).collect(),
+        "role" => standards_core::assets::skills::SKILLS
+            .iter()
+            .map(|s| s.role)
+            .collect(),
+        "rev" => vec![REF_SENTINEL],
+        _ => return None,
+    };
+    Some(list)
+}
+
+/// The definition with every listed value attached to its argument, for the
+/// completion scripts only (parsing keeps its own value parsers).
+fn with_value_lists(cmd: Command) -> Command {
+    let ids: Vec<(String, Vec<&'static str>)> = cmd
+        .get_arguments()
+        .filter_map(|a| {
+            let name = a.get_value_names()?.first()?.to_string();
+            Some((a.get_id().to_string(), value_list(&name)?))
+        })
+        .collect();
+    let mut cmd = cmd;
+    for (id, values) in ids {
+        cmd = cmd.mut_arg(id, |a| {
+            a.value_parser(clap::builder::PossibleValuesParser::new(values))
+        });
+    }
+    let subs: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for name in subs {
+        cmd = cmd.mut_subcommand(name, with_value_lists);
+    }
+    cmd
 }
 
 /// For each subcommand path (`""`, `"cycle"`, `"cycle new"`), the words that
@@ -227,10 +307,17 @@ _git_standards ()
             ;;
         esac
     done
+    case "${{words[cword-1]}}" in
+    --to|--rerun-through) __gitcomp "{states}"; return ;;
+    --type) __gitcomp "{types}"; return ;;
+    --ref) __gitcomp "$(git for-each-ref --format='%(refname:short)' 2>/dev/null)"; return ;;
+    esac
     case "$path" in
 {arms}    esac
 }}
 "#,
+        states = value_list("STATE").unwrap_or_default().join(" "),
+        types = value_list("FailureType").unwrap_or_default().join(" "),
         known = known
             .iter()
             .map(|p| format!("|{p}|"))
@@ -252,6 +339,25 @@ fn fish_git_lines(paths: &[(String, Vec<String>, Vec<String>)]) -> String {
         top.join(" "),
         top.join(" ")
     ));
+    for (option, values) in [
+        ("to", value_list("STATE").unwrap_or_default().join(" ")),
+        (
+            "rerun-through",
+            value_list("STATE").unwrap_or_default().join(" "),
+        ),
+        (
+            "type",
+            value_list("FailureType").unwrap_or_default().join(" "),
+        ),
+        (
+            "ref",
+            "(git for-each-ref --format='%(refname:short)' 2>/dev/null)".to_string(),
+        ),
+    ] {
+        out.push_str(&format!(
+            "complete -c git -n '__fish_git_using_command standards' -l {option} -x -a \"{values}\"\n"
+        ));
+    }
     for (path, subs, longs) in paths.iter().filter(|(p, _, _)| !p.is_empty()) {
         let last = path.rsplit(' ').next().unwrap_or(path);
         let condition =

@@ -12,9 +12,11 @@ use clap::{Subcommand, ValueEnum};
 use standards_core::assets;
 use standards_core::audit::{Event, EventKind};
 use standards_core::model::fields::Field;
+use standards_core::model::state::StateDoc;
 use standards_core::model::tree::{obstacle, Node, Obstacle, Tree};
 use standards_core::model::vocab::{ArtifactType, CycleMode, ReviewKind};
 use standards_core::model::{cycle_id, layout};
+use standards_core::records::edit;
 use standards_core::records::provenance::{self, Marking, Provenance};
 use standards_core::records::record;
 use standards_core::workflow::transition::record_path::{record_path, RecordPath};
@@ -52,6 +54,12 @@ pub struct ArtifactInitArgs {
     /// (IMPLEMENTATION or FINAL_DELIVERABLE).
     #[arg(long, value_name = "IMPLEMENTATION|FINAL_DELIVERABLE")]
     pub kind: Option<String>,
+    /// A header value, `Field=VALUE` (repeatable), checked against the record type's vocabulary, e.g. `--set Mode=AUTONOMOUS`.
+    #[arg(long = "set", value_name = "Field=VALUE")]
+    pub set: Vec<String>,
+    /// Also write the record's sections with one item of each structured part (an AC condition, a DEV step, a finding, an evidence row, a discrepancy), whose placeholders `check` reports until they are replaced.
+    #[arg(long)]
+    pub skeleton: bool,
     /// Print `{"ok": true, "path": "<record>", "created": <bool>, "stateField": "Active Work.<field>" | null}` (stateField: the field this run wrote the path to); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
     pub json: bool,
@@ -141,6 +149,58 @@ impl InitRequest {
             ),
             None => format!("git standards artifact init {}", self.artifact),
         }
+    }
+}
+
+/// What `artifact init` writes beyond the template's header: header values
+/// (`--set Field=VALUE`, validated against the record type's vocabulary) and
+/// the one-item skeleton of the record's structured parts (`--skeleton`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fill {
+    pub sets: Vec<(String, String)>,
+    pub skeleton: bool,
+}
+
+impl Fill {
+    /// Parses and validates `--set` values for a record type: an unknown
+    /// field or a value outside the vocabulary is a usage error naming the
+    /// field, the allowed values and the record type.
+    pub fn parse(artifact: ArtifactType, sets: &[String], skeleton: bool) -> Result<Fill> {
+        let mut out = Vec::new();
+        for text in sets {
+            let (name, value) =
+                edit::parse_assignment(text).map_err(|e| Error::usage(format!("--set: {e}")))?;
+            edit::validate_header(artifact, &name, &value)
+                .map_err(|e| Error::usage(format!("--set {name}={value}: {e}")))?;
+            out.push((name, value));
+        }
+        Ok(Fill {
+            sets: out,
+            skeleton,
+        })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.sets.is_empty() && !self.skeleton
+    }
+
+    /// The new record's text with the header values and the skeleton.
+    fn apply(&self, content: &str, artifact: ArtifactType, doc: &StateDoc) -> Result<String> {
+        let mut text = content.to_string();
+        for (name, value) in &self.sets {
+            text = edit::set_header_field(&text, artifact, name, value)
+                .map_err(|e| Error::usage(format!("--set {name}={value}: {e}")))?
+                .text;
+        }
+        if self.skeleton {
+            let aw = &doc.active_work;
+            text.push_str(&edit::skeleton(
+                artifact,
+                doc.cycle_mode.value == CycleMode::Expedited,
+                (&aw.scope.value, &aw.architecture.value, &aw.request.value),
+            ));
+        }
+        Ok(text)
     }
 }
 
@@ -299,7 +359,7 @@ pub const JOURNAL_FAILPOINTS: &[&str] = &[
 /// and, for the scope, design and development records, writes its path into
 /// the `Active Work` field when that is `NONE`, in one journaled operation;
 /// a field naming another artifact (the role's choice) is left as it is.
-pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<()> {
+pub fn run_init(ctx: &mut Context, request: &InitRequest, fill: &Fill, json: bool) -> Result<()> {
     let command = request.command();
     let command = command.trim_start_matches("git standards ");
     let json_flag = if json { " --json" } else { "" };
@@ -313,6 +373,19 @@ pub fn run_init(ctx: &mut Context, request: &InitRequest, json: bool) -> Result<
     crate::support::conflicts::refuse_during_conflict(ctx, &rt.project, "artifact init")?;
     let mut plan = plan(&rt.tree, request)?;
     let doc = runtime::load_state(&rt.tree)?;
+    match &mut plan {
+        Plan::Create { content, .. } if !fill.is_empty() => {
+            *content = fill.apply(content, request.artifact, &doc)?;
+        }
+        Plan::Exists { path } if !fill.is_empty() => {
+            let shown = ctx.shown(&rt.project, path);
+            return Err(Error::refused(
+                format!("`{shown}` already exists; `--set` and `--skeleton` only shape a new record, and the existing one was left unchanged"),
+                Some(super::record::existing_record_hint(&shown)),
+            ));
+        }
+        _ => {}
+    }
     let field = record_path(&doc, request.artifact, plan.path())
         .map_err(|r| Error::refused(format!("refused: {r}"), r.hint))?;
     let new_state = match &field {

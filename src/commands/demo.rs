@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::commands::{artifact, check, install, status, transition, Context};
+use crate::commands::{
+    artifact, check, install, log, merge_guard, reset, status, transition, Context,
+};
 use crate::error::{Error, Result};
 use crate::repo::{scratch, write, Project};
 use standards_core::model::fields;
@@ -255,6 +257,17 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         shown_diff: false,
     };
     step.commit(ctx, dir, "Install the STANDARDS runtime")?;
+    let main = scratch::current_branch(dir)?;
+    say(
+        ctx,
+        &format!("\nA cycle runs on its own branch, so `{main}` keeps a fresh installation:"),
+    )?;
+    say(ctx, &format!("\n$ git switch -c {BRANCH}"))?;
+    scratch::switch_to(dir, BRANCH, true)?;
+    indent(
+        ctx,
+        format!("Switched to a new branch '{BRANCH}'\n").as_bytes(),
+    )?;
     say(
         ctx,
         "\nA whole greenfield cycle follows, from `git standards start` to `git standards signoff`. Each role's record is filled from a small example, `check` passes after every step, and every step is committed.",
@@ -418,7 +431,6 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
         WorkflowState::AwaitingUserSignoff,
         "The records agree.",
     )?;
-    step.commit(ctx, dir, "Ready for the user's sign-off")?;
     step.run(ctx, dir, "git standards signoff", |c| {
         transition::signoff(c, false)
     })?;
@@ -431,10 +443,57 @@ fn walk_a_cycle(ctx: &mut Context, dir: &Path) -> Result<()> {
     show_status(ctx, dir)?;
     say(
         ctx,
-        "\nEvery transition left an audit event; `git standards log` lists them.",
+        &format!("\nBefore the branch merges into `{main}`, the cycle's state is reset there: its records stay in the branch's history and in an archive ref, and `{main}` receives a fresh installation. `--yes` confirms without a terminal, `--commit` commits the reset:"),
     )?;
+    step.run(ctx, dir, "git standards reset --yes --commit", |c| {
+        reset::run(
+            c,
+            &reset::Request {
+                mode: None,
+                dry_run: false,
+                yes: true,
+                commit: true,
+            },
+        )
+    })?;
+    say(
+        ctx,
+        &format!("\nThe merge guard lets only a fresh installation into `{main}` (the `pre-merge-commit` and `reference-transaction` hooks of `git standards hooks install` run it on every merge):"),
+    )?;
+    step.run(
+        ctx,
+        dir,
+        &format!("git standards merge-guard {BRANCH} --into {main}"),
+        |c| {
+            merge_guard::run(
+                c,
+                &merge_guard::Request {
+                    incoming: Some(BRANCH.to_string()),
+                    into: Some(main.clone()),
+                    ..Default::default()
+                },
+            )
+        },
+    )?;
+    say(ctx, &format!("\n$ git switch {main}"))?;
+    say(ctx, &format!("\n$ git merge --ff-only {BRANCH}"))?;
+    scratch::fast_forward(dir, &main, BRANCH)?;
+    indent(
+        ctx,
+        format!("Fast-forwarded `{main}` to `{BRANCH}`.\n").as_bytes(),
+    )?;
+    say(
+        ctx,
+        "\nEvery transition, the reset and the archive left an audit event in git notes, on no branch; `git standards log` lists them:",
+    )?;
+    step.run(ctx, dir, "git standards log", |c| {
+        log::run(c, &log::Request::default())
+    })?;
     Ok(())
 }
+
+/// The branch the demo's cycle runs on.
+const BRANCH: &str = "greeting-app";
 
 struct Stepper {
     n: usize,
@@ -520,6 +579,7 @@ impl Stepper {
                 color: ctx.color,
             },
             &artifact::InitRequest { artifact, kind },
+            &artifact::Fill::default(),
             false,
         )?;
         indent(ctx, &printed)?;

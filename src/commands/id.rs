@@ -150,7 +150,7 @@ pub fn project_path(cwd: &Path, root: &Path, user: &Path) -> Option<String> {
 /// Why `rel` can never hold a record's identifiers: git's own files, the
 /// installed runtime (everything under `.standards/` but `docs/`) (issue 7,
 /// item 5). Files that are not Markdown are refused once read.
-fn not_a_record_path(rel: &str) -> Option<&'static str> {
+pub(crate) fn not_a_record_path(rel: &str) -> Option<&'static str> {
     if rel.split('/').any(|c| c == ".git") {
         return Some("it is inside git's own `.git` folder");
     }

@@ -19,6 +19,7 @@ pub mod manpages;
 pub mod merge_driver;
 pub mod merge_guard;
 pub mod notes;
+pub mod record;
 pub mod recover;
 pub mod reset;
 pub mod resolve;

@@ -48,6 +48,7 @@ event_kinds! {
     Upgraded = "upgraded": "the runtime was upgraded or reinstalled over an existing one; keys: from (`node <version>` over the Node runtime), version, changed (paths), migrated (what an upgrade from an older Node release migrated, one line each: STATE.md fields added, cycle records moved), config.",
     CycleIdIssued = "cycle-id-issued": "`cycle new` issued a cycle ID; keys: request.",
     RecordCreated = "record-created": "`artifact init` created a cycle record; keys: path, blob (its git blob ID), type, state_field (the `Active Work` field it wrote the path to, when it did).",
+    RecordEdited = "record-edited": "`record add` or `record set` changed a cycle record's structure; keys: path, item (the `PREFIX-NNN` added or changed, null for the header), edit (`add` or `set`), title (of an added item), changes (each `{field, old, new}`; old is null for a field that was not there).",
     RecordPathRecorded = "record-path-recorded": "`artifact init` wrote an existing record's path into its empty `Active Work` field; keys: path, type, state_field.",
     CheckFailed = "check-failed": "a hook's check found problems; keys: hook, source, problems (count), rules.",
     ConflictRefused = "conflict-refused": "a command refused to work on unresolved merge conflicts; keys: reason, rule, command.",

@@ -6,6 +6,7 @@ pub mod acceptance;
 pub mod assignments;
 pub mod claims;
 pub mod closure;
+pub mod edit;
 pub mod numbering;
 pub mod plan;
 pub mod provenance;

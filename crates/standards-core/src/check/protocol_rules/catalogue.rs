@@ -249,6 +249,10 @@ pub const CATALOGUE: &[ProtocolRule] = &[
         "user-decisions.md, Start a cycle (step 5)",
         "\"Never carry over the previous cycle's policy\": a new cycle after a retained `CANCELLED` or `SIGNED_OFF` cycle under `IMPLEMENTATION_REVIEWED` is under the shorter policy only when its request records the user's choice of it.",
         STATE),
+    pr("PR-049", "No tool placeholder is left", RECORDS,
+        "Workflow Artifact Provenance; Record Formats",
+        "The placeholders that `artifact init --skeleton` and `record add` write where the owner's words go (`<observable condition>`, `<P0 | P1 | P2>`, `<owning role>`, ...) are not content: a record of the active cycle holds none of them outside code fences and HTML comments.",
+        "any record of the active cycle"),
 ];
 
 pub const JUDGEMENT: &[Judgement] = &[

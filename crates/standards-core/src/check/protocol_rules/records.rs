@@ -39,6 +39,7 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
         }
         for record in cx.own_records() {
             pr_035_user_style_resolves(cx, record, sink);
+            pr_049_no_tool_placeholder_left(record, sink);
         }
         if let Some((path, text)) = cx.plan() {
             let header = header_fields(text);
@@ -758,6 +759,23 @@ fn pr_045_complete_review_has_no_open_finding(
                 Some("Reviewer sets the report back to `IN_PROGRESS` and routes the finding to its owner through Failure Handoffs; a finding settled otherwise is recorded `RESOLVED` or `WITHDRAWN`".into()),
             );
         }
+    }
+}
+
+/// PR-049: the words `artifact init --skeleton` and `record add` leave for
+/// the owner to write are not content: each one still in a record of the
+/// active cycle is reported, so a skeleton never passes for a filled record.
+fn pr_049_no_tool_placeholder_left(record: &OwnRecord, sink: &mut Sink) {
+    for (line, placeholder) in crate::records::edit::placeholders_left(&record.text) {
+        sink.push_hinted(
+            "PR-049",
+            record.path.clone(),
+            format!("line {line}: `{placeholder}` is a placeholder the tool wrote; it is not filled in yet"),
+            Some(format!(
+                "the {} replaces it with the record's content (an item field's value through `record set` on this file, naming the item's ID), or removes an item it does not need",
+                record.artifact().role().as_str(),
+            )),
+        );
     }
 }
 
