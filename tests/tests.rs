@@ -3,6 +3,7 @@
 mod common;
 
 mod action;
+mod agent_hooks;
 mod artifact;
 mod asset_commands;
 mod audit;

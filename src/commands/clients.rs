@@ -16,6 +16,7 @@ use standards_core::assets::skills::SKILLS;
 use standards_core::invocation::Client;
 use standards_core::model::layout::MARKER;
 use standards_core::model::tree::{Node, Text, Tree};
+use standards_core::setup::agent_hooks::{self as ah, HookDef};
 use standards_core::setup::clients::{self as cl, Manifest};
 
 pub const AGENTS_MD: &str = "AGENTS.md";
@@ -400,20 +401,10 @@ pub fn plan(tree: &dyn Tree, manifest: &str, request: &Request, list: Lister) ->
         for role in newly {
             m.own_override(role);
         }
-        let found = cl::merge_hooks(
-            &mut now,
-            hooks.then_some(cl::CLAUDE_HOOK_COMMAND),
-            CLAUDE_SETTINGS,
-        )
-        .map_err(|e| Error::refused(e, None))?;
-        note_hooks(
-            &mut p,
-            &m,
-            CLAUDE_SETTINGS,
-            &found,
-            hooks,
-            cl::CLAUDE_HOOK_COMMAND,
-        );
+        let set = ah::hook_set(Client::Claude);
+        let found = ah::merge_hook_set(&mut now, hooks.then_some(&set[..]), CLAUDE_SETTINGS)
+            .map_err(|e| Error::refused(e, None))?;
+        note_hooks(&mut p, &m, CLAUDE_SETTINGS, &found, hooks, &set);
         let orig = original.as_deref().zip(before.as_ref());
         if let Some(text) = cl::settings_text(orig, &now) {
             p.ops.push(Op::Write {
@@ -433,20 +424,10 @@ pub fn plan(tree: &dyn Tree, manifest: &str, request: &Request, list: Lister) ->
                 None => None,
             };
             let mut now = before.clone().unwrap_or_default();
-            let found = cl::merge_hooks(
-                &mut now,
-                hooks.then_some(cl::CODEX_HOOK_COMMAND),
-                CODEX_HOOKS,
-            )
-            .map_err(|e| Error::refused(e, None))?;
-            note_hooks(
-                &mut p,
-                &m,
-                CODEX_HOOKS,
-                &found,
-                hooks,
-                cl::CODEX_HOOK_COMMAND,
-            );
+            let set = ah::hook_set(Client::Codex);
+            let found = ah::merge_hook_set(&mut now, hooks.then_some(&set[..]), CODEX_HOOKS)
+                .map_err(|e| Error::refused(e, None))?;
+            note_hooks(&mut p, &m, CODEX_HOOKS, &found, hooks, &set);
             if let Some(text) = cl::settings_text(original.as_deref().zip(before.as_ref()), &now) {
                 for dir in [".codex", CODEX_HOOKS] {
                     if tree.node(dir) == Node::Missing {
@@ -494,31 +475,52 @@ fn note_hooks(
     file: &str,
     found: &cl::HookMerge,
     hooks: bool,
-    command: &str,
+    set: &[HookDef],
 ) {
+    let ours = |event: &str| {
+        set.iter()
+            .find(|d| d.event == event)
+            .map(|d| d.command.clone())
+            .unwrap_or_default()
+    };
     if found.node_handlers > 0 {
         // Each Node handler by its kind (issue 29, item 2).
         for event in &found.node_events {
             match event.as_str() {
                 "Stop" if hooks => p.notices.push(format!(
-                    "Replaced the Node runtime's stop handler (`.standards/bin/hook.mjs stop`) in {file} with ours, `{command}`."
+                    "Replaced the Node runtime's stop handler (`.standards/bin/hook.mjs stop`) in {file} with ours, `{}`.",
+                    ours("Stop")
                 )),
                 "Stop" => p.notices.push(format!(
                     "Removed the Node runtime's stop handler (`.standards/bin/hook.mjs stop`) from {file}; hooks are off for this install, so none of ours replaces it (add ours with `git standards install --hooks`)."
                 )),
+                "PreToolUse" if hooks => p.notices.push(format!(
+                    "Replaced the Node runtime's pre-tool-use guard (`.standards/bin/hook.mjs`, PreToolUse) in {file} with our edit guard, `{}`: it refuses an agent's direct edit of `.standards/STATE.md` and names the transition command to use.",
+                    ours("PreToolUse")
+                )),
                 "PreToolUse" => p.warnings.push(format!(
-                    "removed the Node runtime's pre-tool-use guard (`.standards/bin/hook.mjs`, PreToolUse) from {file}: its tool is gone with `.standards/bin/`, and no edit guard replaces it yet, so an agent's direct edits of `.standards/` are caught only by `git standards check` and the stop hook."
+                    "removed the Node runtime's pre-tool-use guard (`.standards/bin/hook.mjs`, PreToolUse) from {file}: its tool is gone with `.standards/bin/`, and hooks are off for this install, so no edit guard replaces it (add ours with `git standards install --hooks`); until then an agent's direct edits of `.standards/` are caught only by `git standards check`."
                 )),
                 other => p.warnings.push(format!(
                     "removed the Node runtime's {other} handler (`.standards/bin/hook.mjs`) from {file}: its tool is gone with `.standards/bin/`, and nothing replaces it."
                 )),
             }
         }
-    } else if hooks
-        && m.hooks().is_some_and(|h| h.iter().any(|f| f == file))
-        && found.before != [cl::hook_group(command)["hooks"][0].clone()]
-    {
-        p.restored.push(format!("STANDARDS hooks in {file}"));
+    } else if hooks && m.hooks().is_some_and(|h| h.iter().any(|f| f == file)) {
+        let wanted: Vec<serde_json::Value> = set.iter().map(HookDef::handler).collect();
+        if found.before.is_empty() {
+            p.restored.push(format!("STANDARDS hooks in {file}"));
+        } else if found.before != wanted {
+            let kinds: Vec<&str> = set
+                .iter()
+                .filter(|d| !found.before.contains(&d.handler()))
+                .map(|d| d.event)
+                .collect();
+            p.notices.push(format!(
+                "Updated the STANDARDS hooks in {file} (added or changed: {}).",
+                kinds.join(", ")
+            ));
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! One module per subcommand. Each takes a validated request and a [`Context`].
 
+pub mod agent_hook;
 pub mod archive;
 pub mod artifact;
 pub mod audit;

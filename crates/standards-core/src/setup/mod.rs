@@ -2,6 +2,7 @@
 //! runtime, the team's config, fresh-installation rules and the merge guard's
 //! verdict.
 
+pub mod agent_hooks;
 pub mod clients;
 pub mod config;
 pub mod fresh;
