@@ -392,3 +392,134 @@ fn a_prompt_hook_that_cannot_record_never_blocks_the_prompt() {
     let a = env.run_stdin(&repo, &["hook", "prompt-submit", "--client", "claude"], "");
     assert_eq!(code(&a), 1);
 }
+
+/// An installed repository (with `client_args`) holding the check base
+/// `f-ir`: a cycle at AWAITING_USER_SIGNOFF whose contract holds, committed.
+pub(crate) fn at_signoff(client_args: &[&str]) -> (Env, PathBuf) {
+    let (env, repo) = Env::repo();
+    write(repo.join("app.py"), "print(\"hi\")\n");
+    let mut args = vec!["install"];
+    args.extend_from_slice(client_args);
+    env.run(&repo, &args).success();
+    crate::transitions::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check/bases/f-ir"),
+        &repo,
+    );
+    env.commit_all(&repo, "at sign-off");
+    env.run(&repo, &["check"]).success();
+    (env, repo)
+}
+
+fn signed_off_event(env: &Env, repo: &Path) -> Value {
+    events(env, repo)
+        .into_iter()
+        .rfind(|e| e["event"] == "signed-off")
+        .expect("a signed-off event")
+}
+
+#[test]
+fn signoff_needs_a_person_where_the_prompt_hook_is_installed() {
+    let (env, repo) = at_signoff(&["--client", "claude"]);
+    let before = read(repo.join(STATE));
+    // The agent alone: no person spoke since the cycle reached sign-off readiness.
+    let a = env.run(&repo, &["signoff", "--reply", "yes"]).code(1);
+    let err = stderr(&a);
+    assert!(err.contains("no person has spoken"), "{err}");
+    assert!(err.contains("--no-human-turn-check"), "{err}");
+    assert_eq!(read(repo.join(STATE)), before);
+    // The refusal in JSON too.
+    let a = env.run(&repo, &["signoff", "--json"]).code(1);
+    assert_eq!(answer(&a)["ok"], false);
+    // The person speaks (the client's prompt hook); the agent relays the reply.
+    hook(
+        &env,
+        &repo,
+        "prompt-submit",
+        "claude",
+        &prompt_payload(&repo, "Yes, ship it."),
+    )
+    .success();
+    let a = env.run(&repo, &["signoff"]).code(1);
+    assert!(stderr(&a).contains("--reply"), "{}", stderr(&a));
+    let turn = events(&env, &repo)
+        .into_iter()
+        .rfind(|e| e["event"] == "human-turn")
+        .unwrap();
+    env.run(&repo, &["signoff", "--reply", "Yes, ship it.\nThanks"])
+        .success();
+    assert!(read(repo.join(STATE)).contains("SIGNED_OFF"));
+    let e = signed_off_event(&env, &repo);
+    assert_eq!(e["reply"], "Yes, ship it.\nThanks");
+    assert_eq!(e["human_turn"]["result"], "passed");
+    assert_eq!(e["human_turn"]["event"], turn["id"]);
+    // Bound to the content: git's own tree IDs at HEAD.
+    let git = |rev: &str| env.git(&repo, &["rev-parse", rev]).trim().to_string();
+    assert_eq!(e["bound"]["commit"], git("HEAD"));
+    assert_eq!(e["bound"]["project_tree"], git("HEAD^{tree}"));
+    assert_eq!(e["bound"]["docs_tree"], git("HEAD:.standards/docs"));
+    assert_eq!(e["bound"]["uncommitted"], false);
+}
+
+#[test]
+fn signoff_override_and_teams_without_the_hook_are_recorded_as_such() {
+    let (env, repo) = at_signoff(&["--client", "codex"]);
+    env.run(&repo, &["signoff", "--no-human-turn-check"])
+        .success();
+    let e = signed_off_event(&env, &repo);
+    assert_eq!(e["human_turn"]["result"], "overridden");
+    assert_eq!(e["human_turn"]["prompt_hook"], true);
+    assert!(e["reply"].is_null());
+
+    let (env, repo) = at_signoff(&["--client", "none"]);
+    env.run(&repo, &["signoff", "--reply", "ok"]).success();
+    let e = signed_off_event(&env, &repo);
+    assert_eq!(e["human_turn"]["result"], "not-checked");
+    assert_eq!(e["reply"], "ok");
+}
+
+#[test]
+fn with_recorded_prompts_the_reply_must_be_the_persons_words() {
+    let (env, repo) = at_signoff(&["--client", "claude"]);
+    env.git(&repo, &["config", "standards.recordPrompts", "true"]);
+    hook(
+        &env,
+        &repo,
+        "prompt-submit",
+        "claude",
+        &prompt_payload(&repo, "Looks good: sign it off."),
+    )
+    .success();
+    let a = env.run(&repo, &["signoff", "--reply", "I approve"]).code(1);
+    assert!(
+        stderr(&a).contains("not what the person wrote"),
+        "{}",
+        stderr(&a)
+    );
+    env.run(&repo, &["signoff", "--reply", "sign it off"])
+        .success();
+}
+
+#[test]
+fn verify_reports_changes_made_after_sign_off_until_the_reset() {
+    let (env, repo) = at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    // A reset commit alone passes.
+    env.run(&repo, &["reset", "--yes", "--commit"]).success();
+    env.run(&repo, &["verify", "HEAD~2..HEAD"]).success();
+
+    let (env, repo) = at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    write(repo.join("app.py"), "print(\"changed after sign-off\")\n");
+    env.commit_all(&repo, "a late change");
+    let a = env.run(&repo, &["verify", "HEAD~2..HEAD"]).code(1);
+    let out = stdout(&a);
+    assert!(out.contains("SO-001"), "{out}");
+    assert!(out.contains("app.py"), "{out}");
+    // JSON says the same.
+    let a = env
+        .run(&repo, &["verify", "HEAD~2..HEAD", "--format", "json"])
+        .code(1);
+    assert!(stdout(&a).contains("SO-001"));
+}

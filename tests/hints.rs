@@ -61,6 +61,11 @@ use Situation::{Case, Custom, Guides, Prose};
 /// (source file, the command as the source spells it, the situation).
 const TABLE: &[(&str, &str, Situation)] = &[
     (
+        "crates/standards-core/src/check/after_signoff.rs",
+        "git standards reset --yes --commit",
+        Custom(changed_after_signoff),
+    ),
+    (
         "src/cli/exit.rs",
         "git standards --help",
         Custom(usage_error_help),
@@ -1035,6 +1040,35 @@ fn usage_error_help() {
         assert!(out.status.success(), "{c}");
         assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
     }
+}
+
+/// SO-001: code changed after sign-off; the hint's reset (the way to a new
+/// cycle) runs as written.
+fn changed_after_signoff() {
+    let (env, repo) = crate::agent_hooks::at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    write(repo.join("app.py"), "print(\"late\")\n");
+    env.commit_all(&repo, "late change");
+    let out = output(&env, &repo, &["verify", "HEAD~2..HEAD", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    fn find(v: &serde_json::Value) -> Option<String> {
+        match v {
+            serde_json::Value::Object(m)
+                if m.get("rule").and_then(|r| r.as_str()) == Some("SO-001") =>
+            {
+                m.get("hint").and_then(|h| h.as_str()).map(String::from)
+            }
+            serde_json::Value::Object(m) => m.values().find_map(find),
+            serde_json::Value::Array(a) => a.iter().find_map(find),
+            _ => None,
+        }
+    }
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hint = find(&json).expect("an SO-001 hint");
+    let reset = named(&hint, "git standards reset");
+    assert_eq!(reset, "git standards reset --yes --commit", "{hint}");
+    run_ok(&env, &repo, &reset, &hint);
 }
 
 fn not_installed() {

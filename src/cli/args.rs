@@ -252,8 +252,10 @@ pub enum Command {
     /// Sign off the cycle at AWAITING_USER_SIGNOFF (the user's decision, audited before the write).
     ///
     /// Refused while recovery frames or outstanding obligations remain.
+    ///
+    /// A sign-off is bound to a person and to the content. The agent relays the person's reply verbatim with --reply; it is kept in the `signed-off` event. Where the agent clients' prompt hook is registered (`git standards hook prompt-submit` in `.claude/settings.json` or `.codex/hooks.json`), sign-off is refused unless a person spoke (a `human-turn` event) while the cycle was at AWAITING_USER_SIGNOFF, after it last reached that state; then --reply is required, and with git config `standards.recordPrompts` the reply must be part of what the person wrote. A person signing off at a terminal, or a team without the hook, passes --no-human-turn-check: the event records that the check was overridden. The event also records HEAD's commit, the tree IDs of the project and of `.standards/docs/` there, and whether the working tree had uncommitted changes; `git standards verify` reports changes made after sign-off (SO-001).
     #[command(verbatim_doc_comment)]
-    Signoff(JsonArgs),
+    Signoff(SignoffArgs),
     /// Cancel the active cycle (the user's decision, audited before the write).
     ///
     /// In a BROWNFIELD project the cycle is kept as CANCELLED and its changes are reconciled when the next cycle starts. In a GREENFIELD project cancellation is a workflow reset (Greenfield Bootstrap Cancellation): without --yes it previews `git standards reset --mode greenfield` and changes nothing (exit 1); with --yes, given the user's approval of that preview, it runs the reset (the `.standards/` tree is archived first).
@@ -992,7 +994,8 @@ impl Command {
             Command::Promote(a) => a.json,
             Command::Policy(a) => a.json,
             Command::Cadence(a) => a.json,
-            Command::Signoff(a) | Command::Unblock(a) => a.json,
+            Command::Signoff(a) => a.json,
+            Command::Unblock(a) => a.json,
             Command::Cancel(a) => a.json,
             Command::Block(a) => a.json,
             Command::NextMode(a) => a.json,
@@ -1297,6 +1300,28 @@ pub struct CadenceArgs {
 
 /// The options of a transition command that takes no other.
 #[derive(Debug, clap::Args)]
+pub struct SignoffArgs {
+    /// The person's reply that decided the sign-off, verbatim (kept in the `signed-off` event).
+    #[arg(long, value_name = "text", allow_hyphen_values = true, value_parser = reply_value)]
+    pub reply: Option<String>,
+    /// Sign off without a recorded human turn (a person at a terminal, or a team without the prompt hook); the event records the override.
+    #[arg(long)]
+    pub no_human_turn_check: bool,
+    /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A person's reply: any text that is not blank, kept verbatim.
+fn reply_value(s: &str) -> std::result::Result<String, String> {
+    if s.trim().is_empty() {
+        Err("the reply must not be empty: relay the person's words".into())
+    } else {
+        Ok(s.to_string())
+    }
+}
+
+#[derive(Debug, clap::Args)]
 pub struct JsonArgs {
     /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON in `git standards --help`); a refusal prints `{"ok": false, "error", "hint"}`.
     #[arg(long)]
@@ -1589,7 +1614,14 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         Command::Promote(a) => commands::transition::promote(ctx, a.reason, a.json),
         Command::Policy(a) => commands::transition::policy(ctx, a.policy, a.reason, a.json),
         Command::Cadence(a) => commands::transition::cadence(ctx, a.cadence, a.json),
-        Command::Signoff(a) => commands::transition::signoff(ctx, a.json),
+        Command::Signoff(a) => commands::signoff::run(
+            ctx,
+            commands::signoff::Request {
+                reply: a.reply,
+                no_human_turn_check: a.no_human_turn_check,
+            },
+            a.json,
+        ),
         Command::Cancel(a) => commands::transition::cancel(ctx, a.yes, a.json),
         Command::Block(a) => commands::transition::block(ctx, a.question, a.json),
         Command::Unblock(a) => commands::transition::unblock(ctx, a.json),

@@ -26,6 +26,7 @@ pub mod reset;
 pub mod resolve;
 pub mod runtime;
 pub mod server_hook;
+pub mod signoff;
 pub mod status;
 pub mod transition;
 pub mod uninstall;

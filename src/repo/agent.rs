@@ -80,3 +80,81 @@ pub fn bound(project: &Project) -> Result<Bound, Error> {
     out.docs_tree = at(&docs)?;
     Ok(out)
 }
+
+/// The paths of the project folder `dir` (repository-relative, `""` at the
+/// top) that differ between the trees of commits `old` and `new`, relative
+/// to the folder: identical subtrees are skipped by their object IDs, so
+/// the cost follows the change, not the repository.
+pub fn changed_paths(
+    project: &Project,
+    old: gix::ObjectId,
+    new: gix::ObjectId,
+    dir: &str,
+) -> Result<Vec<String>, Error> {
+    let repo = &project.repo;
+    let git = |e: &dyn std::fmt::Display| Error::Internal(format!("cannot read a tree: {e}"));
+    let folder = |commit: gix::ObjectId| -> Result<Option<gix::ObjectId>, Error> {
+        let tree = repo
+            .find_commit(commit)
+            .map_err(|e| git(&e))?
+            .tree()
+            .map_err(|e| git(&e))?;
+        if dir.is_empty() {
+            return Ok(Some(tree.id));
+        }
+        Ok(tree
+            .lookup_entry_by_path(dir)
+            .map_err(|e| git(&e))?
+            .filter(|e| e.mode().is_tree())
+            .map(|e| e.object_id()))
+    };
+    type Entries = std::collections::BTreeMap<String, (gix::ObjectId, bool)>;
+    let entries = |id: Option<gix::ObjectId>| -> Result<Entries, Error> {
+        let mut out = Entries::new();
+        let Some(id) = id else {
+            return Ok(out);
+        };
+        let tree = repo.find_tree(id).map_err(|e| git(&e))?;
+        for entry in tree.iter() {
+            let entry = entry.map_err(|e| git(&e))?;
+            out.insert(
+                entry.filename().to_string(),
+                (entry.object_id(), entry.mode().is_tree()),
+            );
+        }
+        Ok(out)
+    };
+    fn walk(
+        entries: &dyn Fn(Option<gix::ObjectId>) -> Result<Entries, Error>,
+        a: Option<gix::ObjectId>,
+        b: Option<gix::ObjectId>,
+        prefix: &str,
+        out: &mut Vec<String>,
+    ) -> Result<(), Error> {
+        if a == b {
+            return Ok(());
+        }
+        let (ea, eb) = (entries(a)?, entries(b)?);
+        let names: std::collections::BTreeSet<&String> = ea.keys().chain(eb.keys()).collect();
+        for name in names {
+            let (x, y) = (ea.get(name), eb.get(name));
+            if x == y {
+                continue;
+            }
+            let path = format!("{prefix}{name}");
+            let tree = |e: Option<&(gix::ObjectId, bool)>| e.filter(|e| e.1).map(|e| e.0);
+            let (ta, tb) = (tree(x), tree(y));
+            if ta.is_some() || tb.is_some() {
+                walk(entries, ta, tb, &format!("{path}/"), out)?;
+            }
+            let blob = |e: Option<&(gix::ObjectId, bool)>| e.filter(|e| !e.1).map(|e| e.0);
+            if blob(x) != blob(y) {
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(&entries, folder(old)?, folder(new)?, "", &mut out)?;
+    Ok(out)
+}

@@ -294,7 +294,7 @@ pub fn normalize(path: &str) -> String {
 /// Why a direct edit of STATE.md is refused, and what to run instead.
 pub fn deny_reason(state: Option<&Summary>) -> String {
     let mut text = String::from(
-        "STANDARDS: do not edit `.standards/STATE.md` directly. The workflow state changes only through the transition commands, which check the move and record it in the audit trail: `git standards handoff --to <STATE> --reason <text>` (hand the cycle to the next role), `git standards fail --type <FailureType> --reason <text>`, `git standards rework`, `git standards resume`, `git standards block --question <text>`, `git standards unblock`, and for the user's decisions `git standards start`, `signoff --reply <text>`, `cancel`, `policy`, `promote`, `next-mode` (`git standards <command> --help` shows each).",
+        "STANDARDS: do not edit `.standards/STATE.md` directly. The workflow state changes only through the transition commands, which check the move and record it in the audit trail: `git standards handoff --to <STATE> --reason <text>` (hand the cycle to the next role), `git standards fail --type <FailureType> --reason <text>`, `git standards rework`, `git standards resume`, `git standards block --on <question>`, `git standards unblock`, and for the user's decisions `git standards start`, `signoff --reply <text>`, `cancel`, `policy`, `promote`, `next-mode` (`git standards <command> --help` shows each).",
     );
     if let Some(s) = state {
         text.push_str(&format!(
