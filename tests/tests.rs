@@ -42,6 +42,7 @@ mod newcomer;
 mod notes_sync;
 mod output;
 mod parsers_fuzz;
+mod plugins;
 mod protocol_commands;
 mod readme;
 mod recover;

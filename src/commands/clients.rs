@@ -18,11 +18,13 @@ use standards_core::model::layout::MARKER;
 use standards_core::model::tree::{Node, Text, Tree};
 use standards_core::setup::agent_hooks::{self as ah, HookDef};
 use standards_core::setup::clients::{self as cl, Manifest};
+use standards_core::setup::plugins;
 
 pub const AGENTS_MD: &str = "AGENTS.md";
 pub const CLAUDE_MD: &str = "CLAUDE.md";
 pub const CLAUDE_SETTINGS: &str = ".claude/settings.json";
 pub const CODEX_HOOKS: &str = ".codex/hooks.json";
+pub const CODEX_CONFIG: &str = ".codex/config.toml";
 
 /// What the user asked for with `--client`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -334,6 +336,9 @@ pub fn plan(tree: &dyn Tree, manifest: &str, request: &Request, list: Lister) ->
             }
         }
     }
+    // The clients whose hooks an enabled plugin provides (the record still
+    // says hooks are on, so they come back here when the plugin goes).
+    let mut by_plugin: Vec<Client> = Vec::new();
     if clients.contains(&Client::Claude) {
         inspect(tree, CLAUDE_SETTINGS)?;
         let original = text_of(tree, CLAUDE_SETTINGS)?;
@@ -402,9 +407,19 @@ pub fn plan(tree: &dyn Tree, manifest: &str, request: &Request, list: Lister) ->
             m.own_override(role);
         }
         let set = ah::hook_set(Client::Claude);
-        let found = ah::merge_hook_set(&mut now, hooks.then_some(&set[..]), CLAUDE_SETTINGS)
+        // Issue 26: the plugin's hooks and ours never both run.
+        let plugin = plugins::claude_enables(&Value::Object(now.clone()));
+        if plugin && hooks {
+            by_plugin.push(Client::Claude);
+            p.notices.push(format!(
+                "The Claude Code plugin `{}` is enabled in {CLAUDE_SETTINGS}: its hooks run from the plugin, so install registers none there.",
+                plugins::PLUGIN_KEY
+            ));
+        }
+        let on = hooks && !plugin;
+        let found = ah::merge_hook_set(&mut now, on.then_some(&set[..]), CLAUDE_SETTINGS)
             .map_err(|e| Error::refused(e, None))?;
-        note_hooks(&mut p, &m, CLAUDE_SETTINGS, &found, hooks, &set);
+        note_hooks(&mut p, &m, CLAUDE_SETTINGS, &found, on, &set);
         let orig = original.as_deref().zip(before.as_ref());
         if let Some(text) = cl::settings_text(orig, &now) {
             p.ops.push(Op::Write {
@@ -416,6 +431,15 @@ pub fn plan(tree: &dyn Tree, manifest: &str, request: &Request, list: Lister) ->
     if clients.contains(&Client::Codex) {
         inspect(tree, CODEX_HOOKS)?;
         let original = text_of(tree, CODEX_HOOKS)?;
+        let plugin = text_of(tree, CODEX_CONFIG)?.is_some_and(|t| plugins::codex_enables(&t));
+        if plugin && hooks {
+            by_plugin.push(Client::Codex);
+            p.notices.push(format!(
+                "The Codex plugin `{}` is enabled in {CODEX_CONFIG}: its hooks run from the plugin, so install registers none in {CODEX_HOOKS}.",
+                plugins::PLUGIN_KEY
+            ));
+        }
+        let hooks = hooks && !plugin;
         if original.is_some() || hooks {
             let before = match &original {
                 Some(t) => {

@@ -8,3 +8,4 @@ pub mod config;
 pub mod fresh;
 pub mod merge_guard;
 pub mod migration;
+pub mod plugins;
