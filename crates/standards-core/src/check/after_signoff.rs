@@ -31,11 +31,18 @@ pub fn check(parent_state: &str, state: Option<&str>, changed: &[String]) -> Opt
             d.workflow_state.value == WorkflowState::SignedOff && d.active_work.id.value == cycle
         });
     let outside = |p: &&String| {
-        if still {
-            p.as_str() != STATE_PATH
-        } else {
-            !(p.as_str() == STANDARDS_DIR || p.starts_with(&format!("{STANDARDS_DIR}/")))
+        let p = p.as_str();
+        let in_standards = p == STANDARDS_DIR || p.starts_with(&format!("{STANDARDS_DIR}/"));
+        if !still && in_standards {
+            // The reset, or a new cycle's start.
+            return false;
         }
+        if in_standards {
+            // Records only: the runtime, the team's config and STATE.md
+            // are not what the user signed off.
+            return p.starts_with(".standards/docs/") || p == ".standards/CONTEXT.md";
+        }
+        !is_client_file(p)
     };
     let after: Vec<&String> = changed.iter().filter(outside).collect();
     if after.is_empty() {
@@ -61,6 +68,14 @@ pub fn check(parent_state: &str, state: Option<&str>, changed: &[String]) -> Opt
         hint: Some("move them to a new cycle (after `git standards reset --yes --commit`), or revert them; a change the user must see needs their sign-off".into()),
         source: RuleSource::of(RULE),
     })
+}
+
+/// The agent-client files `install` manages (not the project's work).
+fn is_client_file(p: &str) -> bool {
+    matches!(p, "AGENTS.md" | "CLAUDE.md")
+        || [".claude/", ".agents/", ".codex/"]
+            .iter()
+            .any(|d| p.starts_with(d))
 }
 
 #[cfg(test)]
@@ -101,6 +116,16 @@ mod tests {
         assert!(p.message.contains("c-1"), "{}", p.message);
         assert!(check(&signed, Some(&signed), &paths(&[".standards/docs/x.md"])).is_some());
         assert!(check(&signed, Some(&signed), &paths(&[STATE_PATH])).is_none());
+        // The runtime, the team's config and the client files are not the work.
+        let runtime = paths(&[
+            ".standards/config.toml",
+            ".standards/PROTOCOL.md",
+            ".standards/VERSION.json",
+            ".claude/settings.json",
+            "AGENTS.md",
+        ]);
+        assert!(check(&signed, Some(&signed), &runtime).is_none());
+        assert!(check(&signed, Some(&signed), &paths(&[".standards/CONTEXT.md"])).is_some());
         assert!(check(&signed, Some(&signed), &[]).is_none());
         // The reset: `.standards/` changes are the reset; code is not.
         let fresh = state("AUDITING", "UNSET");

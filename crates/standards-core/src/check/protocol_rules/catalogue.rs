@@ -329,7 +329,7 @@ pub fn render_catalogue() -> String {
     out.push_str(
         "| ID | Rule | Protocol | Enforces | Reports on |\n| --- | --- | --- | --- | --- |\n",
     );
-    out.push_str("| SO-001 | Nothing changes after sign-off | Sign off; Workflow reset | After a commit that holds a `SIGNED_OFF` cycle, no commit changes the project (code or records) while the cycle stays signed off, and the commit that leaves `SIGNED_OFF` (the reset) changes nothing outside `.standards/`: the user signed off what they saw. | the first changed path |\n");
+    out.push_str("| SO-001 | Nothing changes after sign-off | Sign off; Workflow reset | After a commit that holds a `SIGNED_OFF` cycle, no commit changes the project's code or records (`.standards/docs/`, `CONTEXT.md`; not the runtime, `config.toml` or the client files) while the cycle stays signed off, and the commit that leaves `SIGNED_OFF` (the reset) changes nothing outside `.standards/`: the user signed off what they saw. | the first changed path |\n");
     out.push_str("\n## Not mechanical: rules that need judgement\n\n");
     out.push_str("| Protocol | Rule | Why no checker decides it |\n| --- | --- | --- |\n");
     for j in JUDGEMENT {
