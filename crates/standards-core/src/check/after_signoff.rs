@@ -5,7 +5,7 @@
 //! STATE.md and the project paths the commit changed (`verify`).
 
 use crate::check::{Problem, RuleSource};
-use crate::model::layout::{STANDARDS_DIR, STATE_PATH};
+use crate::model::layout::STANDARDS_DIR;
 use crate::model::state::StateDoc;
 use crate::model::vocab::WorkflowState;
 
@@ -83,6 +83,7 @@ mod tests {
     use super::*;
     use crate::check::testing;
     use crate::model::fields;
+    use crate::model::layout::STATE_PATH;
     use crate::model::tree::{Text, Tree};
     use crate::model::vocab::ProjectMode;
 
