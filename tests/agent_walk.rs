@@ -96,6 +96,52 @@ impl Agent {
         std::fs::write(self.repo.join(rel), text).unwrap();
     }
 
+    /// The user's turn at AWAITING_USER_SIGNOFF: the person answers (their
+    /// client's prompt hook records it, as Claude Code runs it), and the
+    /// agent relays the answer the way the installed protocol says.
+    fn user_signs_off(&mut self) -> String {
+        let words = "Yes, sign it off.";
+        let payload = serde_json::json!({
+            "session_id": "walk",
+            "hook_event_name": "UserPromptSubmit",
+            "cwd": self.repo,
+            "prompt": words,
+        });
+        let out = self
+            .env
+            .cmd(&self.repo)
+            .args(["hook", "prompt-submit", "--client", "claude"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write as _;
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(payload.to_string().as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let protocol = self.read(".standards/PROTOCOL.md");
+        match protocol
+            .split('`')
+            .find(|span| span.starts_with("git standards signoff --reply "))
+        {
+            Some(form) => form
+                .trim_start_matches("git standards ")
+                .replace("<the user's reply>", words),
+            None => {
+                self.stuck
+                    .push("the installed protocol names no signoff form".to_string());
+                "signoff".to_string()
+            }
+        }
+    }
+
     fn read(&self, rel: &str) -> String {
         std::fs::read_to_string(self.repo.join(rel)).unwrap()
     }
@@ -315,6 +361,11 @@ fn a_scripted_agent_walks_an_expedited_cycle_without_getting_stuck() {
                 match chosen {
                     Some(c) => {
                         let c = c.split(';').next().unwrap().trim().to_string();
+                        let c = if c.starts_with("signoff") {
+                            agent.user_signs_off()
+                        } else {
+                            c
+                        };
                         let ran = agent.run(&c).map(|_| ());
                         reset_done |= c.starts_with("reset") && ran.is_some();
                         ran
@@ -493,6 +544,11 @@ fn a_scripted_agent_walks_a_standard_greenfield_cycle_without_getting_stuck() {
                 match chosen {
                     Some(c) => {
                         let c = c.split(';').next().unwrap().trim().to_string();
+                        let c = if c.starts_with("signoff") {
+                            agent.user_signs_off()
+                        } else {
+                            c
+                        };
                         let ran = agent.run(&c).map(|_| ());
                         reset_done |= c.starts_with("reset") && ran.is_some();
                         ran

@@ -79,7 +79,24 @@ fn sc_inst_001_002_003_both_clients_on_a_first_install() {
         assert_eq!(settings["skillOverrides"][role], "user-invocable-only");
     }
     let codex = json_of(repo.join(".codex/hooks.json"));
-    assert_eq!(codex["hooks"].as_object().unwrap().len(), 1);
+    // Issue 26: the Stop hook of SC-INST-001 and the session-start, edit
+    // guard and prompt hooks, each event once.
+    for hooks in [&codex["hooks"], &settings["hooks"]] {
+        let events: Vec<&String> = hooks.as_object().unwrap().keys().collect();
+        assert_eq!(
+            events,
+            ["SessionStart", "PreToolUse", "UserPromptSubmit", "Stop"],
+            "{hooks}"
+        );
+    }
+    assert_eq!(
+        codex["hooks"]["PreToolUse"][0]["matcher"],
+        "apply_patch|Edit|Write"
+    );
+    assert_eq!(
+        settings["hooks"]["PreToolUse"][0]["matcher"],
+        "Edit|Write|MultiEdit"
+    );
     let command = codex["hooks"]["Stop"][0]["hooks"][0]["command"]
         .as_str()
         .unwrap();
@@ -215,10 +232,10 @@ fn sc_inst_030_user_hooks_and_settings_survive_install_reinstall_and_removal() {
     let stop = s["hooks"]["Stop"].as_array().unwrap();
     assert_eq!(stop.len(), 2);
     assert_eq!(stop[0]["hooks"][0]["command"], "npm run lint");
-    assert_eq!(
-        json_of(repo.join(".codex/hooks.json"))["hooks"]["PreToolUse"],
-        codex["hooks"]["PreToolUse"]
-    );
+    // The user's own PreToolUse group comes first, untouched; our edit guard follows.
+    let pre = &json_of(repo.join(".codex/hooks.json"))["hooks"]["PreToolUse"];
+    assert_eq!(pre[0], codex["hooks"]["PreToolUse"][0]);
+    assert_eq!(pre.as_array().unwrap().len(), 2);
     let installed = snapshot(&repo);
     env.run(&repo, &["install"]).success();
     assert_eq!(snapshot(&repo), installed, "a reinstall keeps every byte");
@@ -551,10 +568,11 @@ fn sc_unin_001_uninstall_removes_exactly_what_install_added() {
 }
 
 /// Issue 29 item 2: a Node install with its stop handler and its
-/// pre-tool-use guard: install reports each handler by its kind, and warns
-/// that no edit guard replaces the guard.
+/// pre-tool-use guard: install reports each handler by its kind and
+/// replaces the guard with our edit guard, which then refuses an edit of
+/// STATE.md as the Node guard did.
 #[test]
-fn each_node_handler_is_reported_by_its_kind_and_the_lost_guard_is_a_warning() {
+fn each_node_handler_is_reported_by_its_kind_and_the_guard_is_replaced_by_ours() {
     let (env, repo) = Env::repo();
     env.run(&repo, &["install", "--client", "claude", "--no-hooks"])
         .success();
@@ -599,13 +617,66 @@ fn each_node_handler_is_reported_by_its_kind_and_the_lost_guard_is_a_warning() {
             .filter(|l| l.contains("pre-tool-use guard"))
             .collect();
         assert_eq!(guard.len(), 1, "{out}");
-        assert!(guard[0].starts_with("Warning: removed"), "{out}");
-        assert!(guard[0].contains("no edit guard replaces it yet"), "{out}");
+        assert!(guard[0].starts_with("Next: Replaced"), "{out}");
+        assert!(
+            guard[0].contains("git standards hook edit-guard --client claude"),
+            "{out}"
+        );
+        assert!(!out.contains("Warning:"), "{out}");
     }
     let now = json_of(repo.join(".claude/settings.json"));
-    assert!(now["hooks"].get("PreToolUse").is_none(), "{now}");
+    let pre = now["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(pre.len(), 1, "{now}");
+    assert_eq!(pre[0]["matcher"], "Edit|Write|MultiEdit");
+    assert!(pre[0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .ends_with("git standards hook edit-guard --client claude"));
     assert_eq!(now["hooks"]["Stop"].as_array().unwrap().len(), 1);
     assert!(!read(repo.join(".claude/settings.json")).contains("hook.mjs"));
+    // The replacement guards as the Node one did: an Edit of STATE.md is denied.
+    let state = repo.join(".standards/STATE.md");
+    let payload = json!({
+        "session_id": "s", "cwd": repo, "hook_event_name": "PreToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": state, "old_string": "a", "new_string": "b"},
+    });
+    let a = env.run_stdin(
+        &repo,
+        &["hook", "edit-guard", "--client", "claude"],
+        &payload.to_string(),
+    );
+    let answer: Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny");
+}
+
+/// With hooks off, the Node guard is removed with nothing in its place: a warning.
+#[test]
+fn a_node_guard_removed_with_hooks_off_is_a_warning() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install", "--client", "claude", "--no-hooks"])
+        .success();
+    let mut settings = json_of(repo.join(".claude/settings.json"));
+    settings["hooks"] = json!({"PreToolUse": [{
+        "matcher": "Edit|Write|MultiEdit",
+        "hooks": [{"type": "command", "command": "node .standards/bin/hook.mjs pre-tool-use"}]
+    }]});
+    write(
+        repo.join(".claude/settings.json"),
+        serde_json::to_string_pretty(&settings).unwrap(),
+    );
+    env.commit_all(&repo, "node guard");
+    let out = stdout(&env.run(&repo, &["install", "--no-hooks"]).success());
+    let guard: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("pre-tool-use guard"))
+        .collect();
+    assert_eq!(guard.len(), 1, "{out}");
+    assert!(guard[0].starts_with("Warning: removed"), "{out}");
+    assert!(guard[0].contains("hooks are off"), "{out}");
+    assert!(json_of(repo.join(".claude/settings.json"))
+        .get("hooks")
+        .is_none());
 }
 
 /// Issue 29 item 3: settings written with 2 spaces, 4 spaces, tabs or on one

@@ -422,6 +422,29 @@ const TABLE: &[(&str, Situation)] = &[
         Custom(server_refusal_verify),
     ),
     ("git standards hooks install", Custom(server_hook_outdated)),
+    // Printed by the agent hooks and sign-off; run in their situations by `tests/agent_hooks.rs`.
+    ("git standards", Uncovered),
+    ("git standards <command> --help", Uncovered),
+    ("git standards block --on <question>", Uncovered),
+    (
+        "git standards fail --type <FailureType> --reason <text>",
+        Uncovered,
+    ),
+    (
+        "git standards handoff --to <STATE> --reason <text>",
+        Uncovered,
+    ),
+    ("git standards hook --help", Uncovered),
+    ("git standards hook prompt-submit", Uncovered),
+    ("git standards signoff --no-human-turn-check", Uncovered),
+    (
+        "git standards signoff --reply \\\"<the user's words>\\\"",
+        Uncovered,
+    ),
+    (
+        "git standards signoff --reply \\\"<their words>\\\"",
+        Uncovered,
+    ),
     // Run as written by `tests/record.rs`, in the situations that print them.
     ("git standards artifact init", Uncovered),
     ("git standards artifact init <TYPE>", Uncovered),
@@ -494,7 +517,10 @@ const TABLE: &[(&str, Situation)] = &[
     ("git standards recover", Uncovered),
     ("git standards recover --rollback", Uncovered),
     ("git standards reset", Uncovered),
-    ("git standards reset --yes --commit", Uncovered),
+    (
+        "git standards reset --yes --commit",
+        Custom(changed_after_signoff),
+    ),
     ("git standards start", Uncovered),
     ("git standards status --ref <branch>", Uncovered),
     ("git standards uninstall", Uncovered),
@@ -3137,4 +3163,33 @@ fn server_hook_outdated() {
     run_all(&env, &bare, hint);
     let status = crate::common::stdout(&env.run(&bare, &["hooks", "status"]).success());
     assert!(status.contains("pre-receive: installed\n"), "{status}");
+}
+
+/// SO-001: code changed after sign-off; the hint's reset (the way to a new
+/// cycle) runs as written.
+fn changed_after_signoff() {
+    let (env, repo) = crate::agent_hooks::at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    write(repo.join("app.py"), "print(\"late\")\n");
+    env.commit_all(&repo, "late change");
+    let out = output(&env, &repo, &["verify", "HEAD~2..HEAD", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    fn find(v: &serde_json::Value) -> Option<String> {
+        match v {
+            serde_json::Value::Object(m)
+                if m.get("rule").and_then(|r| r.as_str()) == Some("SO-001") =>
+            {
+                m.get("hint").and_then(|h| h.as_str()).map(String::from)
+            }
+            serde_json::Value::Object(m) => m.values().find_map(find),
+            serde_json::Value::Array(a) => a.iter().find_map(find),
+            _ => None,
+        }
+    }
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hint = find(&json).expect("an SO-001 hint");
+    let reset = named(&hint, "git standards reset");
+    assert_eq!(reset, "git standards reset --yes --commit", "{hint}");
+    run_ok(&env, &repo, &reset, &hint);
 }

@@ -3,6 +3,7 @@
 mod common;
 
 mod action;
+mod agent_hooks;
 mod agent_walk;
 mod artifact;
 mod asset_commands;
@@ -46,6 +47,7 @@ mod notes_layout;
 mod notes_sync;
 mod output;
 mod parsers_fuzz;
+mod plugins;
 mod protocol_commands;
 mod readme;
 mod record;

@@ -430,3 +430,79 @@ fn a_record_whose_new_place_is_taken_is_refused_and_nothing_changes() {
     assert!(err.contains("git standards install"), "{err}");
     assert_eq!(env.git(&repo, &["status", "--porcelain"]), "");
 }
+
+/// Issue 29 item 2: a Node install whose Claude settings hold its stop
+/// handler and its pre-tool-use guard beside the user's own hook. The
+/// upgrade reports each Node handler by its kind, puts our edit guard in
+/// the guard's place, and keeps the user's hook; the new guard then refuses
+/// a direct edit of STATE.md as the Node one did.
+#[test]
+fn the_node_edit_guard_is_replaced_by_ours_on_upgrade() {
+    let r = release("0.11.0", 11, 0);
+    let (env, repo) = node_project(r, Situation::Standard);
+    let node =
+        |event: &str| format!("node \"${{CLAUDE_PROJECT_DIR}}/.standards/bin/hook.mjs\" {event}");
+    let settings = serde_json::json!({
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "./audit.sh"}]},
+                {"matcher": "Edit|Write|MultiEdit", "hooks": [{"type": "command", "command": node("pre-tool-use")}]}
+            ],
+            "Stop": [{"hooks": [{"type": "command", "command": node("stop"), "timeout": 120}]}]
+        }
+    });
+    write(
+        repo.join(".claude/settings.json"),
+        format!("{}\n", serde_json::to_string_pretty(&settings).unwrap()),
+    );
+    env.commit_all(&repo, "node hooks");
+    let out = stdout(&env.run(&repo, &["install", "--client", "claude"]).success());
+    let kinds: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("Node runtime's"))
+        .collect();
+    assert_eq!(kinds.len(), 2, "{out}");
+    assert!(
+        kinds
+            .iter()
+            .any(|l| l.contains("stop handler") && l.contains("hook stop --client claude")),
+        "{out}"
+    );
+    assert!(
+        kinds
+            .iter()
+            .any(|l| l.contains("pre-tool-use guard")
+                && l.contains("hook edit-guard --client claude")),
+        "{out}"
+    );
+    let now: serde_json::Value =
+        serde_json::from_str(&read(repo.join(".claude/settings.json"))).unwrap();
+    let pre = now["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(
+        pre[0], settings["hooks"]["PreToolUse"][0],
+        "the user's hook stays first"
+    );
+    assert_eq!(pre.len(), 2);
+    assert!(!read(repo.join(".claude/settings.json")).contains("hook.mjs"));
+    // git's witness: the user's lines are all still there.
+    let (removed, _) = diff_lines(&env, &repo, ".claude/settings.json");
+    for mine in ["\"matcher\": \"Bash\"", "\"command\": \"./audit.sh\""] {
+        assert!(!removed.iter().any(|l| l.contains(mine)), "{removed:?}");
+    }
+    assert!(
+        removed.iter().any(|l| l.contains("hook.mjs")),
+        "{removed:?}"
+    );
+    let payload = serde_json::json!({
+        "session_id": "s", "cwd": repo, "hook_event_name": "PreToolUse", "tool_name": "Write",
+        "tool_input": {"file_path": repo.join(STATE), "content": "x"},
+    });
+    let a = env.run_stdin(
+        &repo,
+        &["hook", "edit-guard", "--client", "claude"],
+        &payload.to_string(),
+    );
+    let answer: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny");
+    env.run(&repo, &["check"]).success();
+}

@@ -225,8 +225,10 @@ pub enum Command {
     /// Sign off the cycle at AWAITING_USER_SIGNOFF (the user's decision, audited before the write).
     ///
     /// Refused while recovery frames or outstanding obligations remain.
+    ///
+    /// A sign-off is bound to a person and to the content. The agent relays the person's reply verbatim with --reply; it is kept in the `signed-off` event. Where the agent clients' prompt hook is registered (`git standards hook prompt-submit` in `.claude/settings.json` or `.codex/hooks.json`), sign-off is refused unless a person spoke (a `human-turn` event) while the cycle was at AWAITING_USER_SIGNOFF, after it last reached that state; then --reply is required, and with git config `standards.recordPrompts` the reply must be part of what the person wrote. A person signing off at a terminal, or a team without the hook, passes --no-human-turn-check: the event records that the check was overridden. The event also records HEAD's commit, the tree IDs of the project and of `.standards/docs/` there, and whether the working tree had uncommitted changes; `git standards verify` reports changes made after sign-off (SO-001).
     #[command(verbatim_doc_comment, after_long_help = crate::commands::transition::JSON_HELP)]
-    Signoff(JsonArgs),
+    Signoff(crate::commands::signoff::SignoffArgs),
     /// Cancel the active cycle (the user's decision, audited before the write).
     ///
     /// In a BROWNFIELD project the cycle is kept as CANCELLED and its changes are reconciled when the next cycle starts. In a GREENFIELD project cancellation is a workflow reset (Greenfield Bootstrap Cancellation): without --yes it previews `git standards reset --mode greenfield` and changes nothing (exit 1); with --yes, given the user's approval of that preview, it runs the reset (the `.standards/` tree is archived first).
@@ -388,7 +390,8 @@ impl Command {
             Command::Promote(a) => a.json,
             Command::Policy(a) => a.json,
             Command::Cadence(a) => a.json,
-            Command::Signoff(a) | Command::Unblock(a) => a.json,
+            Command::Signoff(a) => a.json,
+            Command::Unblock(a) => a.json,
             Command::Cancel(a) => a.json,
             Command::Block(a) => a.json,
             Command::NextMode(a) => a.json,

@@ -116,7 +116,14 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         Command::Promote(a) => commands::transition::promote(ctx, a.reason, a.json),
         Command::Policy(a) => commands::transition::policy(ctx, a.policy, a.reason, a.json),
         Command::Cadence(a) => commands::transition::cadence(ctx, a.cadence, a.json),
-        Command::Signoff(a) => commands::transition::signoff(ctx, a.json),
+        Command::Signoff(a) => commands::signoff::run(
+            ctx,
+            commands::signoff::Request {
+                reply: a.reply,
+                no_human_turn_check: a.no_human_turn_check,
+            },
+            a.json,
+        ),
         Command::Cancel(a) => commands::transition::cancel(ctx, a.yes, a.json),
         Command::Block(a) => commands::transition::block(ctx, a.question, a.json),
         Command::Unblock(a) => commands::transition::unblock(ctx, a.json),
@@ -263,6 +270,30 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         ),
         Command::Hook(HookCommand::Stop(a)) => {
             commands::hook::run_stop_from_stdin(ctx, a.client.map(Into::into))
+        }
+        Command::Hook(HookCommand::SessionStart(a)) => {
+            let bytes = commands::hook::read_stdin_bounded().unwrap_or_default();
+            commands::agent_hook::run_session_start(
+                ctx,
+                &mut bytes.as_slice(),
+                a.client.map(Into::into),
+            )
+        }
+        Command::Hook(HookCommand::EditGuard(a)) => {
+            let bytes = commands::hook::read_stdin_bounded().unwrap_or_default();
+            commands::agent_hook::run_edit_guard(
+                ctx,
+                &mut bytes.as_slice(),
+                a.client.map(Into::into),
+            )
+        }
+        Command::Hook(HookCommand::PromptSubmit(a)) => {
+            let bytes = commands::hook::read_stdin_bounded().unwrap_or_default();
+            commands::agent_hook::run_prompt_submit(
+                ctx,
+                &mut bytes.as_slice(),
+                a.client.map(Into::into),
+            )
         }
         Command::Hook(HookCommand::PreCommit(a)) => {
             commands::hook::run_pre_commit(ctx, a.hook, &mut |e, err| {

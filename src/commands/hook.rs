@@ -45,6 +45,27 @@ pub enum HookCommand {
     /// With --client, the payload must be a JSON object (anything else is exit 1), and the answer takes the client's form: for `claude`, the problems on stderr and exit 2; for `codex`, `{"decision": "block", "reason": "<problems>"}` on stdout and exit 0 (the problems also on stderr).
     #[command(verbatim_doc_comment)]
     Stop(HookStopArgs),
+    /// Tell a starting agent session where the workflow stands (the client's SessionStart hook).
+    ///
+    /// Reads the client's JSON payload on standard input (`cwd` says where the session is) and prints, on standard output, `{"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "<context>"}}`: the cycle, the workflow state, its owner, the next invocation (or the user's options) and any blocking question, as `git standards status` shows them; during a merge conflict, the conflict and what to do. Outside an installed project it prints nothing.
+    ///
+    /// Exit status: 0; 1 on its own error (a message on stderr; both clients go on without the context).
+    #[command(verbatim_doc_comment)]
+    SessionStart(HookClientArgs),
+    /// Refuse an agent's direct edit of `.standards/STATE.md` (the client's PreToolUse hook on its edit tools).
+    ///
+    /// Reads the tool call from standard input: Claude Code's Edit, Write and MultiEdit name the file in `tool_input.file_path`; Codex's `apply_patch` carries the patch in `tool_input.command` (every `*** Add File:`, `*** Update File:`, `*** Delete File:` and `*** Move to:` path counts, relative to the payload's `cwd`). When a target is the STATE.md of an installed project, it prints `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "<the transition commands to use instead>"}}` (the reason also on stderr). While STATE.md has an unresolved merge conflict the edit is allowed: resolving a conflict is the protocol's one hand edit. Any other call is allowed with no output.
+    ///
+    /// Exit status: 0 (allowed, or denied through the JSON answer); 1 when it cannot decide (a message on stderr; the clients then let the call run: a broken guard never stops every edit, and `git standards check` and the stop hook still report a hand-edited STATE.md).
+    #[command(verbatim_doc_comment)]
+    EditGuard(HookClientArgs),
+    /// Record that a person spoke to the agent (the client's UserPromptSubmit hook): a `human-turn` audit event.
+    ///
+    /// The event names the client, the session and the workflow state, and hangs on the active cycle; `git standards signoff` looks for one since the cycle reached AWAITING_USER_SIGNOFF. The prompt's text is not stored unless git config `standards.recordPrompts` is true (then at most 4000 characters of it). Nothing is printed on standard output, so the prompt reaches the agent unchanged.
+    ///
+    /// Exit status: 0; 1 when the event could not be recorded (a warning on stderr; the prompt still goes through, never blocked).
+    #[command(verbatim_doc_comment)]
+    PromptSubmit(HookClientArgs),
     /// The git pre-commit hook's check: `check --staged` for every project whose runtime is staged.
     ///
     /// The installed pre-commit (and pre-merge-commit) hook runs this from the top of the working tree. It exits at once, reading no file, when nothing under any `.standards/` and no `*.md` file is staged differently from HEAD (decided from the object IDs of the index and HEAD's tree). Otherwise it runs `git standards check --staged --hook <name>` for each folder whose `.standards/PROTOCOL.md` is staged, printing each report.
@@ -97,6 +118,13 @@ pub struct HookPreCommitArgs {
     /// The git hook running the check, as recorded in a `check-failed` event.
     #[arg(long, value_name = "name", default_value = "pre-commit", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub hook: String,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HookClientArgs {
+    /// The client that runs the hook: the payload must then be a JSON object.
+    #[arg(long, value_enum, ignore_case = true, value_name = "claude|codex")]
+    pub client: Option<crate::commands::invocation::ClientArg>,
 }
 
 #[derive(Debug, clap::Args)]

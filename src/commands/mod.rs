@@ -2,6 +2,7 @@
 //! validated request and a [`Context`]. Helpers they share live in
 //! [`crate::support`].
 
+pub mod agent_hook;
 pub mod archive;
 pub mod artifact;
 pub mod check;
@@ -24,6 +25,7 @@ pub mod recover;
 pub mod reset;
 pub mod resolve;
 pub mod server_hook;
+pub mod signoff;
 pub mod status;
 pub mod transition;
 pub mod uninstall;

@@ -251,6 +251,24 @@ fn refused(r: Refusal) -> Error {
 /// step on stdout, or with `json` one JSON object on stdout instead of the
 /// next step (see [`outcome_json`]).
 pub fn record(ctx: &mut Context, mv: Move, json: bool) -> Result<Transition> {
+    record_with(ctx, mv, json, None)
+}
+
+/// What a move adds to its event once its own checks passed, under the
+/// lock: more keys, or a refusal (the person-bound sign-off, issue 26).
+pub type Binding<'a> = &'a dyn Fn(
+    &crate::repo::Project,
+    &dyn Tree,
+    &StateDoc,
+) -> Result<Vec<(String, serde_json::Value)>>;
+
+/// [`record`], with `bind` consulted after the move's own checks.
+pub fn record_with(
+    ctx: &mut Context,
+    mv: Move,
+    json: bool,
+    bind: Option<Binding>,
+) -> Result<Transition> {
     // Issue 21: one writer at a time, from reading STATE.md to its rename.
     let (rt, _lock) = runtime::open_locked(&ctx.cwd, None, mv.command())?;
     // D22: no move while an interrupted multi-file write awaits `recover`.
@@ -305,7 +323,12 @@ pub fn record(ctx: &mut Context, mv: Move, json: bool) -> Result<Transition> {
         }
         return Ok(t);
     }
-    let event = event_of(&doc, &t, &mv);
+    let mut event = event_of(&doc, &t, &mv);
+    if let Some(bind) = bind {
+        for (key, value) in bind(&rt.project, &rt.tree, &doc)? {
+            event = event.detail(key, value);
+        }
+    }
     // D20: the user's own decisions are evidenced first. Issue 21: the event
     // is a step of the move's journal, so the move lands with its event
     // (after a crash, through `recover`) or not at all: a move whose event

@@ -222,6 +222,15 @@ impl OperationLock {
     /// Takes the lock beside `journal`, waiting (bounded) for another writer;
     /// `operation` is recorded in the lock file so a refused writer names it.
     fn acquire(journal: &Path, operation: &str) -> Result<OperationLock> {
+        OperationLock::acquire_within(journal, operation, lock_wait())
+    }
+
+    /// [`OperationLock::acquire`], waiting at most `wait`.
+    fn acquire_within(
+        journal: &Path,
+        operation: &str,
+        wait: std::time::Duration,
+    ) -> Result<OperationLock> {
         let parent = journal.parent().expect("the journal has a parent folder");
         let path = parent.join(LOCK);
         if HELD.with(|h| h.borrow().contains(&path)) {
@@ -235,7 +244,6 @@ impl OperationLock {
             .write(true)
             .open(&path)
             .map_err(|e| Error::io(&path, e))?;
-        let wait = lock_wait();
         let locked = super::handles::lock_within(&file, wait, std::time::Duration::from_millis(5))
             .map_err(|e| Error::io(&path, e))?;
         if !locked {
@@ -294,6 +302,23 @@ pub fn lock(project: &Project, operation: &str) -> Result<OperationLock> {
     if lock.file.is_some() {
         if let Some(parent) = journal.parent() {
             // Holding the lock, no writer is staging: what a killed one staged goes.
+            clean_leftovers(parent);
+        }
+    }
+    Ok(lock)
+}
+
+/// [`lock`] for a writer with a time budget of its own (the agents' prompt
+/// hook, which must answer its client in seconds): waits at most `wait`.
+pub fn lock_within(
+    project: &Project,
+    operation: &str,
+    wait: std::time::Duration,
+) -> Result<OperationLock> {
+    let journal = location(project);
+    let lock = OperationLock::acquire_within(&journal, operation, wait.min(lock_wait()))?;
+    if lock.file.is_some() {
+        if let Some(parent) = journal.parent() {
             clean_leftovers(parent);
         }
     }

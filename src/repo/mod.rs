@@ -1,6 +1,7 @@
 //! Everything that touches git or the filesystem: discovery, snapshots of the
 //! working tree, the index and commits, and atomic writes.
 
+pub mod agent;
 pub mod archive;
 pub mod bounded;
 pub mod change_plan;

@@ -114,6 +114,16 @@ impl Env {
         Assert::new(cmd.output().expect("binary runs"))
     }
 
+    /// Runs the binary in `dir` with `args` and `input` on standard input
+    /// (an agent client's hook payload).
+    pub fn run_stdin(&self, dir: &Path, args: &[&str], input: &str) -> Assert {
+        let mut cmd = self.cmd(dir);
+        cmd.args(args);
+        assert_cmd::Command::from_std(cmd)
+            .write_stdin(input)
+            .assert()
+    }
+
     /// Dates every file of the working tree `dir` (not `.git`) long before
     /// any index written now: git then trusts their stat data (they are not
     /// racily clean), and so does the working-tree snapshot.

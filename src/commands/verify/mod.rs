@@ -2,6 +2,7 @@
 //! commit of a range checked against its first parent, and (with `--into`)
 //! the in-memory merge of the tip into a branch, for CI and `pre-push`.
 
+mod after_signoff;
 pub mod format;
 
 use std::collections::HashMap;
@@ -415,6 +416,13 @@ pub fn evaluate_span(
                         merge_guard::commit_line_merge(project, id, dir)?
                             .into_iter()
                             .collect(),
+                    ));
+                }
+                // Issue 26: nothing changes after sign-off (SO-001).
+                if let (Some(pid), Some(p)) = (parent_id, &parent) {
+                    problems.extend(in_repo(
+                        dir,
+                        after_signoff::problems(project, pid, p, id, &tree, dir)?,
                     ));
                 }
             }

@@ -75,6 +75,7 @@ event_kinds! {
     Unblocked = "unblocked": "the blocking question was answered; keys: answer.",
     NextModeChosen = "next-mode-chosen": "the user chose or withdrew the next cycle's mode (user authority); keys: from, to (`PendingCycleMode` before and after), request_blocked (whether a saved request still waits).",
     ClientsInstalled = "clients-installed": "agent client files were installed; keys: clients, paths.",
+    HumanTurn = "human-turn": "a person submitted a prompt to an agent client (its prompt hook); keys: client, session, workflow_state, prompt (only with git config `standards.recordPrompts`).",
 }
 
 impl std::fmt::Display for EventKind {

@@ -6,6 +6,7 @@
 //! the working tree, the index or a commit arrive as [`Tree`]s.
 
 pub mod acceptance;
+pub mod after_signoff;
 pub mod completion;
 pub mod context;
 pub mod development;

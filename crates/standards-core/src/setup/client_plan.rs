@@ -13,8 +13,10 @@ use crate::assets::skills::SKILLS;
 use crate::invocation::Client;
 use crate::model::layout::MARKER;
 use crate::model::tree::{Node, Text, Tree};
+use crate::setup::agent_hooks::{self as ah, HookDef};
 use crate::setup::change::{ChangePlan, Step};
 use crate::setup::clients::{self as cl, Manifest};
+use crate::setup::plugins;
 
 /// Why the client part refuses: what is wrong, and what to do.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -42,6 +44,7 @@ pub const AGENTS_MD: &str = "AGENTS.md";
 pub const CLAUDE_MD: &str = "CLAUDE.md";
 pub const CLAUDE_SETTINGS: &str = ".claude/settings.json";
 pub const CODEX_HOOKS: &str = ".codex/hooks.json";
+pub const CODEX_CONFIG: &str = ".codex/config.toml";
 
 /// What the user asked for with `--client`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -298,6 +301,9 @@ pub fn plan(
             }
         }
     }
+    // The clients whose hooks an enabled plugin provides (the record still
+    // says hooks are on, so they come back here when the plugin goes).
+    let mut by_plugin: Vec<Client> = Vec::new();
     if clients.contains(&Client::Claude) {
         inspect(tree, CLAUDE_SETTINGS)?;
         let original = text_of(tree, CLAUDE_SETTINGS)?;
@@ -369,20 +375,20 @@ pub fn plan(
         for role in newly {
             m.own_override(role);
         }
-        let found = cl::merge_hooks(
-            &mut now,
-            hooks.then_some(cl::CLAUDE_HOOK_COMMAND),
-            CLAUDE_SETTINGS,
-        )
-        .map_err(|e| Refusal::new(e, None))?;
-        note_hooks(
-            &mut p,
-            &m,
-            CLAUDE_SETTINGS,
-            &found,
-            hooks,
-            cl::CLAUDE_HOOK_COMMAND,
-        );
+        let set = ah::hook_set(Client::Claude);
+        // Issue 26: the plugin's hooks and ours never both run.
+        let plugin = plugins::claude_enables(&Value::Object(now.clone()));
+        if plugin && hooks {
+            by_plugin.push(Client::Claude);
+            p.notices.push(format!(
+                "The Claude Code plugin `{}` is enabled in {CLAUDE_SETTINGS}: its hooks run from the plugin, so install registers none there.",
+                plugins::PLUGIN_KEY
+            ));
+        }
+        let on = hooks && !plugin;
+        let found = ah::merge_hook_set(&mut now, on.then_some(&set[..]), CLAUDE_SETTINGS)
+            .map_err(|e| Refusal::new(e, None))?;
+        note_hooks(&mut p, &m, CLAUDE_SETTINGS, &found, on, &set);
         let orig = original.as_deref().zip(before.as_ref());
         if let Some(text) = cl::settings_text(orig, &now) {
             p.changes.push(write_step(tree, CLAUDE_SETTINGS, text));
@@ -391,6 +397,15 @@ pub fn plan(
     if clients.contains(&Client::Codex) {
         inspect(tree, CODEX_HOOKS)?;
         let original = text_of(tree, CODEX_HOOKS)?;
+        let plugin = text_of(tree, CODEX_CONFIG)?.is_some_and(|t| plugins::codex_enables(&t));
+        if plugin && hooks {
+            by_plugin.push(Client::Codex);
+            p.notices.push(format!(
+                "The Codex plugin `{}` is enabled in {CODEX_CONFIG}: its hooks run from the plugin, so install registers none in {CODEX_HOOKS}.",
+                plugins::PLUGIN_KEY
+            ));
+        }
+        let hooks = hooks && !plugin;
         if original.is_some() || hooks {
             let before = match &original {
                 Some(t) => {
@@ -399,20 +414,10 @@ pub fn plan(
                 None => None,
             };
             let mut now = before.clone().unwrap_or_default();
-            let found = cl::merge_hooks(
-                &mut now,
-                hooks.then_some(cl::CODEX_HOOK_COMMAND),
-                CODEX_HOOKS,
-            )
-            .map_err(|e| Refusal::new(e, None))?;
-            note_hooks(
-                &mut p,
-                &m,
-                CODEX_HOOKS,
-                &found,
-                hooks,
-                cl::CODEX_HOOK_COMMAND,
-            );
+            let set = ah::hook_set(Client::Codex);
+            let found = ah::merge_hook_set(&mut now, hooks.then_some(&set[..]), CODEX_HOOKS)
+                .map_err(|e| Refusal::new(e, None))?;
+            note_hooks(&mut p, &m, CODEX_HOOKS, &found, hooks, &set);
             if let Some(text) = cl::settings_text(original.as_deref().zip(before.as_ref()), &now) {
                 for dir in [".codex", CODEX_HOOKS] {
                     if tree.node(dir) == Node::Missing {
@@ -457,31 +462,52 @@ fn note_hooks(
     file: &str,
     found: &cl::HookMerge,
     hooks: bool,
-    command: &str,
+    set: &[HookDef],
 ) {
+    let ours = |event: &str| {
+        set.iter()
+            .find(|d| d.event == event)
+            .map(|d| d.command.clone())
+            .unwrap_or_default()
+    };
     if found.node_handlers > 0 {
         // Each Node handler by its kind (issue 29, item 2).
         for event in &found.node_events {
             match event.as_str() {
                 "Stop" if hooks => p.notices.push(format!(
-                    "Replaced the Node runtime's stop handler (`.standards/bin/hook.mjs stop`) in {file} with ours, `{command}`."
+                    "Replaced the Node runtime's stop handler (`.standards/bin/hook.mjs stop`) in {file} with ours, `{}`.",
+                    ours("Stop")
                 )),
                 "Stop" => p.notices.push(format!(
                     "Removed the Node runtime's stop handler (`.standards/bin/hook.mjs stop`) from {file}; hooks are off for this install, so none of ours replaces it (add ours with `git standards install --hooks`)."
                 )),
+                "PreToolUse" if hooks => p.notices.push(format!(
+                    "Replaced the Node runtime's pre-tool-use guard (`.standards/bin/hook.mjs`, PreToolUse) in {file} with our edit guard, `{}`: it refuses an agent's direct edit of `.standards/STATE.md` and names the transition command to use.",
+                    ours("PreToolUse")
+                )),
                 "PreToolUse" => p.warnings.push(format!(
-                    "removed the Node runtime's pre-tool-use guard (`.standards/bin/hook.mjs`, PreToolUse) from {file}: its tool is gone with `.standards/bin/`, and no edit guard replaces it yet, so an agent's direct edits of `.standards/` are caught only by `git standards check` and the stop hook."
+                    "removed the Node runtime's pre-tool-use guard (`.standards/bin/hook.mjs`, PreToolUse) from {file}: its tool is gone with `.standards/bin/`, and hooks are off for this install, so no edit guard replaces it (add ours with `git standards install --hooks`); until then an agent's direct edits of `.standards/` are caught only by `git standards check`."
                 )),
                 other => p.warnings.push(format!(
                     "removed the Node runtime's {other} handler (`.standards/bin/hook.mjs`) from {file}: its tool is gone with `.standards/bin/`, and nothing replaces it."
                 )),
             }
         }
-    } else if hooks
-        && m.hooks().is_some_and(|h| h.iter().any(|f| f == file))
-        && found.before != [cl::hook_group(command)["hooks"][0].clone()]
-    {
-        p.restored.push(format!("STANDARDS hooks in {file}"));
+    } else if hooks && m.hooks().is_some_and(|h| h.iter().any(|f| f == file)) {
+        let wanted: Vec<serde_json::Value> = set.iter().map(HookDef::handler).collect();
+        if found.before.is_empty() {
+            p.restored.push(format!("STANDARDS hooks in {file}"));
+        } else if found.before != wanted {
+            let kinds: Vec<&str> = set
+                .iter()
+                .filter(|d| !found.before.contains(&d.handler()))
+                .map(|d| d.event)
+                .collect();
+            p.notices.push(format!(
+                "Updated the STANDARDS hooks in {file} (added or changed: {}).",
+                kinds.join(", ")
+            ));
+        }
     }
 }
 

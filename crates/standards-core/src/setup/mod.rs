@@ -2,6 +2,7 @@
 //! runtime, the team's config, fresh-installation rules and the merge guard's
 //! verdict.
 
+pub mod agent_hooks;
 pub mod change;
 pub mod client_plan;
 pub mod clients;
@@ -10,3 +11,4 @@ pub mod fresh;
 pub mod install;
 pub mod merge_guard;
 pub mod migration;
+pub mod plugins;

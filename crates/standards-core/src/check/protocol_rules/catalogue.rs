@@ -328,6 +328,12 @@ pub fn render_catalogue() -> String {
         "| ID | Rule | Protocol | Enforces | Reports on |\n| --- | --- | --- | --- | --- |\n",
     );
     out.push_str("| MG-001 | No line-merged STATE.md | D24 STATE.md merges | When both parents changed `.standards/STATE.md` since their merge base, the merge result is one of the two versions (the driver's conflict, decided with the `resolve` command), never a third text that git's line merge made: a workflow state neither branch had. Independent of the merge driver, which a fresh clone lacks. | `.standards/STATE.md` |\n");
+    out.push_str("\n## History rules outside the snapshot\n\n");
+    out.push_str("Decided from a commit and its first parent, by `verify`.\n\n");
+    out.push_str(
+        "| ID | Rule | Protocol | Enforces | Reports on |\n| --- | --- | --- | --- | --- |\n",
+    );
+    out.push_str("| SO-001 | Nothing changes after sign-off | Sign off; Workflow reset | After a commit that holds a `SIGNED_OFF` cycle, no commit changes the project's code or records (`.standards/docs/`, `CONTEXT.md`; not the runtime, `config.toml` or the client files) while the cycle stays signed off, and the commit that leaves `SIGNED_OFF` (the reset) changes nothing outside `.standards/`: the user signed off what they saw. | the first changed path |\n");
     out.push_str("\n## Not mechanical: rules that need judgement\n\n");
     out.push_str("| Protocol | Rule | Why no checker decides it |\n| --- | --- | --- |\n");
     for j in JUDGEMENT {

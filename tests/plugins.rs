@@ -1,0 +1,207 @@
+//! Issue 26: this repository as a plugin marketplace for Claude Code and
+//! Codex. The committed files are exactly what `setup::plugins` generates
+//! from the skill sources and hook definitions of the per-repository install
+//! (`UPDATE_PLUGINS=1 cargo test --locked --test tests plugins::` rewrites
+//! them), versioned with the crate, and each manifest carries the fields
+//! its client documents.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::{read, write, Env};
+use standards_core::setup::plugins::{self, PLUGIN, PLUGIN_DIR, PLUGIN_KEY};
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn json(path: &str) -> Value {
+    serde_json::from_str(&read(root().join(path))).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn committed_plugin_files_match_their_sources() {
+    let files = plugins::files(VERSION);
+    if std::env::var_os("UPDATE_PLUGINS").is_some() {
+        // Skill files of roles no longer shipped go first.
+        let _ = std::fs::remove_dir_all(root().join(PLUGIN_DIR).join("skills"));
+        for (path, text) in &files {
+            write(root().join(path), text);
+        }
+    }
+    let mut stale = Vec::new();
+    for (path, text) in &files {
+        if std::fs::read_to_string(root().join(path)).ok().as_deref() != Some(text.as_str()) {
+            stale.push(path.clone());
+        }
+    }
+    // Nothing extra in the plugin folder either.
+    let mut on_disk = Vec::new();
+    let mut stack = vec![root().join(PLUGIN_DIR)];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            } else {
+                on_disk.push(
+                    e.path()
+                        .strip_prefix(root())
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned(),
+                );
+            }
+        }
+    }
+    for path in on_disk {
+        if !files.iter().any(|(p, _)| *p == path) {
+            stale.push(format!("{path} (not generated)"));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "the plugin files are stale: {stale:?}; regenerate them with `UPDATE_PLUGINS=1 cargo test --locked --test tests plugins::` and commit the result"
+    );
+}
+
+#[test]
+fn the_claude_manifests_carry_the_documented_fields() {
+    let market = json(".claude-plugin/marketplace.json");
+    assert!(market["name"].as_str().is_some_and(kebab));
+    assert!(market["owner"]["name"].is_string());
+    let entry = &market["plugins"][0];
+    assert_eq!(entry["name"], PLUGIN);
+    assert_eq!(entry["version"], VERSION);
+    let source = entry["source"].as_str().unwrap();
+    assert!(source.starts_with("./"), "{source}");
+    let dir = root().join(source);
+    let plugin = json(&format!("{PLUGIN_DIR}/.claude-plugin/plugin.json"));
+    assert!(dir.join(".claude-plugin/plugin.json").is_file());
+    assert_eq!(plugin["name"], PLUGIN);
+    assert!(kebab(plugin["name"].as_str().unwrap()));
+    assert_eq!(plugin["version"], VERSION);
+    assert!(plugin["description"].is_string());
+    assert!(plugin["author"]["name"].is_string());
+    // The default locations Claude Code reads: skills/<name>/SKILL.md, hooks/hooks.json.
+    for s in standards_core::assets::skills::SKILLS {
+        let skill = read(dir.join("skills").join(s.role).join("SKILL.md"));
+        assert!(
+            skill.starts_with("---\ndisable-model-invocation: true\n"),
+            "{}",
+            s.role
+        );
+        assert!(skill.contains(&format!("\nname: {}\n", s.role)));
+    }
+    check_hooks(&json(&format!("{PLUGIN_DIR}/hooks/hooks.json")), "claude");
+}
+
+#[test]
+fn the_codex_manifests_carry_the_documented_fields() {
+    let market = json(".agents/plugins/marketplace.json");
+    assert!(market["name"].as_str().is_some_and(kebab));
+    let entry = &market["plugins"][0];
+    assert_eq!(entry["name"], PLUGIN);
+    assert_eq!(entry["source"]["source"], "local");
+    let path = entry["source"]["path"].as_str().unwrap();
+    assert!(path.starts_with("./") && !path.contains(".."), "{path}");
+    assert_eq!(entry["policy"]["installation"], "AVAILABLE");
+    assert_eq!(entry["policy"]["authentication"], "ON_INSTALL");
+    assert!(entry["category"].is_string());
+    let dir = root().join(path);
+    let plugin = json(&format!("{PLUGIN_DIR}/.codex-plugin/plugin.json"));
+    assert!(dir.join(".codex-plugin/plugin.json").is_file());
+    assert_eq!(plugin["name"], PLUGIN);
+    assert_eq!(plugin["version"], VERSION);
+    assert!(plugin["interface"]["displayName"].is_string());
+    for key in ["skills", "hooks"] {
+        let rel = plugin[key].as_str().unwrap();
+        assert!(rel.starts_with("./"), "{key}: {rel}");
+        assert!(dir.join(rel).exists(), "{key}: {rel}");
+    }
+    check_hooks(&json(&format!("{PLUGIN_DIR}/hooks/codex.json")), "codex");
+}
+
+fn kebab(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// A hooks file: the documented events, each group a list of `command`
+/// handlers with a timeout, every command one of ours for `client`.
+fn check_hooks(v: &Value, client: &str) {
+    let events = v["hooks"].as_object().unwrap();
+    let names: Vec<&String> = events.keys().collect();
+    assert_eq!(
+        names,
+        ["SessionStart", "PreToolUse", "UserPromptSubmit", "Stop"]
+    );
+    for groups in events.values() {
+        for g in groups.as_array().unwrap() {
+            for h in g["hooks"].as_array().unwrap() {
+                assert_eq!(h["type"], "command");
+                assert!(h["timeout"].as_u64().is_some_and(|t| t > 0));
+                let c = h["command"].as_str().unwrap();
+                assert!(c.contains("git standards hook "), "{c}");
+                assert!(c.ends_with(&format!("--client {client}")), "{c}");
+            }
+        }
+    }
+}
+
+/// The plugin's skills are the per-repository install's, byte for byte but
+/// the front-matter line that keeps them explicit.
+#[test]
+fn plugin_skills_are_the_installed_skills() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install", "--client", "both"]).success();
+    for s in standards_core::assets::skills::SKILLS {
+        for (file, _) in s.files {
+            let installed = read(repo.join(".claude/skills").join(s.role).join(file));
+            let shipped = read(
+                root()
+                    .join(PLUGIN_DIR)
+                    .join("skills")
+                    .join(s.role)
+                    .join(file),
+            );
+            assert_eq!(
+                shipped.replacen("disable-model-invocation: true\n", "", 1),
+                installed,
+                "{}/{file}",
+                s.role
+            );
+        }
+    }
+}
+
+/// With the plugin enabled in a client's settings, install registers no
+/// hooks of its own there (never twice), and says why.
+#[test]
+fn install_registers_no_hooks_where_the_plugin_is_enabled() {
+    let (env, repo) = Env::repo();
+    write(
+        repo.join(".claude/settings.json"),
+        format!("{{\n  \"enabledPlugins\": {{\n    \"{PLUGIN_KEY}\": true\n  }}\n}}\n"),
+    );
+    write(
+        repo.join(".codex/config.toml"),
+        format!("[plugins.\"{PLUGIN_KEY}\"]\nenabled = true\n"),
+    );
+    let out = crate::common::stdout(&env.run(&repo, &["install", "--client", "both"]).success());
+    assert!(out.contains("plugin"), "{out}");
+    let settings: Value = serde_json::from_str(&read(repo.join(".claude/settings.json"))).unwrap();
+    assert!(settings.get("hooks").is_none(), "{settings}");
+    assert!(!repo.join(".codex/hooks.json").exists());
+    // Turned off again, the next install registers them.
+    write(
+        repo.join(".codex/config.toml"),
+        format!("[plugins.\"{PLUGIN_KEY}\"]\nenabled = false\n"),
+    );
+    env.run(&repo, &["install"]).success();
+    let codex: Value = serde_json::from_str(&read(repo.join(".codex/hooks.json"))).unwrap();
+    assert_eq!(codex["hooks"].as_object().unwrap().len(), 4);
+}
