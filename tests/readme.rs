@@ -93,12 +93,15 @@ fn is_cycle_id(word: &str) -> bool {
             .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
 }
 
+/// An abbreviated or full object name. One without a digit (`ecadcda`: one
+/// abbreviated hash in about 900 has none) counts only at git's default
+/// abbreviation or full length, so hex-letter words stay words.
 fn is_hash(word: &str) -> bool {
     (7..=40).contains(&word.len())
         && word
             .bytes()
             .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
-        && word.bytes().any(|c| c.is_ascii_digit())
+        && (word.bytes().any(|c| c.is_ascii_digit()) || matches!(word.len(), 7 | 40))
 }
 
 fn is_date(word: &str) -> bool {
@@ -277,4 +280,9 @@ fn the_matcher_understands_the_convention() {
         "<id> at <hash> on <date> <time>Z"
     );
     assert_eq!(normalise("added 7 files", tmp, tmp), "added 7 files");
+    assert_eq!(normalise("at ecadcda", tmp, tmp), "at <hash>");
+    assert_eq!(
+        normalise("a deadbeef facade", tmp, tmp),
+        "a deadbeef facade"
+    );
 }

@@ -301,9 +301,6 @@ pub fn plan(
             }
         }
     }
-    // The clients whose hooks an enabled plugin provides (the record still
-    // says hooks are on, so they come back here when the plugin goes).
-    let mut by_plugin: Vec<Client> = Vec::new();
     if clients.contains(&Client::Claude) {
         inspect(tree, CLAUDE_SETTINGS)?;
         let original = text_of(tree, CLAUDE_SETTINGS)?;
@@ -379,7 +376,6 @@ pub fn plan(
         // Issue 26: the plugin's hooks and ours never both run.
         let plugin = plugins::claude_enables(&Value::Object(now.clone()));
         if plugin && hooks {
-            by_plugin.push(Client::Claude);
             p.notices.push(format!(
                 "The Claude Code plugin `{}` is enabled in {CLAUDE_SETTINGS}: its hooks run from the plugin, so install registers none there.",
                 plugins::PLUGIN_KEY
@@ -399,7 +395,6 @@ pub fn plan(
         let original = text_of(tree, CODEX_HOOKS)?;
         let plugin = text_of(tree, CODEX_CONFIG)?.is_some_and(|t| plugins::codex_enables(&t));
         if plugin && hooks {
-            by_plugin.push(Client::Codex);
             p.notices.push(format!(
                 "The Codex plugin `{}` is enabled in {CODEX_CONFIG}: its hooks run from the plugin, so install registers none in {CODEX_HOOKS}.",
                 plugins::PLUGIN_KEY
