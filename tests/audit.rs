@@ -580,7 +580,9 @@ fn log_filters_and_readable_lines() {
         log_json(&p, &["--since", "2000-01-01", "--until", "2999-01-01"]).len(),
         3
     );
-    let a = p.run(&["log", "--color", "never"]).success();
+    let a = p
+        .run(&["log", "--format", "full", "--color", "never"])
+        .success();
     let out = stdout(&a);
     let line = out.lines().find(|l| l.contains(&one)).unwrap();
     assert!(
@@ -588,6 +590,13 @@ fn log_filters_and_readable_lines() {
         "{line}"
     );
     assert!(line.contains("cycle-id-issued  request=One"), "{line}");
+    let a = p.run(&["log", "--color", "never"]).success();
+    let out = stdout(&a);
+    let line = out.lines().find(|l| l.contains(&one)).unwrap();
+    assert!(
+        line.contains(&format!("  cycle-id-issued  {one}  request=One")),
+        "{line}"
+    );
     // Bad filters are usage errors.
     p.run(&["log", "--event", "nonsense"]).code(2);
     p.run(&["log", "--since", "yesterday"]).code(2);

@@ -39,6 +39,7 @@ mod invocation;
 mod invocation_scenarios;
 mod layering;
 mod lifecycle;
+mod log_format;
 mod man;
 mod merge_guard;
 mod named_commands;

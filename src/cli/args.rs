@@ -251,7 +251,7 @@ pub enum Command {
     NextMode(NextModeArgs),
     /// Show the audit trail: every recorded event, oldest first.
     ///
-    /// Reads the events from git notes under `refs/notes/standards` and prints one line per event: time (UTC), actor, cycle (`-` outside any cycle), event type and its own keys. Sorted by time, then event ID. Every filter given must hold. With --json, prints each event's stored JSON line unchanged (JSON Lines).
+    /// Reads the events from git notes under `refs/notes/standards` and prints one line per event, like `git log --oneline`: time (UTC), event type, cycle (`-` outside any cycle) and its own keys, at most 100 characters (a long cycle ID or summary is cut with `…`). With --format full, each line is whole: time, actor, cycle, event type and every key. Sorted by time, then event ID. Every filter given must hold. With --json, prints each event's stored JSON line unchanged (JSON Lines); --format and --json together are a usage error.
     ///
     /// A stored line that is not a valid event (edited by hand, or fetched from a remote) is reported on stderr with its note (anchor) and line number, and skipped: every valid event is still printed and the exit status stays 0. With --json the report is one JSON object per bad line on stderr: {"warning", "note" (the annotated anchor's ID), "cycle" (null for the project anchor), "line", "problem"}.
     #[command(verbatim_doc_comment, after_long_help = standards_core::audit::schema_help())]

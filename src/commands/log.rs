@@ -42,9 +42,23 @@ pub struct LogArgs {
     /// Only the newest N matching events (still printed oldest first).
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    /// Readable lines: `oneline` (time, event, cycle, summary; at most 100
+    /// characters) or `full` (also the actor, nothing shortened).
+    #[arg(long, value_name = "format", value_enum, default_value_t = Format::Oneline, ignore_case = true, conflicts_with = "json")]
+    pub format: Format,
     /// Print each event's JSON line (JSON Lines) instead of readable lines.
     #[arg(long)]
     pub json: bool,
+}
+
+/// How `log` prints an event when it does not print JSON.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One short line per event, like `git log --oneline`.
+    #[default]
+    Oneline,
+    /// Every field on one line: time, actor, cycle, event, summary.
+    Full,
 }
 
 fn event_names() -> clap::builder::PossibleValuesParser {
@@ -76,6 +90,7 @@ pub fn log_request(a: LogArgs) -> Result<crate::commands::log::Request> {
             limit: a.limit,
         },
         json: a.json,
+        format: a.format,
     })
 }
 
@@ -84,6 +99,7 @@ pub fn log_request(a: LogArgs) -> Result<crate::commands::log::Request> {
 pub struct Request {
     pub filter: Filter,
     pub json: bool,
+    pub format: Format,
 }
 
 /// A stored line that is not a valid event.
@@ -310,6 +326,82 @@ fn write_readable(line: &mut String, e: &Recorded, color: bool) {
     }
 }
 
+/// The widest a `--format oneline` line gets, in characters.
+pub const ONELINE_WIDTH: usize = 100;
+/// The most an event type or a cycle ID takes of a oneline line.
+const EVENT_WIDTH: usize = 24;
+const CYCLE_WIDTH: usize = 40;
+
+/// `text` cut to at most `max` characters, the last one `…` when cut
+/// (always on a character boundary).
+fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some(_) if max == 0 => std::borrow::Cow::Borrowed(""),
+        Some(_) => {
+            let (cut, _) = text.char_indices().nth(max - 1).unwrap_or((0, ' '));
+            std::borrow::Cow::Owned(format!("{}…", &text[..cut]))
+        }
+    }
+}
+
+/// `text` cut in the middle to at most `max` characters: a cycle ID keeps
+/// its start (the slug) and its end (the time and the random part, which
+/// tell cycles apart), joined by `…`.
+fn shorten_middle(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    let count = text.chars().count();
+    if count <= max || max < 3 {
+        return shorten(text, max);
+    }
+    let tail = (max - 1) * 2 / 3;
+    let head = max - 1 - tail;
+    let head_end = text.char_indices().nth(head).map_or(text.len(), |(i, _)| i);
+    let tail_start = text
+        .char_indices()
+        .nth(count - tail)
+        .map_or(text.len(), |(i, _)| i);
+    std::borrow::Cow::Owned(format!("{}…{}", &text[..head_end], &text[tail_start..]))
+}
+
+/// One short line (`--format oneline`): time, event, cycle and summary,
+/// each shortened so that the line is at most [`ONELINE_WIDTH`] characters
+/// (colour codes aside). Control characters are escaped before cutting.
+pub fn oneline(e: &Recorded, color: bool) -> String {
+    let mut line = String::with_capacity(ONELINE_WIDTH + 16);
+    write_oneline(&mut line, e, color);
+    line
+}
+
+fn write_oneline(line: &mut String, e: &Recorded, color: bool) {
+    use chrono::{Datelike as _, Timelike as _};
+    use std::fmt::Write as _;
+    let t = e.time;
+    let (dim, reset) = style::codes(style::DIM, color);
+    let (bold, _) = style::codes(style::HEADING, color);
+    let event = one_line(&e.event);
+    let event = shorten(&event, EVENT_WIDTH);
+    let cycle = one_line(e.cycle.as_deref().unwrap_or("-"));
+    let cycle = shorten_middle(&cycle, CYCLE_WIDTH);
+    let _ = write!(
+        line,
+        "{dim}{:04}-{:02}-{:02} {:02}:{:02}:{:02}Z{reset}  {bold}{event}{reset}  {cycle}",
+        t.year(),
+        t.month(),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second(),
+    );
+    // "YYYY-MM-DD HH:MM:SSZ" and two separators of two spaces.
+    let used = 20 + 2 + event.chars().count() + 2 + cycle.chars().count();
+    let summary = e.summary();
+    let room = ONELINE_WIDTH.saturating_sub(used + 2);
+    if !summary.is_empty() && room > 0 {
+        line.push_str("  ");
+        line.push_str(&shorten(&summary, room));
+    }
+}
+
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let notes = read(&project, &request.filter)?;
@@ -322,10 +414,10 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let mut text = String::with_capacity(256);
     let mut print = |out: &mut dyn std::io::Write, e: &Recorded| -> Result<()> {
         text.clear();
-        if request.json {
-            text.push_str(&e.line);
-        } else {
-            write_readable(&mut text, e, ctx.color);
+        match (request.json, request.format) {
+            (true, _) => text.push_str(&e.line),
+            (false, Format::Oneline) => write_oneline(&mut text, e, ctx.color),
+            (false, Format::Full) => write_readable(&mut text, e, ctx.color),
         }
         text.push('\n');
         out.write_all(text.as_bytes()).map_err(Error::stdout)
@@ -472,5 +564,68 @@ mod tests {
         assert_eq!(got, want);
         let bad: Vec<(u32, u32)> = lines.bad.iter().map(|b| (b.0, b.1)).collect();
         assert_eq!(bad, [(0, 2), (1, 3)]);
+    }
+
+    #[test]
+    fn shorten_cuts_on_a_char_boundary_with_an_ellipsis() {
+        assert_eq!(shorten("abc", 3), "abc");
+        assert_eq!(shorten("abcd", 3), "ab…");
+        assert_eq!(shorten("ééééé", 4), "ééé…");
+        assert_eq!(shorten("日本語テキスト", 3), "日本…");
+        assert_eq!(shorten("abc", 0), "");
+        assert_eq!(shorten("", 0), "");
+        let id = "rewrite-the-search-page-and-the-index-20261201T092653Z-723e4025";
+        let cut = shorten_middle(id, 40);
+        assert_eq!(cut, "rewrite-the-s…-20261201T092653Z-723e4025");
+        assert_eq!(cut.chars().count(), 40);
+        assert_eq!(
+            shorten_middle("add-search-20261201T092653Z-723e4025", 40),
+            "add-search-20261201T092653Z-723e4025"
+        );
+        assert_eq!(shorten_middle("ééééééé", 4), "é…éé");
+        assert_eq!(shorten_middle("abcd", 2), "a…");
+    }
+
+    /// Long requests, reasons, cycle IDs, event types and control
+    /// characters: every oneline line stays within the width, escaped, and
+    /// keeps its time, event and cycle (or their start).
+    #[test]
+    fn oneline_lines_stay_short_and_escaped() {
+        let long = "x".repeat(700);
+        let cases = [
+            format!(
+                r#"{{"ts":"2026-12-01T09:04:53.123456Z","id":"a","event":"cycle-id-issued","actor":"A <a@b>","cycle":"add-search-20261201T092653Z-723e4025","request":"{long}"}}"#
+            ),
+            format!(
+                r#"{{"ts":"2026-12-01T09:04:53Z","id":"b","event":"state-changed","actor":"A","cycle":"{long}","from":"a","to":"b","reason":"é{long}"}}"#
+            ),
+            format!(
+                r#"{{"ts":"2026-12-01T09:04:53Z","id":"c","event":"{long}","actor":"A","reason":"a\u001b[31mred\nnext"}}"#
+            ),
+            r#"{"ts":"2026-12-01T09:04:53Z","id":"d","event":"installed","actor":"A"}"#.to_string(),
+        ];
+        for raw in &cases {
+            let e = parse_line(raw).unwrap();
+            let line = oneline(&e, false);
+            assert!(line.chars().count() <= ONELINE_WIDTH, "{line}");
+            assert!(!line.chars().any(char::is_control), "{line:?}");
+            assert!(line.starts_with("2026-12-01 09:04:53Z  "), "{line}");
+            let event = one_line(&e.event);
+            let shown = event.chars().take(EVENT_WIDTH - 1).collect::<String>();
+            assert!(line.contains(&format!("  {shown}")), "{line}");
+            if let Some(c) = &e.cycle {
+                assert!(line.contains(&*shorten_middle(c, CYCLE_WIDTH)), "{line}");
+            }
+            // Colours add codes, never visible characters.
+            let coloured = oneline(&e, true);
+            assert!(coloured.len() > line.len(), "{coloured:?}");
+        }
+        let short = parse_line(&cases[3]).unwrap();
+        assert_eq!(oneline(&short, false), "2026-12-01 09:04:53Z  installed  -");
+        let first = oneline(&parse_line(&cases[0]).unwrap(), false);
+        assert_eq!(first.chars().count(), ONELINE_WIDTH, "{first}");
+        assert!(first.contains("  request=xxx"), "{first}");
+        assert!(first.ends_with("x…"), "{first}");
+        assert!(!readable(&parse_line(&cases[0]).unwrap(), false).contains('…'));
     }
 }
