@@ -523,3 +523,24 @@ fn verify_reports_changes_made_after_sign_off_until_the_reset() {
         .code(1);
     assert!(stdout(&a).contains("SO-001"));
 }
+
+/// A payload that cannot be read (standard input is a folder) is each
+/// hook's own error, reported by its fail-safe (exit 1, a message), never
+/// taken as an empty payload that the guard would let through unseen.
+#[test]
+fn an_unreadable_payload_is_each_hooks_own_error() {
+    let (env, repo) = installed("claude");
+    // Without --client an empty payload counts as `{}`, so only the read
+    // error itself can make these exit 1.
+    for name in ["session-start", "edit-guard", "prompt-submit", "stop"] {
+        let out = env
+            .cmd(&repo)
+            .args(["hook", name])
+            .stdin(std::fs::File::open(&repo).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}: {out:?}");
+        assert!(!out.stderr.is_empty(), "{name}: {out:?}");
+        assert!(out.stdout.is_empty(), "{name}: {out:?}");
+    }
+}

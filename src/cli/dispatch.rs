@@ -269,32 +269,23 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
             },
         ),
         Command::Hook(HookCommand::Stop(a)) => {
-            commands::hook::run_stop_from_stdin(ctx, a.client.map(Into::into))
+            commands::hook::run_on_stdin(ctx, commands::hook::run_stop, a.client.map(Into::into))
         }
-        Command::Hook(HookCommand::SessionStart(a)) => {
-            let bytes = commands::hook::read_stdin_bounded().unwrap_or_default();
-            commands::agent_hook::run_session_start(
-                ctx,
-                &mut bytes.as_slice(),
-                a.client.map(Into::into),
-            )
-        }
-        Command::Hook(HookCommand::EditGuard(a)) => {
-            let bytes = commands::hook::read_stdin_bounded().unwrap_or_default();
-            commands::agent_hook::run_edit_guard(
-                ctx,
-                &mut bytes.as_slice(),
-                a.client.map(Into::into),
-            )
-        }
-        Command::Hook(HookCommand::PromptSubmit(a)) => {
-            let bytes = commands::hook::read_stdin_bounded().unwrap_or_default();
-            commands::agent_hook::run_prompt_submit(
-                ctx,
-                &mut bytes.as_slice(),
-                a.client.map(Into::into),
-            )
-        }
+        Command::Hook(HookCommand::SessionStart(a)) => commands::hook::run_on_stdin(
+            ctx,
+            commands::agent_hook::run_session_start,
+            a.client.map(Into::into),
+        ),
+        Command::Hook(HookCommand::EditGuard(a)) => commands::hook::run_on_stdin(
+            ctx,
+            commands::agent_hook::run_edit_guard,
+            a.client.map(Into::into),
+        ),
+        Command::Hook(HookCommand::PromptSubmit(a)) => commands::hook::run_on_stdin(
+            ctx,
+            commands::agent_hook::run_prompt_submit,
+            a.client.map(Into::into),
+        ),
         Command::Hook(HookCommand::PreCommit(a)) => {
             commands::hook::run_pre_commit(ctx, a.hook, &mut |e, err| {
                 super::report_error(e, err);

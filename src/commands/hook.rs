@@ -192,12 +192,16 @@ pub fn run_pre_commit(
     }
 }
 
-/// `hook stop` on standard input: the payload read within its bounds, or a
-/// reader that fails with the read's error, which the hook reports.
-pub fn run_stop_from_stdin(ctx: &mut Context, client: Option<Client>) -> Result<()> {
+/// A client hook's handler: its payload, and the client that sent it.
+pub type Handler = fn(&mut Context, &mut dyn Read, Option<Client>) -> Result<()>;
+
+/// Runs a client hook on standard input: the payload read within its
+/// bounds, or a reader that fails with the read's error, which the handler
+/// reports by its own fail-safe (never an unreadable payload taken as `{}`).
+pub fn run_on_stdin(ctx: &mut Context, handler: Handler, client: Option<Client>) -> Result<()> {
     match read_stdin_bounded() {
-        Ok(bytes) => run_stop(ctx, &mut bytes.as_slice(), client),
-        Err(e) => run_stop(ctx, &mut FailingRead(Some(e)), client),
+        Ok(bytes) => handler(ctx, &mut bytes.as_slice(), client),
+        Err(e) => handler(ctx, &mut FailingRead(Some(e)), client),
     }
 }
 
