@@ -84,7 +84,19 @@ impl Page {
             put!(self, "Main branch <bdi class=\"name\">{}</bdi>", Esc(main));
         }
         if let Some(at) = text(document, "generatedAt") {
-            put!(self, " · built <time datetime=\"{0}\">{0}</time>", Esc(at));
+            let shown = match self.now {
+                Some(now) if now.offset().local_minus_utc() == 0 => {
+                    now.format("%Y-%m-%d %H:%M UTC").to_string()
+                }
+                Some(now) => now.format("%Y-%m-%d %H:%M %:z").to_string(),
+                None => at.to_string(),
+            };
+            put!(
+                self,
+                " · built <time datetime=\"{}\">{}</time>",
+                Esc(at),
+                Esc(&shown)
+            );
         }
         put!(
             self,
@@ -276,20 +288,24 @@ impl Page {
                     );
                 }
                 if let Some(id) = id {
-                    put!(self, "<div class=\"sub\"><code>{}</code></div>", Esc(id));
+                    put!(
+                        self,
+                        "<div class=\"sub\"><code class=\"id\">{}</code></div>",
+                        Esc(id)
+                    );
                 }
             }
         }
         self.push("</td><td data-label=\"Mode\">");
         if let Some(mode) = text(p, "mode") {
-            put!(self, "{}", Esc(mode));
+            put!(self, "{}", Token(mode));
         }
         if let Some(policy) = text(p, "completionPolicy") {
-            put!(self, "<div class=\"sub\">{}</div>", Esc(policy));
+            put!(self, "<div class=\"sub\">{}</div>", Token(policy));
         }
         self.push("</td><td data-label=\"State\" class=\"state\">");
         if let Some(state) = text(p, "state") {
-            put!(self, "<span class=\"st\">{}</span>", Esc(state));
+            put!(self, "<span class=\"st\">{}</span>", Token(state));
         }
         let frames = number(p, "recoveryFrames").unwrap_or(0);
         if frames > 0 {
@@ -303,11 +319,11 @@ impl Page {
         if let Some(owner) = text(p, "owner") {
             put!(self, "{}", Esc(owner));
         }
-        self.push("</td><td data-label=\"Next\">");
+        self.push("</td><td data-label=\"Next\" class=\"next\">");
         if let Some(next) = text(p, "next") {
             put!(self, "<code>{}</code>", Esc(next));
         }
-        self.push("</td><td data-label=\"Blocked on\">");
+        self.push("</td><td data-label=\"Blocked on\" class=\"blocked-on\">");
         if let Some(question) = text(p, "blockedQuestion") {
             put!(self, "<div class=\"blocked\">{}</div>", Esc(question));
         }
@@ -445,6 +461,9 @@ impl Page {
             Esc(folder),
             Esc(name)
         );
+        if text(row, "kind") == Some("worktree") {
+            self.push(" <span class=\"tag\">worktree</span>");
+        }
         if folder != "." {
             put!(
                 self,
@@ -572,7 +591,7 @@ impl Page {
             "<p class=\"legend\"><span class=\"key h2\"></span> conflicting hunks \
              (darker: more) <span class=\"key f1\"></span> same files, merges cleanly \
              <span class=\"key std\"></span> overlap inside .standards/ \
-             <span class=\"key trunc\">+</span> file list cut short</p>\n",
+             <span class=\"key trunc\"></span> file list cut short</p>\n",
         );
         if others > 0 {
             put!(
@@ -640,14 +659,13 @@ impl Page {
         let shown = if conflict { hunks } else { files.len() as u64 };
         put!(
             self,
-            "<td class=\"cell {heat}{}{}\" data-a=\"{}\" data-b=\"{}\" data-hunks=\"{hunks}\" data-files=\"{}\" title=\"{}\">{shown}{}</td>",
+            "<td class=\"cell {heat}{}{}\" data-a=\"{}\" data-b=\"{}\" data-hunks=\"{hunks}\" data-files=\"{}\" title=\"{}\">{shown}</td>",
             if flag(c, "inStandards") { " std" } else { "" },
             if flag(c, "truncated") { " trunc" } else { "" },
             Esc(a),
             Esc(b),
             files.len(),
             Esc(&title),
-            if flag(c, "truncated") { "+" } else { "" }
         );
     }
 }
@@ -740,6 +758,22 @@ impl Display for Esc<'_> {
     }
 }
 
+/// An escaped vocabulary token (`REVIEWING_IMPLEMENTATION`) that may break
+/// after its underscores in a narrow column.
+struct Token<'a>(&'a str);
+
+impl Display for Token<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (n, part) in self.0.split('_').enumerate() {
+            if n > 0 {
+                f.write_str("_<wbr>")?;
+            }
+            write!(f, "{}", Esc(part))?;
+        }
+        Ok(())
+    }
+}
+
 /// Escaped text whose backquoted spans (the commands a detail names) become
 /// `<code>`; an unpaired backquote stays as written.
 struct Code<'a>(&'a str);
@@ -771,7 +805,8 @@ const STYLE: &str = r#"
 body{margin:0;padding:16px 20px 32px;font:13px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:var(--fg);background:var(--bg)}
 h1{font-size:20px;margin:0 0 2px}
 h2{font-size:15px;margin:22px 0 8px;padding-bottom:4px;border-bottom:1px solid var(--line)}
-code{font:12px/1.3 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--soft);padding:0 3px;border-radius:3px;overflow-wrap:anywhere}
+code{font:12px/1.3 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--soft);padding:0 3px;border-radius:3px;overflow-wrap:break-word}
+code.id{font-size:11px;overflow-wrap:anywhere;background:none;padding:0}
 bdi{unicode-bidi:isolate}
 .name{font-weight:600;overflow-wrap:anywhere}
 .meta{color:var(--muted);margin:2px 0 6px}
@@ -793,7 +828,7 @@ table{border-collapse:collapse}
 table.board{width:100%}
 .board th,.board td{text-align:left;vertical-align:top;padding:5px 8px;border-bottom:1px solid var(--line)}
 .board thead th{position:sticky;top:0;background:var(--soft);font-size:12px;color:var(--muted);white-space:nowrap;border-bottom:2px solid var(--line)}
-.board tbody th{font-weight:normal;min-width:12em;max-width:22em;border-left:4px solid var(--unknown)}
+.board tbody th{font-weight:normal;min-width:11em;max-width:20em;border-left:4px solid var(--unknown)}
 .board tr.r-ready th{border-left-color:var(--ready)}
 .board tr.r-active th{border-left-color:var(--active)}
 .board tr.r-needs-reset th{border-left-color:var(--reset)}
@@ -805,19 +840,24 @@ table.board{width:100%}
 .problem-note{margin-top:4px;padding:3px 6px;border-radius:4px;background:var(--conflicts-bg);color:#82071e;font-size:12px;overflow-wrap:anywhere}
 .tag{font-size:11px;padding:0 5px;border-radius:8px;background:var(--soft);border:1px solid var(--line);color:var(--muted)}
 .path{overflow-wrap:anywhere}
-.request{max-width:22em;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden;overflow-wrap:anywhere}
+.cycle{min-width:12em;max-width:20em}
+.blocked-on{min-width:10em}
+.request{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden;overflow-wrap:anywhere}
 .folder{font-size:11px;color:var(--muted)}
-.st{font-weight:600;font-size:12px;overflow-wrap:anywhere}
+.st{font-weight:600;font-size:12px}
 .blocked{max-width:18em;padding:2px 6px;border-left:3px solid var(--reset);background:var(--reset-bg);overflow-wrap:anywhere}
 .age{white-space:nowrap;color:var(--muted)}
-.check.pass{color:var(--ready);white-space:nowrap}
-.check.fail{color:var(--conflicts);font-weight:600;white-space:nowrap}
-.check.unknown{color:var(--unknown);white-space:nowrap}
-.readiness{min-width:13em;max-width:24em}
+.check{white-space:nowrap}
+.check .sub{white-space:normal}
+.check.pass{color:var(--ready)}
+.check.fail{color:var(--conflicts);font-weight:600}
+.check.unknown{color:var(--unknown)}
+.readiness{min-width:12em;max-width:22em}
 .detail{font-size:12px;margin-top:3px;overflow-wrap:anywhere}
 .none{color:var(--muted);font-style:italic}
-.machine{margin:0 0 8px;padding:6px 8px;border:1px solid var(--line);border-radius:6px;break-inside:avoid}
-.who{margin-bottom:4px}
+.machine{display:grid;grid-template-columns:minmax(9em,15em) 1fr;gap:2px 10px;align-items:center;padding:4px 0;border-bottom:1px solid var(--line);break-inside:avoid}
+.machine>p{grid-column:2;margin:0}
+.who{overflow-wrap:anywhere;line-height:1.25}
 .strip{display:flex;list-style:none;margin:0;padding:0;gap:2px}
 .strip li{flex:1 1 0;min-width:0;padding:3px 4px;font-size:11px;line-height:1.2;text-align:center;background:var(--soft);color:#8c959f;border-radius:3px;overflow-wrap:anywhere}
 .strip li.past{background:#d1d9e0;color:#59636e}
@@ -836,6 +876,7 @@ table.board{width:100%}
 .h3,.key.h3{background:#e5534b;color:#fff}.h4{background:#a40e26;color:#fff}
 .f1,.key.f1{background:#fff8c5;color:#7d4e00}.f2{background:#f5e0a0;color:#7d4e00}.f3{background:#eac54f;color:#4d2d00}
 .cell.std,.key.std{box-shadow:inset 0 0 0 2px var(--signed)}
+.cell.trunc,.key.trunc{background-image:linear-gradient(225deg,#1f2328 5px,transparent 5px)}
 .legend{color:var(--muted);font-size:12px;display:flex;flex-wrap:wrap;gap:4px 12px;align-items:center}
 .key{display:inline-block;width:14px;height:14px;vertical-align:middle;margin-right:3px;border-radius:2px;text-align:center;font-size:11px;line-height:14px;background:#fff;border:1px solid var(--line)}
 .pairs{margin-top:8px}
@@ -847,9 +888,11 @@ body{padding:10px}
 .board,.board tbody,.board tr,.board th,.board td{display:block;width:100%;max-width:none}
 .board tr.row{margin-top:10px;border-top:1px solid var(--line)}
 .board tbody th{border-left-width:6px}
-.board td{border:0;padding:2px 8px 2px 12px}
+.board td{border:0;padding:2px 8px 2px 7.5em;position:relative;min-height:1.6em}
 .board td:empty{display:none}
-.board td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:11px}
+.board td[data-label]::before{content:attr(data-label);position:absolute;left:12px;top:3px;color:var(--muted);font-size:11px}
+.machine{grid-template-columns:1fr}
+.machine>p{grid-column:1}
 .strip{flex-wrap:wrap}
 .strip li{flex:1 1 22%}
 }

@@ -187,9 +187,9 @@ fn a_row_shows_its_fields_and_ages_from_the_board_time() {
     let tr = between(&page, "<tr data-row=\"feature/a\"", "</tr>");
     for expected in [
         "Let users log in",
-        "<code>login-20261201T090000Z-0a1b2c3d</code>",
+        "<code class=\"id\">login-20261201T090000Z-0a1b2c3d</code>",
         "STANDARD",
-        "FULL_DELIVERABLE",
+        "FULL_<wbr>DELIVERABLE",
         "<span class=\"st\">DEVELOPING</span>",
         "recovering (2 frames)",
         "Developer",
@@ -301,7 +301,10 @@ fn matrix_cells_carry_hunks_files_and_both_directions() {
         "<td class=\"cell f2 std trunc\" data-a=\"feature/a\" data-b=\"feature/b\" data-hunks=\"0\" data-files=\"3\""
     ));
     assert!(matrix.contains("3 files in common, merges cleanly, inside .standards/"));
-    assert!(matrix.contains(">3+</td>"));
+    assert!(matrix.contains(
+        "feature/b: 3 files in common, merges cleanly, inside .standards/\nREADME.md\ndocs/x.md\n\
+         .standards/STATE.md\n(list cut short)\">3</td>"
+    ));
     // The row order is the board's: main first.
     assert!(matrix.find("title=\"main\"").unwrap() < matrix.find("title=\"feature/a\"").unwrap());
     // The pairs are listed for print too.
@@ -385,7 +388,7 @@ fn the_header_counts_rows_per_readiness() {
     ));
     let header = between(&page, "<header>", "</header>");
     assert!(header.contains("Main branch <bdi class=\"name\">main</bdi>"));
-    assert!(header.contains("<time datetime=\"2026-12-02T10:00:00Z\">"));
+    assert!(header.contains("<time datetime=\"2026-12-02T10:00:00Z\">2026-12-02 10:00 UTC</time>"));
     assert!(header.contains("4 rows"));
     assert!(header.contains("data-count=\"ready\">Ready <b>2</b>"));
     assert!(
@@ -412,6 +415,35 @@ fn worktree_rows_show_their_path_and_changes_after_signoff_show() {
         "<span class=\"tag\">worktree</span><div class=\"sub path\"><bdi>/home/me/wt/a</bdi></div>"
     ));
     assert!(tr.contains("title=\"src/lib.rs\ndocs/x.md\">2 paths changed after sign-off</div>"));
+}
+
+#[test]
+fn tokens_may_break_after_underscores_and_stay_escaped() {
+    assert_eq!(
+        Token("REVIEWING_IMPLEMENTATION").to_string(),
+        "REVIEWING_<wbr>IMPLEMENTATION"
+    );
+    assert_eq!(Token("A<_>").to_string(), "A&lt;_<wbr>&gt;");
+    let page = render(&board(
+        vec![row(
+            "a",
+            "active",
+            vec![project(Some("AWAITING_USER_SIGNOFF"))],
+        )],
+        vec![],
+    ));
+    assert!(page.contains("<span class=\"st\">AWAITING_<wbr>USER_<wbr>SIGNOFF</span>"));
+}
+
+#[test]
+fn a_time_with_an_offset_keeps_it() {
+    let mut doc = board(vec![], vec![]);
+    doc["generatedAt"] = json!("2026-12-02T11:00:00+01:00");
+    let page = render(&doc);
+    assert!(page
+        .contains("<time datetime=\"2026-12-02T11:00:00+01:00\">2026-12-02 11:00 +01:00</time>"));
+    doc["generatedAt"] = json!("not a time");
+    assert!(render(&doc).contains("<time datetime=\"not a time\">not a time</time>"));
 }
 
 #[test]
