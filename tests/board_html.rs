@@ -188,7 +188,7 @@ fn project(folder: &str, state: Option<&str>, request: &str, days: u32) -> Value
         "folder": folder,
         "cycleId": format!("{slug}-202611{:02}T090000Z-5e1f00{days:02}", 30 - days.min(29)),
         "request": request,
-        "mode": if days % 3 == 0 { "EXPEDITED" } else { "STANDARD" },
+        "mode": if days.is_multiple_of(3) { "EXPEDITED" } else { "STANDARD" },
         "completionPolicy": "FULL_DELIVERABLE",
         "state": state,
         "owner": owner,
@@ -197,7 +197,7 @@ fn project(folder: &str, state: Option<&str>, request: &str, days: u32) -> Value
         "recoveryFrames": 0,
         "cycleStarted": format!("2026-11-{:02}T09:00:00Z", 30 - days.min(29)),
         "lastMove": format!("2026-12-02T{:02}:{:02}:00Z", 9 - days % 9, (days * 7) % 60),
-        "ageSource": if days % 2 == 0 { "audit" } else { "commits" },
+        "ageSource": if days.is_multiple_of(2) { "audit" } else { "commits" },
         "afterSignoff": []
     })
 }

@@ -859,7 +859,7 @@ table.board{width:100%}
 .machine>p{grid-column:2;margin:0}
 .who{overflow-wrap:anywhere;line-height:1.25}
 .strip{display:flex;list-style:none;margin:0;padding:0;gap:2px}
-.strip li{flex:1 1 0;min-width:0;padding:3px 4px;font-size:11px;line-height:1.2;text-align:center;background:var(--soft);color:#8c959f;border-radius:3px;overflow-wrap:anywhere}
+.strip li{flex:1 1 0;min-width:0;padding:3px 2px;font-size:10px;line-height:1.2;text-align:center;background:var(--soft);color:#8c959f;border-radius:3px;overflow-wrap:break-word}
 .strip li.past{background:#d1d9e0;color:#59636e}
 .strip li.current{background:var(--active);color:#fff;font-weight:700;box-shadow:0 0 0 2px #0550ae inset}
 .machine.r-conflicts .strip li.current{background:var(--conflicts)}
