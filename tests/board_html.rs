@@ -16,6 +16,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use standards_core::model::vocab::WorkflowState;
 
 /// No browser to run (outside CI); the reason is printed by the caller.
 #[derive(Debug)]
@@ -134,20 +135,8 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
     (be(16), be(20))
 }
 
-const STATES: &[&str] = &[
-    "SCOPING",
-    "ARCHITECTING",
-    "AUDITING",
-    "DEVELOPING",
-    "TESTING",
-    "REVIEWING_IMPLEMENTATION",
-    "DOCUMENTING",
-    "REVIEWING_FINAL",
-    "SYNCHRONIZING",
-    "AWAITING_USER_SIGNOFF",
-    "SIGNED_OFF",
-    "CANCELLED",
-];
+/// The protocol's workflow states in order, as the board document lists them.
+const STATES: &[&str] = WorkflowState::NAMES;
 
 const OWNERS: &[(&str, &str, &str)] = &[
     ("SCOPING", "Scoper", "/scoper"),

@@ -1,20 +1,9 @@
 use super::*;
+use crate::model::vocab::WorkflowState;
 use serde_json::json;
 
-const STATES: &[&str] = &[
-    "SCOPING",
-    "ARCHITECTING",
-    "AUDITING",
-    "DEVELOPING",
-    "TESTING",
-    "REVIEWING_IMPLEMENTATION",
-    "DOCUMENTING",
-    "REVIEWING_FINAL",
-    "SYNCHRONIZING",
-    "AWAITING_USER_SIGNOFF",
-    "SIGNED_OFF",
-    "CANCELLED",
-];
+/// The protocol's workflow states in order, as the board document lists them.
+const STATES: &[&str] = WorkflowState::NAMES;
 
 fn project(state: Option<&str>) -> Value {
     json!({
