@@ -46,7 +46,10 @@ mod tests {
             "rows": [{"name": "<b>", "projects": [{"state": "DEVELOPING", "owner": "Developer"}], "readiness": "active"}],
         });
         let page = super::render(&doc);
-        assert!(page.contains("<td>&lt;b&gt;</td><td>DEVELOPING</td><td>Developer</td><td>active</td>"), "{page}");
+        assert!(
+            page.contains("<td>&lt;b&gt;</td><td>DEVELOPING</td><td>Developer</td><td>active</td>"),
+            "{page}"
+        );
         assert!(page.starts_with("<!DOCTYPE html>"));
     }
 }

@@ -123,11 +123,7 @@ impl ProjectRow {
             .or_else(|| summary.pending_cycle.blocked_on.clone());
         let next = match &summary.next.invocation {
             Some(inv) => Some(format!("/{}", inv.skill)),
-            None => summary
-                .next
-                .user_options
-                .first()
-                .map(|o| o.command.clone()),
+            None => summary.next.user_options.first().map(|o| o.command.clone()),
         };
         ProjectRow {
             folder: shown_folder(folder),
@@ -317,15 +313,8 @@ pub fn readiness(facts: &ReadinessFacts) -> (Readiness, String) {
         format!(" in `{dir}`")
     };
     match &refusal.cycle {
-        Some(c) if c.active => (
-            Readiness::Active,
-            format!(
-                "cycle `{}`{place} is in `{}`: {}",
-                c.id,
-                c.state,
-                refusal.hint()
-            ),
-        ),
+        // The guard's hint names the cycle, its state and the way out.
+        Some(c) if c.active => (Readiness::Active, refusal.hint()),
         Some(c) if c.state == WorkflowState::SignedOff => (
             Readiness::SignedOffNeedsReset,
             format!("cycle `{}`{place} is signed off: {}", c.id, refusal.hint()),
@@ -581,7 +570,10 @@ mod tests {
         let (r, why) = readiness(&facts(&active, &[]));
         assert_eq!(r, Readiness::Active);
         assert!(why.contains("`git standards signoff`"), "{why}");
-        assert!(why.contains("`git standards reset --yes --commit`"), "{why}");
+        assert!(
+            why.contains("`git standards reset --yes --commit`"),
+            "{why}"
+        );
 
         let signed = verdict(not_fresh(WorkflowState::SignedOff, false));
         let (r, why) = readiness(&facts(&signed, &[]));
@@ -589,10 +581,7 @@ mod tests {
         assert!(why.starts_with("cycle `c-1` is signed off"), "{why}");
 
         let cancelled = verdict(not_fresh(WorkflowState::Cancelled, false));
-        assert_eq!(
-            readiness(&facts(&cancelled, &[])).0,
-            Readiness::NeedsReset
-        );
+        assert_eq!(readiness(&facts(&cancelled, &[])).0, Readiness::NeedsReset);
 
         let conflicts = vec![".standards/STATE.md".to_string()];
         let (r, why) = readiness(&facts(&fresh, &conflicts));
@@ -601,7 +590,10 @@ mod tests {
 
         let mut f = facts(&active, &conflicts);
         f.unreadable = Some("STATE.md is conflicted");
-        assert_eq!(readiness(&f), (Readiness::Unknown, "STATE.md is conflicted".into()));
+        assert_eq!(
+            readiness(&f),
+            (Readiness::Unknown, "STATE.md is conflicted".into())
+        );
     }
 
     #[test]
@@ -617,7 +609,9 @@ mod tests {
         assert_eq!(c.files, vec![".standards/STATE.md", "src/b.rs"]);
         assert!(c.conflict && c.in_standards);
         assert_eq!(c.conflicting_hunks, 2);
-        let many: Vec<String> = (0..MAX_COLLISION_FILES + 5).map(|i| format!("f{i}")).collect();
+        let many: Vec<String> = (0..MAX_COLLISION_FILES + 5)
+            .map(|i| format!("f{i}"))
+            .collect();
         let c = Collision::build("x", "y", &many, &many, &[], 0).unwrap();
         assert!(c.truncated);
         assert_eq!(c.files.len(), MAX_COLLISION_FILES);
@@ -629,7 +623,12 @@ mod tests {
             name: name.into(),
             active,
         };
-        let rows = vec![row("a", true), row("main", false), row("b", true), row("c", false)];
+        let rows = vec![
+            row("a", true),
+            row("main", false),
+            row("b", true),
+            row("c", false),
+        ];
         let (pairs, skipped) = pairs(&rows, "main", 50);
         assert_eq!(pairs, vec![(0, 1), (2, 1), (3, 1), (0, 2)]);
         assert_eq!(skipped, 0);

@@ -155,18 +155,17 @@ pub fn render(board: &Board, width: usize) -> String {
                 "conflict, {} hunk{}{}",
                 c.conflicting_hunks,
                 if c.conflicting_hunks == 1 { "" } else { "s" },
-                if c.in_standards { " in .standards/" } else { "" }
+                if c.in_standards {
+                    " in .standards/"
+                } else {
+                    ""
+                }
             )
         } else {
             "both change".to_string()
         };
         let more = if c.truncated { ", …" } else { "" };
-        let text = format!(
-            "  {} / {}: {what}: {}{more}",
-            c.a,
-            c.b,
-            c.files.join(", ")
-        );
+        let text = format!("  {} / {}: {what}: {}{more}", c.a, c.b, c.files.join(", "));
         out.push_str(&cut(&text, width));
         out.push('\n');
     }
@@ -211,25 +210,23 @@ mod tests {
             .push(row("feature/a-very-long-branch-name-that-does-not-fit"));
         board.rows[0].problem = Some("x".repeat(300));
         board.collisions.push(
-            Collision::build(
-                "a",
-                "main",
-                &["f".repeat(200)],
-                &["f".repeat(200)],
-                &[],
-                0,
-            )
-            .unwrap(),
+            Collision::build("a", "main", &["f".repeat(200)], &["f".repeat(200)], &[], 0).unwrap(),
         );
         let text = render(&board, WIDTH);
         for l in text.lines() {
             assert!(l.chars().count() <= WIDTH, "{l}");
         }
-        assert!(text.contains("feature/a-very-long-branc…  REVIEWING"), "{text}");
+        assert!(
+            text.contains("feature/a-very-long-branc…  REVIEWING"),
+            "{text}"
+        );
         assert!(text.contains("fail 3"), "{text}");
         assert!(text.contains("signed-off-needs-reset"), "{text}");
         assert!(text.contains(" 1d"), "{text}");
-        assert!(text.contains("Collisions: 0 pairs compared, 0 skipped (at most 50):"), "{text}");
+        assert!(
+            text.contains("Collisions: 0 pairs compared, 0 skipped (at most 50):"),
+            "{text}"
+        );
         let narrow = render(&board, 40);
         assert!(narrow.lines().all(|l| l.chars().count() <= 40), "{narrow}");
     }
