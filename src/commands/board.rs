@@ -161,7 +161,9 @@ pub fn run(ctx: &mut Context, args: BoardArgs) -> Result<()> {
         }
         t
     };
-    std::io::Write::write_all(ctx.out, text.as_bytes()).map_err(Error::stdout)
+    std::io::Write::write_all(ctx.out, text.as_bytes()).map_err(Error::stdout)?;
+    crate::repo::reads::report(ctx.err);
+    Ok(())
 }
 
 /// Writes the page atomically next to its final place; a symbolic link
