@@ -262,7 +262,7 @@ fn count_hunks(
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| Error::Git(format!("cannot run `git cat-file`: {e}")))?;
+        .map_err(|e| Error::Git(format!("cannot read the merge result with git: {e}")))?;
     let mut input = Vec::new();
     for p in paths {
         input.extend_from_slice(format!("{tree}:{p}\n").as_bytes());
@@ -271,7 +271,7 @@ fn count_hunks(
     let writer = std::thread::spawn(move || stdin.write_all(&input));
     let out = child
         .wait_with_output()
-        .map_err(|e| Error::Git(format!("cannot run `git cat-file`: {e}")))?;
+        .map_err(|e| Error::Git(format!("cannot read the merge result with git: {e}")))?;
     let _ = writer.join();
     let mut rest: &[u8] = &out.stdout;
     let mut hunks = 0;
