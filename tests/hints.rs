@@ -1118,7 +1118,10 @@ fn first_steps() {
 /// remotes, and the board runs with one of them.
 fn board_unknown_remote() {
     let (env, repo) = committed();
-    env.git(&repo, &["remote", "add", "origin", "https://example.invalid/r.git"]);
+    env.git(
+        &repo,
+        &["remote", "add", "origin", "https://example.invalid/r.git"],
+    );
     let out = output(&env, &repo, &["board", "--remote", "upstream"]);
     let hint = refusal_hint(&out);
     assert_eq!(run_all(&env, &repo, &hint), ["git remote -v"]);
