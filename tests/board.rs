@@ -429,6 +429,13 @@ fn html_is_written_atomically_and_a_symbolic_link_is_refused() {
     env.run(&repo, &["board", "--html", link.to_str().unwrap()])
         .code(1);
     assert_eq!(read(&page), html);
+    // A relative path is taken from the folder `-C` names, as git does.
+    env.run(
+        env.dir.path(),
+        &["-C", "repo", "board", "--html", "rel.html"],
+    )
+    .success();
+    assert!(read(repo.join("rel.html")).starts_with("<!DOCTYPE html>"));
 }
 
 #[test]

@@ -147,7 +147,10 @@ pub fn run(ctx: &mut Context, args: BoardArgs) -> Result<()> {
     }
     let document = board.document();
     if let Some(path) = &args.html {
-        write_html(path, &standards_core::board::html::render(&document))?;
+        write_html(
+            &ctx.cwd.join(path),
+            &standards_core::board::html::render(&document),
+        )?;
     }
     let text = if args.json {
         let mut t =
@@ -166,8 +169,9 @@ pub fn run(ctx: &mut Context, args: BoardArgs) -> Result<()> {
     Ok(())
 }
 
-/// Writes the page atomically next to its final place; a symbolic link
-/// (or anything but a file) there is refused.
+/// Writes the page atomically next to its final place (`path` relative to
+/// the folder the command runs from, as `-C` sets it); a symbolic link (or
+/// anything but a file) there is refused.
 fn write_html(path: &Path, page: &str) -> Result<()> {
     let full = std::path::absolute(path).map_err(|e| Error::io(path, e))?;
     let (Some(dir), Some(name)) = (full.parent(), full.file_name().and_then(|n| n.to_str())) else {
@@ -242,6 +246,41 @@ fn commit_ages(project: &Project, tip: ObjectId, main_tip: Option<ObjectId>) -> 
         started,
         last_move: repo_board::commit_time(project, tip),
         source: AgeSource::Commits,
+    }
+}
+
+/// The project row of `dir` from its status summary (or the reason there
+/// is none, which becomes the row's problem), with the cycle's ages from the
+/// audit trail, else from the commits up to `tip`.
+fn project_row(
+    project: &Project,
+    dir: &str,
+    summary: &Result<standards_core::workflow::summary::Summary>,
+    tip: Option<ObjectId>,
+    main_tip: Option<ObjectId>,
+    row: &mut Row,
+    facts: &mut Facts,
+) -> ProjectRow {
+    let prow = match summary {
+        Ok(s) => {
+            facts.active |= s.active_work.is_some();
+            ProjectRow::from_summary(dir, s)
+        }
+        Err(e) => {
+            let why = format!("{}: {e}", board::shown_folder(dir));
+            row.add_problem(why.clone());
+            facts.unreadable.get_or_insert(why);
+            ProjectRow::unread(dir)
+        }
+    };
+    let Some(cycle) = prow.cycle_id.clone() else {
+        return prow;
+    };
+    let ages =
+        audit_ages(project, &cycle).or_else(|| tip.map(|t| commit_ages(project, t, main_tip)));
+    match ages {
+        Some(ages) => prow.with_ages(ages),
+        None => prow,
     }
 }
 
@@ -322,23 +361,15 @@ fn branch_row(
                 sub.root(),
             )
         });
-        let mut prow = match &summary {
-            Ok(s) => {
-                facts.active |= s.active_work.is_some();
-                ProjectRow::from_summary(dir, s)
-            }
-            Err(e) => {
-                let why = format!("{}: {e}", board::shown_folder(dir));
-                row.add_problem(why.clone());
-                facts.unreadable.get_or_insert(why);
-                ProjectRow::unread(dir)
-            }
-        };
-        if let Some(cycle) = prow.cycle_id.clone() {
-            let ages =
-                audit_ages(project, &cycle).unwrap_or_else(|| commit_ages(project, tip, main_tip));
-            prow = prow.with_ages(ages);
-        }
+        let mut prow = project_row(
+            project,
+            dir,
+            &summary,
+            Some(tip),
+            main_tip,
+            &mut row,
+            &mut facts,
+        );
         if prow.state.as_deref() == Some("SIGNED_OFF") {
             let state = repo_path(dir, standards_core::model::layout::STATE_PATH);
             if let Some(since) = repo_board::unchanged_since(project, tip, &state, 1000) {
@@ -438,25 +469,9 @@ fn worktree_row(
             .as_ref()
             .map_err(|e| Error::refused(e.to_string(), None))
             .and_then(|t| status::load(t, &status::Source::Worktree, None, sub.root()));
-        let mut prow = match &summary {
-            Ok(s) => {
-                facts.active |= s.active_work.is_some();
-                ProjectRow::from_summary(folder, s)
-            }
-            Err(e) => {
-                let why = format!("{}: {e}", board::shown_folder(folder));
-                row.add_problem(why.clone());
-                facts.unreadable.get_or_insert(why);
-                ProjectRow::unread(folder)
-            }
-        };
-        if let Some(cycle) = prow.cycle_id.clone() {
-            let ages = audit_ages(project, &cycle)
-                .or_else(|| head_id.map(|h| commit_ages(project, h, main_tip)));
-            if let Some(ages) = ages {
-                prow = prow.with_ages(ages);
-            }
-        }
+        let prow = project_row(
+            project, folder, &summary, head_id, main_tip, &mut row, &mut facts,
+        );
         row.projects.push(prow);
         let checked = check_cmd::evaluate(&sub, &check_cmd::Source::Worktree, Options::default());
         checks.push(
