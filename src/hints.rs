@@ -60,7 +60,7 @@ pub const HINTED_COMMANDS: &[(&str, usize)] = &[
     ("git rebase --abort", 1),
     ("git rebase --continue", 1),
     ("git refs migrate --ref-format=files", 1),
-    ("git remote -v", 1),
+    ("git remote -v", 2),
     ("git reset", 1),
     (
         "git restore --source=HEAD --staged --worktree .standards/STATE.md",
@@ -174,7 +174,7 @@ pub const HINTED_COMMANDS: &[(&str, usize)] = &[
     ("git standards reset --yes --commit", 2),
     ("git standards resolve", 2),
     ("git standards resolve --keep ours", 9),
-    ("git standards resolve --keep ours|theirs", 2),
+    ("git standards resolve --keep ours|theirs", 3),
     ("git standards resolve --keep theirs", 9),
     ("git standards resume", 6),
     ("git standards resume --rerun-through <STATE>", 1),

@@ -46,7 +46,14 @@ fn bash_candidates(words: &[&str]) -> String {
 #[test]
 fn bash_completes_subcommands_inside_git() {
     let top = bash_candidates(&["git", "standards", ""]);
-    for sub in ["install", "check", "status", "cycle", "completions"] {
+    for sub in [
+        "install",
+        "check",
+        "status",
+        "cycle",
+        "completions",
+        "board",
+    ] {
         assert!(
             top.split_whitespace().any(|w| w == sub),
             "{sub} missing: {top}"

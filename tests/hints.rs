@@ -490,7 +490,7 @@ const TABLE: &[(&str, Situation)] = &[
     ("git merge-tree --write-tree", Uncovered),
     ("git push {remote}", Uncovered),
     ("git refs migrate --ref-format=files", Uncovered),
-    ("git remote -v", Uncovered),
+    ("git remote -v", Custom(board_unknown_remote)),
     ("git reset", Uncovered),
     ("git show-ref {}", Uncovered),
     ("git standards -C {} status", Uncovered),
@@ -1112,6 +1112,22 @@ fn first_steps() {
         let a = env.run(&repo, &["status", "--json"]).success();
         assert!(crate::common::stdout(&a).contains("<what you want done>"));
     }
+}
+
+/// `board --remote` naming no remote: the hinted `git remote -v` lists the
+/// remotes, and the board runs with one of them.
+fn board_unknown_remote() {
+    let (env, repo) = committed();
+    env.git(
+        &repo,
+        &["remote", "add", "origin", "https://example.invalid/r.git"],
+    );
+    let out = output(&env, &repo, &["board", "--remote", "upstream"]);
+    let hint = refusal_hint(&out);
+    assert_eq!(run_all(&env, &repo, &hint), ["git remote -v"]);
+    let listed = run_hinted(&env, &repo, "git remote -v");
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("origin"));
+    env.run(&repo, &["board", "--remote", "origin"]).success();
 }
 
 fn kept_notes_setting() {

@@ -10,6 +10,7 @@ mod asset_commands;
 mod audit;
 mod bad_input;
 mod board_html;
+mod board;
 mod check;
 mod check_cadence;
 mod check_conformance;

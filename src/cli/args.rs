@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::commands::archive::ArchiveCommand;
 use crate::commands::artifact::ArtifactCommand;
+use crate::commands::board::BoardArgs;
 use crate::commands::check::CheckArgs;
 use crate::commands::completions::CompletionsArgs;
 use crate::commands::cycle::CycleCommand;
@@ -256,6 +257,11 @@ pub enum Command {
     /// A stored line that is not a valid event (edited by hand, or fetched from a remote) is reported on stderr with its note (anchor) and line number, and skipped: every valid event is still printed and the exit status stays 0. With --json the report is one JSON object per bad line on stderr: {"warning", "note" (the annotated anchor's ID), "cycle" (null for the project anchor), "line", "problem"}.
     #[command(verbatim_doc_comment, after_long_help = standards_core::audit::schema_help())]
     Log(LogArgs),
+    /// The release manager's board: every branch's cycle, state, owner, check verdict and merge readiness, and the collisions between branches.
+    ///
+    /// One row per branch name (the local branch and the remote-tracking branches of that name together; a local branch ahead of or behind its upstream says so), one per linked worktree (its uncommitted files), in a bare repository too. Each row shows every project folder's cycle, request, mode, workflow state and owner, the next invocation, a blocking question, open recovery frames, how long ago the cycle last moved (from the audit trail, else commit dates), the `check` verdict at the tip, and the readiness to merge into the main branch: ready (the merge guard passes), needs-reset, signed-off-needs-reset, active, conflicts (a merge with the main branch conflicts in .standards/) or unknown. Then each branch is merged with the main branch, and each pair of branches with an active cycle with each other, in memory (`git merge-tree`, its objects in a scratch folder, never in the repository): the files both change, whether the merge conflicts and in how many hunks. A row that cannot be read says what is wrong (`problem`) instead of stopping the board. The table fits 120 columns.
+    #[command(verbatim_doc_comment, after_long_help = crate::commands::board::JSON_HELP)]
+    Board(BoardArgs),
     /// Share the audit trail with a remote: `git standards notes sync [<remote>]`.
     #[command(subcommand)]
     Notes(NotesCommand),
@@ -378,6 +384,7 @@ impl Command {
             | Command::Archive(ArchiveCommand::Restore { json, .. }) => *json,
             Command::Verify(a) => a.format == Some(VerifyFormat::Json),
             Command::Log(a) => a.json,
+            Command::Board(a) => a.json,
             Command::Cycle(CycleCommand::New(a)) => a.json,
             Command::Artifact(ArtifactCommand::Init(a)) => a.json,
             Command::Id(IdCommand::Next(a)) => a.json,

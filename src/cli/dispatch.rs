@@ -130,6 +130,7 @@ pub(super) fn dispatch(command: Command, ctx: &mut Context) -> Result<()> {
         Command::NextMode(a) => {
             commands::transition::next_mode(ctx, a.mode, a.cancelled_left_no_changes, a.json)
         }
+        Command::Board(a) => commands::board::run(ctx, a),
         Command::Log(a) => commands::log::run(ctx, &commands::log::log_request(a)?),
         Command::Notes(NotesCommand::Sync(a)) => commands::notes::run_sync(
             ctx,

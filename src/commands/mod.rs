@@ -5,6 +5,7 @@
 pub mod agent_hook;
 pub mod archive;
 pub mod artifact;
+pub mod board;
 pub mod check;
 pub mod clients;
 pub mod completions;

@@ -5,6 +5,7 @@
 //! `git merge-tree --write-tree` (git 2.38 or newer), as D17 allows where we
 //! do not take gix's equivalent.
 
+use std::path::Path;
 use std::process::Command;
 
 use crate::error::Error;
@@ -23,9 +24,48 @@ pub fn merge(
     ours: gix::ObjectId,
     theirs: gix::ObjectId,
 ) -> Result<MergeTree, Error> {
-    let out = Command::new("git")
-        .arg("--git-dir")
+    merge_into(project, ours, theirs, None)
+}
+
+/// [`merge`], writing the merge's objects into the object folder `objects`
+/// (a scratch folder) instead of the repository's, which git reads as an
+/// alternate: the repository's object database is left as it was.
+pub fn merge_aside(
+    project: &super::Project,
+    ours: gix::ObjectId,
+    theirs: gix::ObjectId,
+    objects: &Path,
+) -> Result<MergeTree, Error> {
+    merge_into(project, ours, theirs, Some(objects))
+}
+
+/// `git` in this repository, reading objects also from the repository's
+/// object folder when `objects` is given, and writing them there.
+pub(super) fn git_aside(project: &super::Project, objects: Option<&Path>) -> Command {
+    let mut cmd = Command::new("git");
+    cmd.arg("--git-dir")
         .arg(project.gix_repo().git_dir())
+        .env_remove("GIT_INDEX_FILE");
+    if let Some(objects) = objects {
+        let own = project.common_dir().join("objects");
+        let mut alternates = std::ffi::OsString::from(own.as_os_str());
+        if let Some(more) = std::env::var_os("GIT_ALTERNATE_OBJECT_DIRECTORIES") {
+            alternates.push(":");
+            alternates.push(more);
+        }
+        cmd.env("GIT_OBJECT_DIRECTORY", objects)
+            .env("GIT_ALTERNATE_OBJECT_DIRECTORIES", alternates);
+    }
+    cmd
+}
+
+fn merge_into(
+    project: &super::Project,
+    ours: gix::ObjectId,
+    theirs: gix::ObjectId,
+    objects: Option<&Path>,
+) -> Result<MergeTree, Error> {
+    let out = git_aside(project, objects)
         .args([
             "merge-tree",
             "--write-tree",
@@ -35,7 +75,6 @@ pub fn merge(
         ])
         .arg(ours.to_string())
         .arg(theirs.to_string())
-        .env_remove("GIT_INDEX_FILE")
         .output()
         .map_err(|e| Error::Git(format!("cannot run `git merge-tree`: {e}")))?;
     let code = out.status.code();

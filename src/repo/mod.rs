@@ -3,6 +3,7 @@
 
 pub mod agent;
 pub mod archive;
+pub mod board;
 pub mod bounded;
 pub mod change_plan;
 pub mod commit;
@@ -37,7 +38,7 @@ use std::path::{Path, PathBuf};
 pub use dirtree::DirTree;
 /// The ID of a git object (a commit, tree or blob), as `repo` hands it out.
 pub use gix::ObjectId;
-pub use snapshot::{resolve_commit, ObjectTree};
+pub use snapshot::{resolve_commit, ObjectTree, SharedBlobs};
 pub use worktree::WorktreeTree;
 
 use crate::error::Error;
@@ -309,6 +310,23 @@ impl Project {
             root,
             root_in_repo,
         })
+    }
+
+    /// The project at the folder `dir` (repository-relative, `""` at the
+    /// top) as commits hold it, sharing the opened repository: for reading
+    /// commits (`at_rev`), also in a bare repository, where
+    /// [`Project::at_folder`] has no working tree to look in.
+    pub fn in_folder(&self, dir: &str) -> Project {
+        Project {
+            repo: self.repo.clone(),
+            workdir: self.workdir.clone(),
+            root: match &self.workdir {
+                Some(top) if !dir.is_empty() => top.join(dir),
+                Some(top) => top.clone(),
+                None => self.root.clone(),
+            },
+            root_in_repo: dir.to_string(),
+        }
     }
 
     /// Reads the index without verifying its checksum, as git itself reads

@@ -163,6 +163,49 @@ struct BlobCache {
 
 const BLOB_CACHE_BYTES: usize = 2 * 1024 * 1024;
 
+/// The most blob bytes the snapshots of one [`SharedBlobs`] keep.
+const SHARED_BLOB_BYTES: usize = 64 * 1024 * 1024;
+
+std::thread_local! {
+    /// Blobs every snapshot of this thread shares while a [`SharedBlobs`]
+    /// lives: the board reads many branches whose `.standards/` hold the same
+    /// blobs, and each is inflated once.
+    static SHARED: std::cell::RefCell<Option<BlobCache>> = const { std::cell::RefCell::new(None) };
+}
+
+/// While this lives, every object snapshot of the thread reads a blob
+/// through one cache keyed by object ID (bounded at 64 MiB), so a blob that
+/// several branches, commits or rules read is inflated once.
+pub struct SharedBlobs(());
+
+impl SharedBlobs {
+    pub fn start() -> SharedBlobs {
+        SHARED.with(|s| *s.borrow_mut() = Some(BlobCache::default()));
+        SharedBlobs(())
+    }
+}
+
+impl Drop for SharedBlobs {
+    fn drop(&mut self) {
+        SHARED.with(|s| *s.borrow_mut() = None);
+    }
+}
+
+fn shared_blob(id: &gix::ObjectId) -> Option<std::rc::Rc<Vec<u8>>> {
+    SHARED.with(|s| s.borrow().as_ref().and_then(|c| c.kept.get(id).cloned()))
+}
+
+fn share_blob(id: gix::ObjectId, bytes: &std::rc::Rc<Vec<u8>>) {
+    SHARED.with(|s| {
+        if let Some(cache) = s.borrow_mut().as_mut() {
+            if cache.bytes + bytes.len() <= SHARED_BLOB_BYTES && !cache.kept.contains_key(&id) {
+                cache.bytes += bytes.len();
+                cache.kept.insert(id, bytes.clone());
+            }
+        }
+    });
+}
+
 /// A tree of blobs from the object database: the index or a commit.
 ///
 /// Entries are streamed through [`in_filter`] on first need (never all the
@@ -621,6 +664,9 @@ impl ObjectTree {
                 }
             }
         }
+        if let Some(bytes) = shared_blob(&id) {
+            return Ok(bytes);
+        }
         if let Ok(h) = self.repo.find_header(id) {
             if h.size() > handles::MAX_FILE_BYTES {
                 return Err(Node::Unreadable(format!(
@@ -633,7 +679,9 @@ impl ObjectTree {
         match self.repo.find_blob(id) {
             Ok(mut blob) => {
                 super::reads::note();
-                Ok(std::rc::Rc::new(fitted(blob.take_data())))
+                let bytes = std::rc::Rc::new(fitted(blob.take_data()));
+                share_blob(id, &bytes);
+                Ok(bytes)
             }
             Err(e) => Err(Node::Unreadable(format!(
                 "cannot read blob {id}: {e} (the repository is damaged; run `git fsck`)"

@@ -30,21 +30,7 @@ pub fn check(parent_state: &str, state: Option<&str>, changed: &[String]) -> Opt
         .is_some_and(|d| {
             d.workflow_state.value == WorkflowState::SignedOff && d.active_work.id.value == cycle
         });
-    let outside = |p: &&String| {
-        let p = p.as_str();
-        let in_standards = p == STANDARDS_DIR || p.starts_with(&format!("{STANDARDS_DIR}/"));
-        if !still && in_standards {
-            // The reset, or a new cycle's start.
-            return false;
-        }
-        if in_standards {
-            // Records only: the runtime, the team's config and STATE.md
-            // are not what the user signed off.
-            return p.starts_with(".standards/docs/") || p == ".standards/CONTEXT.md";
-        }
-        !is_client_file(p)
-    };
-    let after: Vec<&String> = changed.iter().filter(outside).collect();
+    let after = uncovered_changes(changed, still);
     if after.is_empty() {
         return None;
     }
@@ -68,6 +54,30 @@ pub fn check(parent_state: &str, state: Option<&str>, changed: &[String]) -> Opt
         hint: Some("move them to a new cycle (after `git standards reset --yes --commit`), or revert them; a change the user must see needs their sign-off".into()),
         source: RuleSource::of(RULE),
     })
+}
+
+/// The paths of `changed` (project-relative, differing from the signed-off
+/// commit) that changed what the user signed off, so the sign-off does not
+/// cover them: while the cycle stays signed off (`still`), any path but the
+/// runtime, `config.toml` and STATE.md (records in `.standards/docs/` and
+/// CONTEXT.md count); in the commit that leaves `SIGNED_OFF`, any path
+/// outside `.standards/`. Agent-client files never count.
+pub fn uncovered_changes(changed: &[String], still: bool) -> Vec<String> {
+    let outside = |p: &&String| {
+        let p = p.as_str();
+        let in_standards = p == STANDARDS_DIR || p.starts_with(&format!("{STANDARDS_DIR}/"));
+        if !still && in_standards {
+            // The reset, or a new cycle's start.
+            return false;
+        }
+        if in_standards {
+            // Records only: the runtime, the team's config and STATE.md
+            // are not what the user signed off.
+            return p.starts_with(".standards/docs/") || p == ".standards/CONTEXT.md";
+        }
+        !is_client_file(p)
+    };
+    changed.iter().filter(outside).cloned().collect()
 }
 
 /// The agent-client files `install` manages (not the project's work).
