@@ -183,8 +183,12 @@ pub const HINTED_COMMANDS: &[(&str, usize)] = &[
         "git standards rework --type <FailureType> --request \\\"<request>\\\"",
         2,
     ),
-    ("git standards signoff", 5),
+    ("git standards signoff", 1),
     ("git standards signoff --no-human-turn-check", 1),
+    (
+        "git standards signoff --reply \\\"<the user's reply>\\\"",
+        4,
+    ),
     (
         "git standards signoff --reply \\\"<the user's words>\\\"",
         1,
