@@ -502,8 +502,10 @@ const TABLE: &[(&str, Situation)] = &[
     ("git show-ref {}", Uncovered),
     ("git standards -C {} status", Custom(demo_tour)),
     ("git standards <TAB>", Uncovered),
-    ("git standards archive list", Uncovered),
-    ("git standards archive show {name}", Uncovered),
+    ("git standards archive list", Custom(archives_listed)),
+    ("git standards reset --yes", Custom(archives_listed)),
+    ("git standards uninstall --yes", Custom(archives_listed)),
+    ("git standards archive show {name}", Custom(archives_listed)),
     ("git standards archive show {name} {}", Uncovered),
     ("git standards check --json", Uncovered),
     ("git standards check --ref main --json", Uncovered),
@@ -523,7 +525,6 @@ const TABLE: &[(&str, Situation)] = &[
     ("git standards notes sync {remote}", Uncovered),
     ("git standards recover", Uncovered),
     ("git standards recover --rollback", Uncovered),
-    ("git standards reset", Uncovered),
     (
         "git standards reset --yes --commit",
         Custom(changed_after_signoff),
@@ -531,7 +532,6 @@ const TABLE: &[(&str, Situation)] = &[
     ("git standards start", Custom(demo_tour)),
     ("git standards signoff", Custom(demo_tour)),
     ("git standards status --ref <branch>", Custom(demo_tour)),
-    ("git standards uninstall", Uncovered),
     ("git standards verify --into <main branch>", Uncovered),
     ("git standards {op}", Uncovered),
     ("git standards {rest}", Uncovered),
@@ -1927,6 +1927,53 @@ fn demo_tour() {
         String::from_utf8_lossy(&out.stdout)
     );
     run_ok(&env, &kept, "git standards log", &tour);
+}
+
+/// Without archives, `archive list` names the commands that make one, in
+/// the form that runs without a terminal; an unknown archive's refusal names
+/// `archive list`, and an unknown file's names `archive show <name>`.
+fn archives_listed() {
+    let (env, repo) = committed();
+    let out = output(&env, &repo, &["archive", "list"]);
+    assert!(out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    let makers = commands_in(&said);
+    assert_eq!(
+        makers,
+        ["git standards reset --yes", "git standards uninstall --yes"],
+        "{said}"
+    );
+    // A cycle's state for the reset to archive.
+    env.run(&repo, &["start", "--request", "First"]).success();
+    env.commit_all(&repo, "a cycle");
+    run_ok(&env, &repo, &makers[0], &said);
+    let hint = refusal_hint(&output(&env, &repo, &["archive", "show", "nosuch"]));
+    let listed = run_ok(
+        &env,
+        &repo,
+        &named(&hint, "git standards archive list"),
+        &hint,
+    );
+    let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
+    let name = listed.split('\t').next().unwrap().to_string();
+    assert!(!name.is_empty(), "{listed}");
+    let hint = refusal_hint(&output(
+        &env,
+        &repo,
+        &["archive", "show", &name, "no-such-file.md"],
+    ));
+    let show = named(&hint, "git standards archive show");
+    assert_eq!(show, format!("git standards archive show {name}"), "{hint}");
+    let files = run_ok(&env, &repo, &show, &hint);
+    assert!(
+        String::from_utf8_lossy(&files.stdout).contains("STATE.md"),
+        "{}",
+        String::from_utf8_lossy(&files.stdout)
+    );
+    env.commit_all(&repo, "reset");
+    run_ok(&env, &repo, &makers[1], &said);
+    let listed = run_ok(&env, &repo, "git standards archive list", &said);
+    assert_eq!(String::from_utf8_lossy(&listed.stdout).lines().count(), 2);
 }
 
 /// At `AWAITING_USER_SIGNOFF` a correction is the user's rework: the bare
