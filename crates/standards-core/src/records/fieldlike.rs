@@ -4,6 +4,7 @@
 //! so `check` names them instead of ignoring them.
 
 use crate::model::fields;
+use crate::records::record;
 
 /// One line that starts like the field `name` without being that field.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,7 +38,7 @@ impl FieldLike {
 /// pair of that exact name. Fenced code, HTML comments (the provenance
 /// block among them) and table rows are not read.
 pub fn field_like_lines(text: &str, names: &[&'static str]) -> Vec<FieldLike> {
-    let masked = mask_comments(&super::record::mask_fences(text));
+    let masked = record::mask_comments(&record::mask_fences(text));
     let mut names = names.to_vec();
     names.sort_by_key(|n| std::cmp::Reverse(n.len()));
     let mut out = Vec::new();
@@ -62,25 +63,6 @@ pub fn field_like_lines(text: &str, names: &[&'static str]) -> Vec<FieldLike> {
             value,
         });
     }
-    out
-}
-
-/// Blanks HTML comments (line breaks kept), so line numbers stay valid.
-fn mask_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(open) = rest.find("<!--") {
-        out.push_str(&rest[..open]);
-        let after = &rest[open..];
-        let end = after.find("-->").map_or(after.len(), |c| c + 3);
-        out.extend(
-            after[..end]
-                .chars()
-                .map(|c| if c == '\n' { '\n' } else { ' ' }),
-        );
-        rest = &after[end..];
-    }
-    out.push_str(rest);
     out
 }
 
