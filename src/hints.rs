@@ -218,7 +218,10 @@ pub const HINTED_COMMANDS: &[(&str, usize)] = &[
     ("git standards {rest}", 2),
     ("git standards {}", 4),
     ("git standards{dash_c} cancel", 1),
-    ("git standards{dash_c} signoff", 1),
+    (
+        "git standards{dash_c} signoff --reply \\\"<the user's reply>\\\"",
+        1,
+    ),
     ("git status", 1),
     ("git switch -c <name>", 2),
     ("git update-ref -d {label}", 1),

@@ -342,7 +342,7 @@ const TABLE: &[(&str, Situation)] = &[
     ("git am --continue", Custom(am_in_progress)),
     ("git am --abort", Custom(am_in_progress)),
     (
-        "git standards{dash_c} signoff",
+        "git standards{dash_c} signoff --reply \\\"<the user's reply>\\\"",
         Custom(merge_of_an_active_cycle),
     ),
     (
@@ -2745,7 +2745,7 @@ fn merge_of_an_active_cycle() {
         } else {
             format!(" -C {dir}")
         };
-        for action in ["signoff", "cancel"] {
+        for action in ["signoff --reply", "cancel"] {
             let action = format!("git standards{dash_c} {action}");
             let (env, repo) = Env::repo();
             let project = repo.join(dir);
@@ -2762,7 +2762,15 @@ fn merge_of_an_active_cycle() {
             let guard = ["merge-guard", "feature", "--into", "main"];
             let hint = refusal_hint(&output(&env, &repo, &guard));
             let command = named(&hint, &action);
-            assert_eq!(command, action, "{hint}");
+            if action.ends_with("cancel") {
+                assert_eq!(command, action, "{hint}");
+            } else {
+                assert_eq!(
+                    command,
+                    format!("{action} \"<the user's reply>\""),
+                    "{hint}"
+                );
+            }
             env.git(&repo, &["checkout", "-q", "feature"]);
             run_ok(&env, &repo, &command, &hint);
             env.commit_all(&repo, &action);
