@@ -456,3 +456,106 @@ fn compat_reports_only_the_reference_rules() {
         assert_eq!(rt["source"], "reference");
     }
 }
+
+/// Issue 25, item 3: in every family of structured fields (the plan's header
+/// and steps, a verification report's header, a finding, a documentation
+/// entry, a discrepancy) a line that looks like a field but is not written
+/// as one is reported by RH-010 with its line and the accepted form, never
+/// silently ignored; written as fields, the same values raise no RH-010.
+#[test]
+fn field_lines_written_another_way_are_reported_in_every_record_family() {
+    let p = crate::fixture::Project::brown();
+    p.start_cycle("DEVELOPING", "STANDARD", "FULL_DELIVERABLE");
+    let plan = p.init(&["DEVELOPMENT", "--skeleton"]);
+    let verification = p.init(&["VERIFICATION"]);
+    let review = p.init(&["REVIEW", "--kind", "IMPLEMENTATION"]);
+    let documentation = p.init(&["DOCUMENTATION"]);
+    let synchronization = p.init(&["SYNCHRONIZATION"]);
+    let rh010 = |p: &crate::fixture::Project| -> Vec<(String, String, String)> {
+        let out = p.run(&["check", "--json"]);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        v["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["rule"] == "RH-010")
+            .map(|x| {
+                (
+                    x["file"].as_str().unwrap().to_string(),
+                    x["message"].as_str().unwrap().to_string(),
+                    x["hint"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(rh010(&p), [], "fresh records hold fields only");
+    let cases: [(&str, &str, &str, &str); 8] = [
+        (&plan, "Mode: STEPWISE", "Mode", "`Mode`: `STEPWISE`"),
+        (&plan, "Status: DONE", "Status", "`Status`: `DONE`"),
+        (
+            &plan,
+            "**Depends On:** NONE",
+            "Depends On",
+            "`Depends On`: `NONE`",
+        ),
+        (
+            &plan,
+            "`Acceptance`: AC-001",
+            "Acceptance",
+            "`Acceptance`: `AC-001`",
+        ),
+        (
+            &verification,
+            "status: COMPLETE",
+            "Status",
+            "`Status`: `COMPLETE`",
+        ),
+        (
+            &review,
+            "- **Status:** RESOLVED",
+            "Status",
+            "`Status`: `RESOLVED`",
+        ),
+        (
+            &documentation,
+            "Owner: DEVELOPER",
+            "Owner",
+            "`Owner`: `DEVELOPER`",
+        ),
+        (
+            &synchronization,
+            "FailureType: IMPLEMENTATION",
+            "FailureType",
+            "`FailureType`: `IMPLEMENTATION`",
+        ),
+    ];
+    for (path, line, name, accepted) in cases {
+        let before = p.read(path);
+        p.write(
+            path,
+            format!(
+                "{before}\n### {} — x\n\n{line}\n",
+                match path {
+                    _ if path == review => "F-001",
+                    _ if path == documentation => "DOC-001",
+                    _ if path == synchronization => "D-001",
+                    _ => "DEV-009",
+                }
+            ),
+        );
+        let found = rh010(&p);
+        assert_eq!(found.len(), 1, "{line}: {found:#?}");
+        let (at, message, hint) = &found[0];
+        assert_eq!(at, path);
+        let n = p.read(path).lines().count();
+        assert!(
+            message.starts_with(&format!("line {n}: `{line}` looks like the field `{name}`")),
+            "{message}"
+        );
+        assert!(hint.contains(accepted), "{hint}");
+        // Written as the field, it is read, and RH-010 has nothing to say.
+        p.write(path, format!("{before}\n{accepted}\n"));
+        assert_eq!(rh010(&p), [], "{accepted}");
+        p.write(path, before);
+    }
+}

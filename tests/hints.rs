@@ -225,8 +225,15 @@ const TABLE: &[(&str, Situation)] = &[
         Custom(policy_in_expedited),
     ),
     ("git standards unblock", Custom(blocked)),
-    ("git standards signoff", Custom(awaiting_signoff)),
+    (
+        "git standards signoff --reply \\\"<the user's reply>\\\"",
+        Custom(awaiting_signoff),
+    ),
     ("git standards cancel", Custom(awaiting_signoff)),
+    (
+        "git standards signoff --reply \\\"<the user's reply>\\\"",
+        Custom(signoff_option_where_the_prompt_hook_is_installed),
+    ),
     ("git standards cancel", Custom(next_mode_during_expedited)),
     (
         "git standards promote --reason \\\"<why>\\\"",
@@ -335,7 +342,7 @@ const TABLE: &[(&str, Situation)] = &[
     ("git am --continue", Custom(am_in_progress)),
     ("git am --abort", Custom(am_in_progress)),
     (
-        "git standards{dash_c} signoff",
+        "git standards{dash_c} signoff --reply \\\"<the user's reply>\\\"",
         Custom(merge_of_an_active_cycle),
     ),
     (
@@ -493,14 +500,16 @@ const TABLE: &[(&str, Situation)] = &[
     ("git remote -v", Custom(board_unknown_remote)),
     ("git reset", Uncovered),
     ("git show-ref {}", Uncovered),
-    ("git standards -C {} status", Uncovered),
+    ("git standards -C {} status", Custom(demo_tour)),
     ("git standards <TAB>", Uncovered),
-    ("git standards archive list", Uncovered),
-    ("git standards archive show {name}", Uncovered),
+    ("git standards archive list", Custom(archives_listed)),
+    ("git standards reset --yes", Custom(archives_listed)),
+    ("git standards uninstall --yes", Custom(archives_listed)),
+    ("git standards archive show {name}", Custom(archives_listed)),
     ("git standards archive show {name} {}", Uncovered),
     ("git standards check --json", Uncovered),
     ("git standards check --ref main --json", Uncovered),
-    ("git standards demo", Uncovered),
+    ("git standards demo", Custom(demo_tour)),
     ("git standards hooks uninstall", Uncovered),
     ("git standards hooks uninstall\\", Uncovered),
     (
@@ -508,7 +517,7 @@ const TABLE: &[(&str, Situation)] = &[
         Uncovered,
     ),
     ("git standards install --hooks", Uncovered),
-    ("git standards log", Uncovered),
+    ("git standards log", Custom(demo_tour)),
     ("git standards manpages --install", Uncovered),
     ("git standards manpages --install DIR", Uncovered),
     ("git standards notes sync", Uncovered),
@@ -516,14 +525,13 @@ const TABLE: &[(&str, Situation)] = &[
     ("git standards notes sync {remote}", Uncovered),
     ("git standards recover", Uncovered),
     ("git standards recover --rollback", Uncovered),
-    ("git standards reset", Uncovered),
     (
         "git standards reset --yes --commit",
         Custom(changed_after_signoff),
     ),
-    ("git standards start", Uncovered),
-    ("git standards status --ref <branch>", Uncovered),
-    ("git standards uninstall", Uncovered),
+    ("git standards start", Custom(demo_tour)),
+    ("git standards signoff", Custom(demo_tour)),
+    ("git standards status --ref <branch>", Custom(demo_tour)),
     ("git standards verify --into <main branch>", Uncovered),
     ("git standards {op}", Uncovered),
     ("git standards {rest}", Uncovered),
@@ -1797,7 +1805,7 @@ fn blocked() {
 }
 
 /// At `AWAITING_USER_SIGNOFF`, `start`, `handoff` and `next-mode` name the
-/// user's actions: after `signoff` or `cancel` the refusal is gone.
+/// user's actions: after `signoff --reply` or `cancel` the refusal is gone.
 fn awaiting_signoff() {
     let moves: [&[&str]; 3] = [
         &["start", "--request", "Add user export"],
@@ -1805,13 +1813,15 @@ fn awaiting_signoff() {
         &["next-mode", "documentation"],
     ];
     for args in moves {
-        for action in ["git standards signoff", "git standards cancel"] {
+        for action in ["git standards signoff --reply", "git standards cancel"] {
             let (env, repo) = base("f-ir");
             let out = output(&env, &repo, args);
             let refused = refusal_text(&out);
             let hint = refusal_hint(&out);
             let command = named(&hint, action);
-            assert_eq!(command, action, "{hint}");
+            if action == "git standards cancel" {
+                assert_eq!(command, action, "{hint}");
+            }
             run_ok(&env, &repo, &command, &hint);
             let out = output(&env, &repo, args);
             let after = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -1833,6 +1843,153 @@ fn awaiting_signoff() {
         run_ok(&env, &repo, &named(&hint, "git standards cancel"), &hint);
         env.run(&repo, args).success();
     }
+}
+
+/// Where the prompt hook is installed, plain `signoff` is refused (no person
+/// spoke, then no reply); the sign-off that `status` offers, in text and in
+/// `--json`, and that the refusals name, is the `--reply` form, and it works
+/// once the person has spoken.
+fn signoff_option_where_the_prompt_hook_is_installed() {
+    let (env, repo) = crate::agent_hooks::at_signoff(&["--client", "both"]);
+    let offered = "git standards signoff --reply \"<the user's reply>\"";
+    let text = String::from_utf8_lossy(&output(&env, &repo, &["status"]).stdout).into_owned();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("sign off"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.ends_with(offered), "{line}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&output(&env, &repo, &["status", "--json"]).stdout).unwrap();
+    let options = json["next"]["userOptions"].as_array().unwrap();
+    assert_eq!(options[0]["command"], offered, "{json:#}");
+    let hint = refusal_hint(&output(
+        &env,
+        &repo,
+        &["start", "--request", "Add user export"],
+    ));
+    let command = named(&hint, "git standards signoff");
+    assert_eq!(command, offered, "{hint}");
+    // The agent alone is refused; the person speaks through the client's hook.
+    assert_eq!(run_hinted(&env, &repo, &command).status.code(), Some(1));
+    env.run_stdin(
+        &repo,
+        &["hook", "prompt-submit", "--client", "claude"],
+        &serde_json::json!({"session_id": "s1", "cwd": repo, "hook_event_name": "UserPromptSubmit", "prompt": "Yes, sign it off."}).to_string(),
+    )
+    .success();
+    assert_eq!(
+        run_hinted(&env, &repo, "git standards signoff")
+            .status
+            .code(),
+        Some(1),
+        "without the reply"
+    );
+    run_ok(&env, &repo, &command, &hint);
+    assert_eq!(state_field(&repo, "WorkflowState"), "SIGNED_OFF");
+}
+
+/// The demo's sentences name commands: refused inside a git hook's
+/// environment it names `git standards demo`, which runs outside it; the tour
+/// runs the cycle "from `git standards start` to `git standards signoff`" and
+/// `git standards log`; a kept demo names `git standards -C <dir> status`, and
+/// `git standards status --ref <branch>` reads a branch there.
+fn demo_tour() {
+    let (env, repo) = committed();
+    let kept = env.dir.path().join("kept-demo");
+    let refused = env
+        .cmd(&repo)
+        .args(["demo", "--keep"])
+        .arg(env.dir.path().join("refused-demo"))
+        .env("GIT_DIR", repo.join(".git"))
+        .output()
+        .unwrap();
+    let hint = refusal_hint(&refused);
+    let command = named(&hint, "git standards demo");
+    assert_eq!(command, "git standards demo", "{hint}");
+    let out = run_ok(
+        &env,
+        &repo,
+        &format!("{command} --keep {}", kept.display()),
+        &hint,
+    );
+    let tour = String::from_utf8_lossy(&out.stdout).into_owned();
+    let intro = tour
+        .lines()
+        .find(|l| l.starts_with("A whole greenfield cycle follows"))
+        .unwrap_or_else(|| panic!("{tour}"));
+    assert_eq!(
+        commands_in(intro),
+        ["git standards start", "git standards signoff"],
+        "{intro}"
+    );
+    for ran in [
+        "$ git standards start --request",
+        "$ git standards signoff\n",
+        "$ git standards log\n",
+    ] {
+        assert!(tour.contains(ran), "{ran:?} in {tour}");
+    }
+    let last = tour.lines().last().unwrap();
+    let status = named(last, "git standards -C");
+    run_ok(&env, &repo, &status, last);
+    let by_ref = tour
+        .lines()
+        .find(|l| l.contains("git standards status --ref <branch>"))
+        .unwrap();
+    let out = run_ok(&env, &kept, "git standards status --ref main", by_ref);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("Workflow state"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    run_ok(&env, &kept, "git standards log", &tour);
+}
+
+/// Without archives, `archive list` names the commands that make one, in
+/// the form that runs without a terminal; an unknown archive's refusal names
+/// `archive list`, and an unknown file's names `archive show <name>`.
+fn archives_listed() {
+    let (env, repo) = committed();
+    let out = output(&env, &repo, &["archive", "list"]);
+    assert!(out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    let makers = commands_in(&said);
+    assert_eq!(
+        makers,
+        ["git standards reset --yes", "git standards uninstall --yes"],
+        "{said}"
+    );
+    // A cycle's state for the reset to archive.
+    env.run(&repo, &["start", "--request", "First"]).success();
+    env.commit_all(&repo, "a cycle");
+    run_ok(&env, &repo, &makers[0], &said);
+    let hint = refusal_hint(&output(&env, &repo, &["archive", "show", "nosuch"]));
+    let listed = run_ok(
+        &env,
+        &repo,
+        &named(&hint, "git standards archive list"),
+        &hint,
+    );
+    let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
+    let name = listed.split('\t').next().unwrap().to_string();
+    assert!(!name.is_empty(), "{listed}");
+    let hint = refusal_hint(&output(
+        &env,
+        &repo,
+        &["archive", "show", &name, "no-such-file.md"],
+    ));
+    let show = named(&hint, "git standards archive show");
+    assert_eq!(show, format!("git standards archive show {name}"), "{hint}");
+    let files = run_ok(&env, &repo, &show, &hint);
+    assert!(
+        String::from_utf8_lossy(&files.stdout).contains("STATE.md"),
+        "{}",
+        String::from_utf8_lossy(&files.stdout)
+    );
+    env.commit_all(&repo, "reset");
+    run_ok(&env, &repo, &makers[1], &said);
+    let listed = run_ok(&env, &repo, "git standards archive list", &said);
+    assert_eq!(String::from_utf8_lossy(&listed.stdout).lines().count(), 2);
 }
 
 /// At `AWAITING_USER_SIGNOFF` a correction is the user's rework: the bare
@@ -2604,7 +2761,7 @@ fn merge_of_an_active_cycle() {
         } else {
             format!(" -C {dir}")
         };
-        for action in ["signoff", "cancel"] {
+        for action in ["signoff --reply", "cancel"] {
             let action = format!("git standards{dash_c} {action}");
             let (env, repo) = Env::repo();
             let project = repo.join(dir);
@@ -2621,7 +2778,15 @@ fn merge_of_an_active_cycle() {
             let guard = ["merge-guard", "feature", "--into", "main"];
             let hint = refusal_hint(&output(&env, &repo, &guard));
             let command = named(&hint, &action);
-            assert_eq!(command, action, "{hint}");
+            if action.ends_with("cancel") {
+                assert_eq!(command, action, "{hint}");
+            } else {
+                assert_eq!(
+                    command,
+                    format!("{action} \"<the user's reply>\""),
+                    "{hint}"
+                );
+            }
             env.git(&repo, &["checkout", "-q", "feature"]);
             run_ok(&env, &repo, &command, &hint);
             env.commit_all(&repo, &action);

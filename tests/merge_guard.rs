@@ -122,7 +122,7 @@ fn an_active_cycle_must_be_signed_off_or_cancelled_first() {
         "{err}"
     );
     assert!(
-        err.contains("the user signs it off (`git standards signoff`, from AWAITING_USER_SIGNOFF) or cancels it (`git standards cancel`) first; then run on `feature`: `git standards reset --yes --commit`"),
+        err.contains("the user signs it off (`git standards signoff --reply \"<the user's reply>\"`, from AWAITING_USER_SIGNOFF) or cancels it (`git standards cancel`) first; then run on `feature`: `git standards reset --yes --commit`"),
         "{err}"
     );
 }

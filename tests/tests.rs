@@ -39,6 +39,7 @@ mod install;
 mod installed_commands;
 mod invocation;
 mod invocation_scenarios;
+mod json_everywhere;
 mod layering;
 mod lifecycle;
 mod log_format;

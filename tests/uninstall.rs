@@ -337,3 +337,45 @@ fn uninstall_gives_back_the_users_agents_md_and_settings_style() {
     assert_eq!(read(repo.join("AGENTS.md")), agents);
     assert_eq!(read(repo.join(".codex/hooks.json")), hooks);
 }
+
+/// Issue 25, item 8, as for `reset` (one shared warning): uninstall's records
+/// warning names only the kinds present, says "deletes" in a preview and
+/// "deleted" once `.standards/` is gone, in text and in `--json`.
+#[test]
+fn the_records_warning_names_the_kinds_present_in_the_right_tense() {
+    let (env, repo) = project_with_cycle();
+    let expected =
+        "cycle records in `.standards/docs/` (1 scope, 1 design and 1 development records)";
+    let err = stderr(&env.run(&repo, &["uninstall", "--dry-run"]).success());
+    assert!(
+        err.contains(&format!("Warning: deletes 3 {expected}")),
+        "{err}"
+    );
+    assert!(err.contains("Warning: deletes 1 user style"), "{err}");
+    assert!(!err.contains("synchronization"), "{err}");
+    let out = env
+        .run(&repo, &["uninstall", "--dry-run", "--json"])
+        .success();
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        v["recordKinds"],
+        serde_json::json!({"scope": 1, "design": 1, "development": 1}),
+        "{v:#}"
+    );
+    assert!(
+        v["warnings"][0].as_str().unwrap().starts_with("deletes 3"),
+        "{v:#}"
+    );
+    assert!(
+        repo.join(".standards/docs").exists(),
+        "a preview changes nothing"
+    );
+    let err = stderr(&env.run(&repo, &["uninstall", "--yes"]).success());
+    assert!(!repo.join(".standards").exists());
+    assert!(
+        err.contains(&format!("Warning: deleted 3 {expected}")),
+        "{err}"
+    );
+    assert!(err.contains("Warning: deleted 1 user style"), "{err}");
+    assert!(!err.contains("Warning: deletes"), "{err}");
+}

@@ -186,8 +186,14 @@ fn is_hook(args: impl IntoIterator<Item = std::ffi::OsString>) -> bool {
                 args.next();
             }
             a if a.starts_with("-C") || a.starts_with("--color=") => {}
-            // `hook pre-commit` is git's hook, which gets clap's own errors.
-            a => return a == "hook" && args.next().is_none_or(|next| next != "pre-commit"),
+            // `hook pre-commit`, `hook pre-receive` and `hook update` are git's
+            // hooks, which get clap's own errors (and `--json` its JSON).
+            a => {
+                return a == "hook"
+                    && args.next().is_none_or(|next| {
+                        !["pre-commit", "pre-receive", "update"].contains(&&*next.to_string_lossy())
+                    })
+            }
         }
     }
     false
@@ -242,6 +248,10 @@ mod tests {
         assert!(!is_hook(&["check", "hook"]));
         assert!(!is_hook(&["--bogus", "hook"]));
         assert!(!is_hook(&[]));
+        // git's own hooks get clap's errors, and JSON when asked for.
+        for git_hook in ["pre-commit", "pre-receive", "update"] {
+            assert!(!is_hook(&["hook", git_hook, "--bogus"]));
+        }
     }
 
     /// Issue 15: every value flag takes its values in any case (`--format GITHUB`,

@@ -64,7 +64,7 @@ pub fn run_list(ctx: &mut Context, json: bool) -> Result<()> {
     if all.is_empty() {
         writeln!(
             ctx.err,
-            "No archives: `git standards reset` and `git standards uninstall` create them under {}.",
+            "No archives: `git standards reset --yes` and `git standards uninstall --yes` create them under {}.",
             archive::PREFIX
         )
         .map_err(|e| Error::io("<stderr>", e))?;

@@ -129,69 +129,6 @@ fn cycle_of(tree: &dyn Tree) -> Option<Cycle> {
     })
 }
 
-/// The record kinds by the folder under `.standards/docs/` that holds them.
-const RECORD_KINDS: [(&str, &str); 7] = [
-    ("scope", "scope"),
-    ("specs", "design"),
-    ("development", "development"),
-    ("verification", "verification"),
-    ("reviews", "review"),
-    ("documentation", "documentation"),
-    ("synchronization", "synchronization"),
-];
-
-/// The cycle records under `.standards/docs/` by kind: only the kinds
-/// present, in the protocol's order, then any other Markdown file there.
-fn count_records(project: &Project) -> Result<Vec<(&'static str, usize)>> {
-    let mut kinds = Vec::new();
-    let mut known = 0;
-    for (folder, kind) in RECORD_KINDS {
-        let n = teardown::count_markdown(project, &format!("{DOCS_DIR}/{folder}"))?;
-        known += n;
-        if n > 0 {
-            kinds.push((kind, n));
-        }
-    }
-    let other = teardown::count_markdown(project, DOCS_DIR)? - known;
-    if other > 0 {
-        kinds.push(("other", other));
-    }
-    Ok(kinds)
-}
-
-/// Issue 25, item 8: the records warning names only the kinds present, and
-/// says what will happen before the reset and what happened after it.
-fn records_warning(plan: &Plan, done: bool) -> Option<String> {
-    if plan.records == 0 {
-        return None;
-    }
-    let s = |n: usize| if n == 1 { "" } else { "s" };
-    let kinds: Vec<String> = plan
-        .record_kinds
-        .iter()
-        .map(|(kind, n)| format!("{n} {kind}"))
-        .collect();
-    let kinds = match kinds.as_slice() {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    };
-    let (verb, reads) = if done {
-        ("deleted", "`archive show` reads them back")
-    } else {
-        (
-            "deletes",
-            "the archive keeps them and `archive show` reads them back",
-        )
-    };
-    Some(format!(
-        "{verb} {} cycle record{} in `.standards/docs/` ({kinds} record{}); {reads}",
-        plan.records,
-        s(plan.records),
-        s(plan.records),
-    ))
-}
-
 fn diff(path: &str, old: &str, new: &str) -> String {
     similar::TextDiff::from_lines(old, new)
         .unified_diff()
@@ -223,7 +160,7 @@ pub fn preview(project: &Project, request: &Request) -> Result<Plan> {
     let mut record_kinds = Vec::new();
     if !matches!(tree.node(DOCS_DIR), Node::Missing) {
         teardown::refuse_links(project, DOCS_DIR, "reset")?;
-        record_kinds = count_records(project)?;
+        record_kinds = teardown::count_records(project)?;
         records = record_kinds.iter().map(|(_, n)| n).sum();
         changes.push(Step::remove(DOCS_DIR));
     }
@@ -399,7 +336,11 @@ impl Teardown for Reset<'_> {
         plan.warnings
             .iter()
             .cloned()
-            .chain(records_warning(plan, done))
+            .chain(teardown::records_warning(
+                plan.records,
+                &plan.record_kinds,
+                done,
+            ))
             .collect()
     }
 

@@ -19,7 +19,7 @@ use crate::repo::Project;
 use crate::support::teardown::{self, Extra, Finish, Landed, Teardown};
 use standards_core::audit::{Event, EventKind};
 use standards_core::invocation::Client;
-use standards_core::model::layout::{DOCS_DIR, INSTALLATION_PATH, STANDARDS_DIR, USER_STYLES_DIR};
+use standards_core::model::layout::{INSTALLATION_PATH, STANDARDS_DIR, USER_STYLES_DIR};
 use standards_core::model::tree::{Node, Text, Tree};
 use standards_core::setup::change::{ChangePlan, Step};
 use standards_core::setup::client_plan;
@@ -74,6 +74,10 @@ pub struct Plan {
     pub warnings: Vec<String>,
     pub clients: Vec<&'static str>,
     pub records: usize,
+    /// Those records by kind, only the kinds present, in the protocol's order.
+    pub record_kinds: Vec<(&'static str, usize)>,
+    /// Markdown files under `.standards/user-styles/`.
+    pub styles: usize,
     /// The cycle STATE.md names, for the archive's name.
     pub cycle: Option<String>,
     pub runtime: bool,
@@ -213,6 +217,8 @@ pub fn preview(project: &Project) -> Result<Plan> {
             warnings: Vec::new(),
             clients,
             records: 0,
+            record_kinds: Vec::new(),
+            styles: 0,
             cycle: None,
             runtime,
         });
@@ -220,21 +226,10 @@ pub fn preview(project: &Project) -> Result<Plan> {
     let mut changes = removal.changes;
     let later_warnings = removal.warnings;
     changes.push(Step::remove(STANDARDS_DIR));
-    let records = teardown::count_markdown(project, DOCS_DIR)?;
+    let record_kinds = teardown::count_records(project)?;
+    let records = record_kinds.iter().map(|(_, n)| n).sum();
     let styles = teardown::count_markdown(project, USER_STYLES_DIR)?;
     let mut warnings = Vec::new();
-    if records > 0 {
-        warnings.push(format!(
-            "deletes {records} cycle record{} in `.standards/docs/` (scope, design, development, verification, review, documentation, and synchronization records); `archive show` reads them back",
-            if records == 1 { "" } else { "s" }
-        ));
-    }
-    if styles > 0 {
-        warnings.push(format!(
-            "deletes {styles} user style{} in `.standards/user-styles/`; the archive keeps a copy, but copy any you want to keep in the working tree first",
-            if styles == 1 { "" } else { "s" }
-        ));
-    }
     warnings.extend(later_warnings);
     let cycle = match tree.text(standards_core::model::layout::STATE_PATH) {
         Text::Ok(t) => {
@@ -249,6 +244,8 @@ pub fn preview(project: &Project) -> Result<Plan> {
         warnings,
         clients,
         records,
+        record_kinds,
+        styles,
         cycle,
         runtime,
     })
@@ -340,8 +337,22 @@ impl Teardown for Uninstall {
         lines
     }
 
-    fn warnings(&self, plan: &Plan, _done: bool) -> Vec<String> {
-        plan.warnings.clone()
+    /// Issue 25, item 8, as for `reset`: the records warning names the kinds
+    /// present, and after the uninstall says what was deleted.
+    fn warnings(&self, plan: &Plan, done: bool) -> Vec<String> {
+        let s = if plan.styles == 1 { "" } else { "s" };
+        let styles = (plan.styles > 0).then(|| {
+            if done {
+                format!("deleted {} user style{s} in `.standards/user-styles/`; the archive keeps a copy", plan.styles)
+            } else {
+                format!("deletes {} user style{s} in `.standards/user-styles/`; the archive keeps a copy, but copy any you want to keep in the working tree first", plan.styles)
+            }
+        });
+        teardown::records_warning(plan.records, &plan.record_kinds, done)
+            .into_iter()
+            .chain(styles)
+            .chain(plan.warnings.iter().cloned())
+            .collect()
     }
 
     /// The `--json` result of an uninstall (issue 25).
@@ -355,8 +366,13 @@ impl Teardown for Uninstall {
             "clients": plan.clients,
             "paths": teardown::json_paths(self, plan),
             "records": plan.records,
+            "recordKinds": plan
+                .record_kinds
+                .iter()
+                .map(|(k, n)| (k.to_string(), serde_json::json!(n)))
+                .collect::<serde_json::Map<String, Value>>(),
             "archive": landed.map(|l| l.archive.at()),
-            "warnings": plan.warnings,
+            "warnings": self.warnings(plan, !dry_run),
         })
     }
 

@@ -13,7 +13,7 @@ use crate::repo::{change_plan, failpoint, Project};
 use crate::support::audit;
 use crate::support::paths::PathView;
 use standards_core::audit::{Event, EventKind};
-use standards_core::model::layout::{MARKER, PROTOCOL_PATH, STANDARDS_DIR};
+use standards_core::model::layout::{DOCS_DIR, MARKER, PROTOCOL_PATH, STANDARDS_DIR};
 use standards_core::model::tree::{Node, Text, Tree};
 use standards_core::setup::change::{ChangePlan, Step};
 use standards_core::setup::install::{read_installed_version, Version};
@@ -409,4 +409,71 @@ pub fn count_markdown(project: &Project, rel: &str) -> Result<usize> {
         }
     }
     Ok(n)
+}
+
+/// The record kinds by the folder under `.standards/docs/` that holds them.
+const RECORD_KINDS: [(&str, &str); 7] = [
+    ("scope", "scope"),
+    ("specs", "design"),
+    ("development", "development"),
+    ("verification", "verification"),
+    ("reviews", "review"),
+    ("documentation", "documentation"),
+    ("synchronization", "synchronization"),
+];
+
+/// The cycle records under `.standards/docs/` by kind: only the kinds
+/// present, in the protocol's order, then any other Markdown file there.
+pub fn count_records(project: &Project) -> Result<Vec<(&'static str, usize)>> {
+    let mut kinds = Vec::new();
+    let mut known = 0;
+    for (folder, kind) in RECORD_KINDS {
+        let n = count_markdown(project, &format!("{DOCS_DIR}/{folder}"))?;
+        known += n;
+        if n > 0 {
+            kinds.push((kind, n));
+        }
+    }
+    let other = count_markdown(project, DOCS_DIR)? - known;
+    if other > 0 {
+        kinds.push(("other", other));
+    }
+    Ok(kinds)
+}
+
+/// Issue 25, item 8: the records warning of `reset` and `uninstall` names
+/// only the kinds present, and says what will happen before the teardown
+/// and what happened after it.
+pub fn records_warning(
+    records: usize,
+    record_kinds: &[(&str, usize)],
+    done: bool,
+) -> Option<String> {
+    if records == 0 {
+        return None;
+    }
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    let kinds: Vec<String> = record_kinds
+        .iter()
+        .map(|(kind, n)| format!("{n} {kind}"))
+        .collect();
+    let kinds = match kinds.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    let (verb, reads) = if done {
+        ("deleted", "`archive show` reads them back")
+    } else {
+        (
+            "deletes",
+            "the archive keeps them and `archive show` reads them back",
+        )
+    };
+    Some(format!(
+        "{verb} {} cycle record{} in `.standards/docs/` ({kinds} record{}); {reads}",
+        records,
+        s(records),
+        s(records),
+    ))
 }

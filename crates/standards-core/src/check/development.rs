@@ -134,12 +134,20 @@ fn plan_steps(plan: &Plan, path: &str, sink: &mut Sink) {
             sink.push_hinted(
                 "DV-003",
                 path,
-                format!(
-                    "{id}: the step's `Status` {} must be one of {}",
-                    status.map_or("is missing and".to_string(), |s| format!("`{s}`")),
-                    STEP_STATUSES.join(", ")
-                ),
-                hint("give the step's first `Status` field one of these values"),
+                match status {
+                    Some(s) => format!(
+                        "{id}: the step's `Status` `{s}` must be one of {}",
+                        STEP_STATUSES.join(", ")
+                    ),
+                    None => format!(
+                        "{id}: the step has no `Status` field (a status in prose or without backticks is not read as one); it must be one of {}",
+                        STEP_STATUSES.join(", ")
+                    ),
+                },
+                hint(format!(
+                    "write the step's first `Status` field under its heading as `` `Status`: `PENDING` `` (or {}), values case-sensitive (Record Formats in `.standards/PROTOCOL.md`)",
+                    STEP_STATUSES[1..].join(", ")
+                )),
             );
         }
         for target in step.depends_on() {

@@ -31,6 +31,7 @@ pub const RULES: &[RuleInfo] = &[
     RuleInfo::rule("RH-007", "Unknown development step"),
     RuleInfo::rule("RH-008", "Qualified reference to a non-record"),
     RuleInfo::rule("RH-009", "Qualified reference to a missing entry"),
+    RuleInfo::rule("RH-010", "Field written another way"),
 ];
 
 /// The record statuses RH-003 accepts (the plan has its own, DV-001).
@@ -60,6 +61,7 @@ pub fn check(cx: &Cx, sink: &mut Sink) {
         ) {
             continue;
         }
+        field_written_another_way(record, sink);
         let r = Rec {
             id,
             record,
@@ -92,6 +94,76 @@ fn record_label(r: &OwnRecord) -> String {
     match r.kind() {
         Some(k) => format!("{} {k}", r.artifact()),
         None => r.artifact().to_string(),
+    }
+}
+
+/// The structured fields of a record type (Record Formats): its header's
+/// and its entries'.
+fn structured_fields(artifact: ArtifactType) -> &'static [&'static str] {
+    match artifact {
+        ArtifactType::Development => &[
+            "Cycle",
+            "Mode",
+            "User Style",
+            "User Style Locked",
+            "Status",
+            "Verification Cadence",
+            "Current Increment",
+            "Depends On",
+            "Acceptance",
+        ],
+        ArtifactType::Verification => &[
+            "Cycle",
+            "Mode",
+            "Status",
+            "User Style",
+            "Assessment Purpose",
+            "Assessment Target",
+        ],
+        ArtifactType::Review => &[
+            "Cycle",
+            "ReviewKind",
+            "Status",
+            "User Style",
+            "Severity",
+            "Owner",
+            "FailureType",
+        ],
+        ArtifactType::Documentation => &[
+            "Cycle",
+            "Status",
+            "Collaboration",
+            "Target",
+            "Target Detail",
+            "User Style",
+            "Owner",
+        ],
+        ArtifactType::Synchronization => &["Cycle", "Status", "User Style", "Owner", "FailureType"],
+        ArtifactType::Scope | ArtifactType::Architecture => &[],
+    }
+}
+
+/// RH-010 Field written another way (issue 25, item 3): a line that starts
+/// like one of the record's structured fields (`Status: DONE`,
+/// `**Status:** DONE`, `` `Status`: DONE ``, `` `status`: `DONE` ``) is not
+/// read as that field, so the status or value it means is not seen; one
+/// problem per line, naming the accepted form.
+fn field_written_another_way(record: &OwnRecord, sink: &mut Sink) {
+    let names = structured_fields(record.artifact());
+    for f in crate::records::fieldlike::field_like_lines(&record.text, names) {
+        sink.push_hinted(
+            "RH-010",
+            record.path.clone(),
+            format!(
+                "line {}: `{}` looks like the field `{}` but is not written as one, so it is not read (a field is `` `Name`: `value` ``, both in backticks, the name as the format spells it)",
+                f.line, f.written, f.name
+            ),
+            Some(format!(
+                "{} writes it as {} (Record Formats in `.standards/PROTOCOL.md`)",
+                record.artifact().role(),
+                f.accepted()
+            )),
+        );
     }
 }
 

@@ -772,7 +772,7 @@ pub fn skeleton(artifact: ArtifactType, expedited: bool, contract: (&str, &str, 
 /// comments: `(line, placeholder)`, in order.
 pub fn placeholders_left(text: &str) -> Vec<(usize, &'static str)> {
     let masked = blank_fences(text);
-    let masked = mask_comments(&masked);
+    let masked = super::record::mask_comments(&masked);
     let mut out = Vec::new();
     for (n, line) in masked.split('\n').enumerate() {
         for p in PLACEHOLDERS {
@@ -781,25 +781,6 @@ pub fn placeholders_left(text: &str) -> Vec<(usize, &'static str)> {
             }
         }
     }
-    out
-}
-
-/// `<!-- ... -->` blanked (newlines kept).
-fn mask_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(open) = rest.find("<!--") {
-        out.push_str(&rest[..open]);
-        let after = &rest[open..];
-        let end = after.find("-->").map_or(after.len(), |e| e + 3);
-        out.extend(
-            after[..end]
-                .chars()
-                .map(|c| if c == '\n' { '\n' } else { ' ' }),
-        );
-        rest = &after[end..];
-    }
-    out.push_str(rest);
     out
 }
 

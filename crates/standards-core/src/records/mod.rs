@@ -7,6 +7,7 @@ pub mod assignments;
 pub mod claims;
 pub mod closure;
 pub mod edit;
+pub mod fieldlike;
 pub mod numbering;
 pub mod plan;
 pub mod provenance;

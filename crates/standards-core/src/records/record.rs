@@ -299,6 +299,26 @@ pub fn mask_fences(text: &str) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// `text` with HTML comments (`<!-- ... -->`, an unclosed one to the end)
+/// blanked, line breaks kept, so offsets and line numbers stay valid.
+pub fn mask_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find("<!--") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open..];
+        let end = after.find("-->").map_or(after.len(), |e| e + 3);
+        out.extend(
+            after[..end]
+                .chars()
+                .map(|c| if c == '\n' { '\n' } else { ' ' }),
+        );
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Whether a line is an H2 heading by the catalogue's rule (§1.7): `##`, whitespace, text.
 pub fn h2_name(line: &str) -> Option<String> {
     let line = line.trim_end_matches(['\n', '\r']);

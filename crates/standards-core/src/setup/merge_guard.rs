@@ -116,7 +116,7 @@ pub fn judge(incoming: Side, target: Side, project_dir: &str) -> Verdict {
     }
     let first = cycle.as_ref().filter(|c| c.active).map(|c| {
         format!(
-            "cycle `{}` is still active (`{}`): the user signs it off (`git standards{dash_c} signoff`, from AWAITING_USER_SIGNOFF) or cancels it (`git standards{dash_c} cancel`) first",
+            "cycle `{}` is still active (`{}`): the user signs it off (`git standards{dash_c} signoff --reply \"<the user's reply>\"`, from AWAITING_USER_SIGNOFF) or cancels it (`git standards{dash_c} cancel`) first",
             c.id, c.state
         )
     });
@@ -224,7 +224,7 @@ mod tests {
         };
         assert!(r.message.contains("cycle `c-1` is active in `DEVELOPING`"));
         assert!(r.message.contains("app/.standards/"));
-        assert!(r.hint().starts_with("cycle `c-1` is still active (`DEVELOPING`): the user signs it off (`git standards -C app signoff`, from AWAITING_USER_SIGNOFF) or cancels it (`git standards -C app cancel`) first; then run on `feature`: `git standards -C app reset --yes --commit`"), "{}", r.hint());
+        assert!(r.hint().starts_with("cycle `c-1` is still active (`DEVELOPING`): the user signs it off (`git standards -C app signoff --reply \"<the user's reply>\"`, from AWAITING_USER_SIGNOFF) or cancels it (`git standards -C app cancel`) first; then run on `feature`: `git standards -C app reset --yes --commit`"), "{}", r.hint());
     }
 
     #[test]

@@ -238,7 +238,10 @@ pub fn next_step(doc: &StateDoc, conflicts: &[String]) -> NextStep {
         }
         (Role::User, None)
     } else if state == WorkflowState::AwaitingUserSignoff {
-        user_options.push(UserOption::new("sign off", "git standards signoff"));
+        user_options.push(UserOption::new(
+            "sign off",
+            "git standards signoff --reply \"<the user's reply>\"",
+        ));
         user_options.push(UserOption::new(
             "rework",
             "git standards rework --type <FailureType> --request \"<changed request>\"",

@@ -346,9 +346,9 @@ pub fn next_mode(
         )
         // `signoff` works only at sign-off readiness: elsewhere it is not named.
         .hint(match (doc.cycle_mode.value, doc.workflow_state.value == W::AwaitingUserSignoff) {
-            (CycleMode::Expedited, true) => "choose it after `git standards signoff` or `git standards cancel`; an expedited cycle that needs the standard guarantees is promoted (`git standards promote --reason \"<why>\"`)",
+            (CycleMode::Expedited, true) => "choose it after the user signs off (`git standards signoff --reply \"<the user's reply>\"`) or cancels (`git standards cancel`); an expedited cycle that needs the standard guarantees is promoted (`git standards promote --reason \"<why>\"`)",
             (CycleMode::Expedited, false) => "choose it after the cycle is signed off at `AWAITING_USER_SIGNOFF` or cancelled (`git standards cancel`); an expedited cycle that needs the standard guarantees is promoted (`git standards promote --reason \"<why>\"`)",
-            (_, true) => "choose it after the cycle is signed off (`git standards signoff`) or cancelled (`git standards cancel`)",
+            (_, true) => "choose it after the user signs the cycle off (`git standards signoff --reply \"<the user's reply>\"`) or cancels it (`git standards cancel`)",
             (_, false) => "choose it after the cycle is signed off at `AWAITING_USER_SIGNOFF` or cancelled (`git standards cancel`)",
         }));
     }

@@ -32,7 +32,7 @@ pub fn handoff(
             HANDOFF_RULES,
             "`AWAITING_USER_SIGNOFF` belongs to the user, whose actions are sign-off, rework or cancellation",
         )
-        .hint("use `git standards signoff`, `git standards rework` or `git standards cancel`"));
+        .hint("the user signs off (`git standards signoff --reply \"<the user's reply>\"`, relaying their reply), reworks (`git standards rework`) or cancels (`git standards cancel`)"));
     }
     refuse_blocked(doc, "a handoff")?;
     if checkpoint {

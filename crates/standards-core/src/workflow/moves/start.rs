@@ -56,7 +56,7 @@ pub fn plan_start(doc: &StateDoc, facts: &Facts, req: &StartRequest) -> Result<S
         )
         // `signoff` works only at sign-off readiness: elsewhere it is not named.
         .hint(if ws == W::AwaitingUserSignoff {
-            "finish it (`git standards signoff`) or cancel it (`git standards cancel`) first"
+            "finish it (the user signs it off: `git standards signoff --reply \"<the user's reply>\"`) or cancel it (`git standards cancel`) first"
         } else {
             "finish it (the roles carry it to `AWAITING_USER_SIGNOFF`, where the user signs it off) or cancel it (`git standards cancel`) first"
         }));
