@@ -81,6 +81,7 @@ const WITH_JSON: &[(&str, &[&str])] = &[
     ("unblock", &["unblock"]),
     ("next-mode", &["next-mode", "standard"]),
     ("log", &["log"]),
+    ("board", &["board"]),
     ("notes sync", &["notes", "sync"]),
     ("resolve", &["resolve", "--keep", "ours", "--yes"]),
     ("merge-guard", &["merge-guard"]),
@@ -253,6 +254,8 @@ fn every_json_command_succeeds_in_json() {
     ]);
     ok(&["promote", "--reason", "It needs a review."]);
     ok(&["policy", "full-deliverable"]);
+    let board = ok(&["board"]);
+    assert!(board["rows"].as_array().is_some_and(|rows| !rows.is_empty()), "{board}");
     ok(&["cadence", "incremental"]);
     ok(&["cancel", "--yes"]);
     ok(&["next-mode", "standard"]);
