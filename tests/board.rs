@@ -462,3 +462,33 @@ fn branches_sharing_standards_read_each_blob_once() {
     }
     assert_eq!(count(&env), alone, "copies of a branch read no blob again");
 }
+
+/// The page `board --html` writes, for the repository's real branches, opens
+/// in a real browser with one row per row of `board --json`.
+#[test]
+fn the_html_page_of_a_real_board_renders_in_a_browser_with_every_row() {
+    let (env, repo) = repository();
+    let doc = json(&env, &repo, &[]);
+    let page = env.dir.path().join("board.html");
+    env.run(&repo, &["board", "--html", page.to_str().unwrap()])
+        .success();
+    let (dom, png) = match crate::board_html::render_in_chromium(&page) {
+        Ok(out) => out,
+        Err(crate::board_html::Skip(message)) => {
+            eprintln!("{message}");
+            return;
+        }
+    };
+    let rows = doc["rows"].as_array().unwrap();
+    assert_eq!(dom.matches("<tr data-row=").count(), rows.len(), "{dom}");
+    for r in rows {
+        let name = r["name"].as_str().unwrap();
+        assert!(
+            dom.contains(&format!("data-row=\"{name}\"")),
+            "{name}: {dom}"
+        );
+    }
+    assert!(!dom.contains("<script"), "a script element reached the DOM");
+    let bytes = std::fs::read(&png).expect("a screenshot was written");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.len() > 10_000);
+}

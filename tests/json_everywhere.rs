@@ -255,7 +255,12 @@ fn every_json_command_succeeds_in_json() {
     ok(&["promote", "--reason", "It needs a review."]);
     ok(&["policy", "full-deliverable"]);
     let board = ok(&["board"]);
-    assert!(board["rows"].as_array().is_some_and(|rows| !rows.is_empty()), "{board}");
+    assert!(
+        board["rows"]
+            .as_array()
+            .is_some_and(|rows| !rows.is_empty()),
+        "{board}"
+    );
     ok(&["cadence", "incremental"]);
     ok(&["cancel", "--yes"]);
     ok(&["next-mode", "standard"]);
