@@ -524,6 +524,123 @@ fn verify_reports_changes_made_after_sign_off_until_the_reset() {
     assert!(stdout(&a).contains("SO-001"));
 }
 
+/// `verify` over the last `n` commits: the SO-001 problem's text, or `None`
+/// when the range passes.
+fn so_001(env: &Env, repo: &Path, n: usize) -> Option<String> {
+    let range = format!("HEAD~{n}..HEAD");
+    let a = env.run(repo, &["verify", &range]);
+    let out = stdout(&a);
+    if code(&a) == 0 {
+        assert!(!out.contains("SO-001"), "{out}");
+        return None;
+    }
+    assert_eq!(code(&a), 1, "{out}{}", stderr(&a));
+    assert!(out.contains("SO-001"), "{out}");
+    Some(out)
+}
+
+/// Issue 26: the commit that records the sign-off carries the sign-off
+/// alone. A change committed together with it, amended or folded into it
+/// afterwards, staged before it, or committed between the sign-off and its
+/// commit is held against the tree the `signed-off` event recorded; the
+/// ordinary ways (the sign-off committed alone, a rebase onto a newer main,
+/// a clone without the notes) pass or fall back to the parent.
+#[test]
+fn the_commit_that_records_the_sign_off_carries_nothing_else() {
+    let late = "print(\"changed after sign-off\")\n";
+    // Ordinary: the sign-off committed alone.
+    let (env, repo) = at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    assert_eq!(so_001(&env, &repo, 1), None);
+
+    // Committed together with the sign-off.
+    let (env, repo) = at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    write(repo.join("app.py"), late);
+    env.commit_all(&repo, "signed off");
+    let out = so_001(&env, &repo, 1).expect("the change in the sign-off commit");
+    assert!(out.contains("app.py"), "{out}");
+    assert!(out.contains("records the sign-off"), "{out}");
+    let signed = signed_off_event(&env, &repo)["bound"]["project_tree"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(out.contains(&signed[..12]), "{out}");
+    // A fresh clone without the notes: held against the parent instead.
+    let clone = repo.with_file_name("clone-without-notes");
+    env.git(
+        repo.parent().unwrap(),
+        &[
+            "clone",
+            "-q",
+            repo.to_str().unwrap(),
+            clone.to_str().unwrap(),
+        ],
+    );
+    let out = so_001(&env, &clone, 1).expect("the change, without the notes");
+    assert!(out.contains("against its parent"), "{out}");
+
+    // `git commit --amend` after the sign-off commit.
+    let (env, repo) = at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    write(repo.join("app.py"), late);
+    env.git(&repo, &["commit", "-q", "-a", "--amend", "--no-edit"]);
+    assert!(so_001(&env, &repo, 1).unwrap().contains("app.py"));
+
+    // A rebase that folds a later change into the sign-off commit.
+    let (env, repo) = at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    write(repo.join("app.py"), late);
+    env.commit_all(&repo, "a late change");
+    assert!(so_001(&env, &repo, 2).is_some());
+    let out = env
+        .sealed("git", &repo)
+        .args(["rebase", "-q", "-i", "HEAD~2"])
+        .env("GIT_SEQUENCE_EDITOR", "sed -i -e '2s/^pick/fixup/'")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        env.git(&repo, &["rev-list", "--count", "HEAD~1..HEAD"])
+            .trim(),
+        "1"
+    );
+    assert!(read(repo.join("app.py")).contains("after sign-off"));
+    assert!(so_001(&env, &repo, 1).unwrap().contains("app.py"));
+
+    // A change staged before the sign-off, committed with it.
+    let (env, repo) = at_signoff(&[]);
+    write(repo.join("app.py"), late);
+    env.git(&repo, &["add", "app.py"]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    assert!(so_001(&env, &repo, 1).unwrap().contains("app.py"));
+
+    // Committed between the sign-off and its commit (STATE.md left out).
+    let (env, repo) = at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    write(repo.join("app.py"), late);
+    env.git(&repo, &["commit", "-q", "-m", "a late change", "app.py"]);
+    env.commit_all(&repo, "signed off");
+    let out = so_001(&env, &repo, 2).unwrap();
+    assert!(out.contains("before the commit that records it"), "{out}");
+
+    // Ordinary: the signed-off branch rebased onto a main that moved on.
+    let (env, repo) = at_signoff(&[]);
+    env.git(&repo, &["switch", "-q", "-c", "work"]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    env.git(&repo, &["switch", "-q", "main"]);
+    write(repo.join("other.py"), "print(\"main moved on\")\n");
+    env.commit_all(&repo, "main moves on");
+    env.git(&repo, &["switch", "-q", "work"]);
+    env.git(&repo, &["rebase", "-q", "main"]);
+    assert_eq!(so_001(&env, &repo, 1), None);
+}
+
 /// A payload that cannot be read (standard input is a folder) is each
 /// hook's own error, reported by its fail-safe (exit 1, a message), never
 /// taken as an empty payload that the guard would let through unseen.
