@@ -58,6 +58,27 @@ fn patch_payload(dir: &Path, patch: &str) -> Value {
            "tool_input": {"command": patch}})
 }
 
+/// A shell call as both clients' PreToolUse payloads carry it: `tool_name`
+/// `Bash`, the command in `tool_input.command` (Claude Code adds a
+/// `description`, Codex a `turn_id`).
+fn bash_payload(dir: &Path, command: &str) -> Value {
+    json!({"session_id": "s1", "turn_id": "t", "cwd": dir, "hook_event_name": "PreToolUse",
+           "tool_name": "Bash", "tool_use_id": "t1",
+           "tool_input": {"command": command, "description": "run it"}})
+}
+
+/// The edit guard's decision on a shell command: whether it denied.
+fn denies(env: &Env, dir: &Path, client: &str, command: &str) -> bool {
+    let a = hook(env, dir, "edit-guard", client, &bash_payload(dir, command));
+    assert_eq!(code(&a), 0, "{command}: {}", stderr(&a));
+    if stdout(&a).is_empty() {
+        return false;
+    }
+    let v = answer(&a)["hookSpecificOutput"].clone();
+    assert_eq!(v["permissionDecision"], "deny", "{command}");
+    true
+}
+
 fn prompt_payload(dir: &Path, prompt: &str) -> Value {
     json!({"session_id": "s1", "cwd": dir, "hook_event_name": "UserPromptSubmit",
            "prompt": prompt})
@@ -319,6 +340,91 @@ fn the_edit_guard_allows_hand_edits_that_resolve_a_state_conflict() {
         answer(&a)["hookSpecificOutput"]["permissionDecision"],
         "deny"
     );
+}
+
+/// Issue 26: a shell command that would write STATE.md is denied like an
+/// Edit, for both clients, however the path is spelled; reads and writes
+/// elsewhere pass; during a merge conflict on STATE.md the shell may
+/// resolve it by hand, as Edit may.
+#[test]
+fn the_edit_guard_denies_shell_writes_of_state_md_and_lets_reads_pass() {
+    let (env, repo) = installed("both");
+    let before = read(repo.join(STATE));
+    let absolute = format!("echo x > '{}'", repo.join(STATE).display());
+    for client in ["claude", "codex"] {
+        for command in [
+            "echo '`WorkflowState`: `SIGNED_OFF`' > .standards/STATE.md",
+            "sed -i 's/DISCOVERY/SIGNED_OFF/' ./.standards/STATE.md",
+            "echo x | tee \".standards/STATE.md\"",
+            "cp /tmp/x .standards/STATE.md",
+            "mv /tmp/x .standards/STATE.md",
+            "cat > .standards/STATE.md <<'EOF'\nx\nEOF",
+            "python3 -c \"open('.standards/STATE.md', 'w').write('x')\"",
+            "git checkout -- .standards/STATE.md",
+            absolute.as_str(),
+        ] {
+            assert!(denies(&env, &repo, client, command), "{client}: {command}");
+        }
+    }
+    // From a subfolder session, the path relative to it.
+    std::fs::create_dir_all(repo.join("src/deep")).unwrap();
+    assert!(denies(
+        &env,
+        &repo.join("src/deep"),
+        "codex",
+        "sed -i s/a/b/ ../../.standards/STATE.md"
+    ));
+    assert!(denies(
+        &env,
+        &repo.join("src"),
+        "claude",
+        "cd .. && echo x > .standards/STATE.md"
+    ));
+    // Reads, writes elsewhere and the transition commands pass silently.
+    for command in [
+        "cat .standards/STATE.md",
+        "grep -n WorkflowState .standards/STATE.md",
+        "sed -n '1,20p' .standards/STATE.md",
+        "git diff -- .standards/STATE.md",
+        "git log -p -- .standards/STATE.md | head",
+        "git show HEAD:.standards/STATE.md > /tmp/old-state.md",
+        "cp .standards/STATE.md /tmp/state-copy.md",
+        "python3 -c \"print(open('.standards/STATE.md').read())\"",
+        "echo 'see .standards/STATE.md' > notes.md",
+        "git commit -m 'do not echo x > .standards/STATE.md'",
+        "git standards handoff --to DOCUMENTING --reason 'done'",
+        "cargo test 2>&1 | tee /tmp/test.log",
+        "echo x > vendor/.standards/STATE.md",
+    ] {
+        assert!(!denies(&env, &repo, "claude", command), "{command}");
+        assert!(!denies(&env, &repo, "codex", command), "{command}");
+    }
+    // The guard only decides; nothing ran.
+    assert_eq!(read(repo.join(STATE)), before);
+
+    // A merge conflict on STATE.md: the shell may resolve it by hand.
+    env.run(&repo, &["start", "--request", "Add search"])
+        .success();
+    env.commit_all(&repo, "start");
+    env.git(&repo, &["checkout", "-q", "-b", "other"]);
+    env.run(&repo, &["block", "--on", "Ours?"]).success();
+    env.commit_all(&repo, "ours");
+    env.git(&repo, &["checkout", "-q", "-"]);
+    env.run(&repo, &["block", "--on", "Theirs?"]).success();
+    env.commit_all(&repo, "theirs");
+    assert!(!env.git_status(&repo, &["merge", "other"]).status.success());
+    let resolve = "git checkout --ours -- .standards/STATE.md";
+    assert!(!denies(&env, &repo, "claude", resolve));
+    assert!(!denies(
+        &env,
+        &repo,
+        "codex",
+        "sed -i '/^<<<<<<< /d' .standards/STATE.md"
+    ));
+    env.run(&repo, &["resolve", "--keep", "ours", "--yes"])
+        .success();
+    env.git(&repo, &["commit", "-q", "--no-edit"]);
+    assert!(denies(&env, &repo, "claude", resolve));
 }
 
 #[test]
