@@ -244,3 +244,67 @@ fn codex_plugin_hooks_turned_off_get_the_per_repository_hooks() {
         "{codex}"
     );
 }
+
+/// Claude Code names a plugin's skills with the plugin's prefix
+/// (https://code.claude.com/docs/en/plugins: `/plugin-name:hello`). Where the
+/// project's settings enable the plugin, every printed Claude Code
+/// invocation (install's first steps, the transition commands, `status`,
+/// the session-start context) is `/standards:<role>`; the per-repository
+/// skills stay `/<role>`, and Codex's lines are `$<role>` either way.
+#[test]
+fn invocations_match_the_skill_delivery_in_use() {
+    use crate::common::stdout;
+    for plugin in [true, false] {
+        let (env, repo) = Env::repo();
+        if plugin {
+            write(
+                repo.join(".claude/settings.json"),
+                format!("{{\n  \"enabledPlugins\": {{\n    \"{PLUGIN_KEY}\": true\n  }}\n}}\n"),
+            );
+        }
+        let install = stdout(&env.run(&repo, &["install", "--client", "both"]).success());
+        env.commit_all(&repo, "install");
+        let start = stdout(
+            &env.run(&repo, &["start", "--request", "Add search"])
+                .success(),
+        );
+        let status = stdout(&env.run(&repo, &["status"]).success());
+        let json: Value =
+            serde_json::from_str(&stdout(&env.run(&repo, &["status", "--json"]).success()))
+                .unwrap();
+        let payload = serde_json::json!({"session_id": "s", "cwd": repo,
+            "hook_event_name": "SessionStart", "source": "startup"});
+        let session = stdout(
+            &env.run_stdin(
+                &repo,
+                &["hook", "session-start", "--client", "claude"],
+                &payload.to_string(),
+            )
+            .success(),
+        );
+        let skill = json["next"]["invocation"]["skill"].as_str().unwrap();
+        let claude = json["next"]["invocation"]["claudeCode"].as_str().unwrap();
+        let typed = if plugin {
+            format!("/standards:{skill} ")
+        } else {
+            format!("/{skill} ")
+        };
+        assert!(claude.contains(&typed), "{plugin}: {claude}");
+        assert!(
+            json["next"]["invocation"]["codex"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("${skill} ")),
+            "{json}"
+        );
+        for (what, out) in [
+            ("start", &start),
+            ("status", &status),
+            ("session", &session),
+        ] {
+            assert!(out.contains(typed.trim_end()), "{plugin} {what}: {out}");
+            assert_eq!(out.contains("/standards:"), plugin, "{what}: {out}");
+        }
+        assert_eq!(install.contains("`/standards:"), plugin, "{install}");
+    }
+}

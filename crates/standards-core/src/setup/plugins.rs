@@ -171,6 +171,17 @@ pub fn claude_enables(settings: &Value) -> bool {
         == Some(true)
 }
 
+/// Whether the project's Claude Code settings in `tree` enable our plugin:
+/// then the role skills are the plugin's, typed `/standards:<role>`.
+pub fn claude_plugin_in(tree: &dyn crate::model::tree::Tree) -> bool {
+    match tree.text(super::client_plan::CLAUDE_SETTINGS) {
+        crate::model::tree::Text::Ok(text) => serde_json::from_str::<Value>(&text)
+            .map(|v| claude_enables(&v))
+            .unwrap_or(false),
+        _ => false,
+    }
+}
+
 /// Whether a Codex `config.toml` enables our plugin: a
 /// `[plugins."standards@git-standards"]` table whose `enabled` is not false.
 pub fn codex_enables(config: &str) -> bool {
