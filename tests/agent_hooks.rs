@@ -299,21 +299,26 @@ fn the_edit_guard_denies_a_direct_edit_of_state_md_with_the_command_to_use() {
     assert!(stdout(&a).is_empty());
 }
 
+/// A cycle started, two branches blocked on different questions, and git's
+/// merge of the two stopped on STATE.md's conflict.
+fn conflict_on_state(env: &Env, repo: &Path) {
+    env.run(repo, &["start", "--request", "Add search"])
+        .success();
+    env.commit_all(repo, "start");
+    env.git(repo, &["checkout", "-q", "-b", "other"]);
+    env.run(repo, &["block", "--on", "Ours?"]).success();
+    env.commit_all(repo, "ours");
+    env.git(repo, &["checkout", "-q", "-"]);
+    env.run(repo, &["block", "--on", "Theirs?"]).success();
+    env.commit_all(repo, "theirs");
+    assert!(!env.git_status(repo, &["merge", "other"]).status.success());
+}
+
 #[test]
 fn the_edit_guard_allows_hand_edits_that_resolve_a_state_conflict() {
     let (env, repo) = installed("claude");
-    env.run(&repo, &["start", "--request", "Add search"])
-        .success();
-    env.commit_all(&repo, "start");
-    env.git(&repo, &["checkout", "-q", "-b", "other"]);
-    env.run(&repo, &["block", "--on", "Ours?"]).success();
-    env.commit_all(&repo, "ours");
-    env.git(&repo, &["checkout", "-q", "-"]);
-    env.run(&repo, &["block", "--on", "Theirs?"]).success();
-    env.commit_all(&repo, "theirs");
     // git's own merge conflicts on the same line.
-    let merge = env.git_status(&repo, &["merge", "other"]);
-    assert!(!merge.status.success());
+    conflict_on_state(&env, &repo);
     assert!(read(repo.join(STATE)).contains("<<<<<<<"));
     let state = repo.join(STATE);
     let a = hook(
@@ -403,16 +408,7 @@ fn the_edit_guard_denies_shell_writes_of_state_md_and_lets_reads_pass() {
     assert_eq!(read(repo.join(STATE)), before);
 
     // A merge conflict on STATE.md: the shell may resolve it by hand.
-    env.run(&repo, &["start", "--request", "Add search"])
-        .success();
-    env.commit_all(&repo, "start");
-    env.git(&repo, &["checkout", "-q", "-b", "other"]);
-    env.run(&repo, &["block", "--on", "Ours?"]).success();
-    env.commit_all(&repo, "ours");
-    env.git(&repo, &["checkout", "-q", "-"]);
-    env.run(&repo, &["block", "--on", "Theirs?"]).success();
-    env.commit_all(&repo, "theirs");
-    assert!(!env.git_status(&repo, &["merge", "other"]).status.success());
+    conflict_on_state(&env, &repo);
     let resolve = "git checkout --ours -- .standards/STATE.md";
     assert!(!denies(&env, &repo, "claude", resolve));
     assert!(!denies(
