@@ -58,6 +58,27 @@ fn patch_payload(dir: &Path, patch: &str) -> Value {
            "tool_input": {"command": patch}})
 }
 
+/// A shell call as both clients' PreToolUse payloads carry it: `tool_name`
+/// `Bash`, the command in `tool_input.command` (Claude Code adds a
+/// `description`, Codex a `turn_id`).
+fn bash_payload(dir: &Path, command: &str) -> Value {
+    json!({"session_id": "s1", "turn_id": "t", "cwd": dir, "hook_event_name": "PreToolUse",
+           "tool_name": "Bash", "tool_use_id": "t1",
+           "tool_input": {"command": command, "description": "run it"}})
+}
+
+/// The edit guard's decision on a shell command: whether it denied.
+fn denies(env: &Env, dir: &Path, client: &str, command: &str) -> bool {
+    let a = hook(env, dir, "edit-guard", client, &bash_payload(dir, command));
+    assert_eq!(code(&a), 0, "{command}: {}", stderr(&a));
+    if stdout(&a).is_empty() {
+        return false;
+    }
+    let v = answer(&a)["hookSpecificOutput"].clone();
+    assert_eq!(v["permissionDecision"], "deny", "{command}");
+    true
+}
+
 fn prompt_payload(dir: &Path, prompt: &str) -> Value {
     json!({"session_id": "s1", "cwd": dir, "hook_event_name": "UserPromptSubmit",
            "prompt": prompt})
@@ -278,21 +299,26 @@ fn the_edit_guard_denies_a_direct_edit_of_state_md_with_the_command_to_use() {
     assert!(stdout(&a).is_empty());
 }
 
+/// A cycle started, two branches blocked on different questions, and git's
+/// merge of the two stopped on STATE.md's conflict.
+fn conflict_on_state(env: &Env, repo: &Path) {
+    env.run(repo, &["start", "--request", "Add search"])
+        .success();
+    env.commit_all(repo, "start");
+    env.git(repo, &["checkout", "-q", "-b", "other"]);
+    env.run(repo, &["block", "--on", "Ours?"]).success();
+    env.commit_all(repo, "ours");
+    env.git(repo, &["checkout", "-q", "-"]);
+    env.run(repo, &["block", "--on", "Theirs?"]).success();
+    env.commit_all(repo, "theirs");
+    assert!(!env.git_status(repo, &["merge", "other"]).status.success());
+}
+
 #[test]
 fn the_edit_guard_allows_hand_edits_that_resolve_a_state_conflict() {
     let (env, repo) = installed("claude");
-    env.run(&repo, &["start", "--request", "Add search"])
-        .success();
-    env.commit_all(&repo, "start");
-    env.git(&repo, &["checkout", "-q", "-b", "other"]);
-    env.run(&repo, &["block", "--on", "Ours?"]).success();
-    env.commit_all(&repo, "ours");
-    env.git(&repo, &["checkout", "-q", "-"]);
-    env.run(&repo, &["block", "--on", "Theirs?"]).success();
-    env.commit_all(&repo, "theirs");
     // git's own merge conflicts on the same line.
-    let merge = env.git_status(&repo, &["merge", "other"]);
-    assert!(!merge.status.success());
+    conflict_on_state(&env, &repo);
     assert!(read(repo.join(STATE)).contains("<<<<<<<"));
     let state = repo.join(STATE);
     let a = hook(
@@ -319,6 +345,82 @@ fn the_edit_guard_allows_hand_edits_that_resolve_a_state_conflict() {
         answer(&a)["hookSpecificOutput"]["permissionDecision"],
         "deny"
     );
+}
+
+/// Issue 26: a shell command that would write STATE.md is denied like an
+/// Edit, for both clients, however the path is spelled; reads and writes
+/// elsewhere pass; during a merge conflict on STATE.md the shell may
+/// resolve it by hand, as Edit may.
+#[test]
+fn the_edit_guard_denies_shell_writes_of_state_md_and_lets_reads_pass() {
+    let (env, repo) = installed("both");
+    let before = read(repo.join(STATE));
+    let absolute = format!("echo x > '{}'", repo.join(STATE).display());
+    for client in ["claude", "codex"] {
+        for command in [
+            "echo '`WorkflowState`: `SIGNED_OFF`' > .standards/STATE.md",
+            "sed -i 's/DISCOVERY/SIGNED_OFF/' ./.standards/STATE.md",
+            "echo x | tee \".standards/STATE.md\"",
+            "cp /tmp/x .standards/STATE.md",
+            "mv /tmp/x .standards/STATE.md",
+            "cat > .standards/STATE.md <<'EOF'\nx\nEOF",
+            "python3 -c \"open('.standards/STATE.md', 'w').write('x')\"",
+            "git checkout -- .standards/STATE.md",
+            absolute.as_str(),
+        ] {
+            assert!(denies(&env, &repo, client, command), "{client}: {command}");
+        }
+    }
+    // From a subfolder session, the path relative to it.
+    std::fs::create_dir_all(repo.join("src/deep")).unwrap();
+    assert!(denies(
+        &env,
+        &repo.join("src/deep"),
+        "codex",
+        "sed -i s/a/b/ ../../.standards/STATE.md"
+    ));
+    assert!(denies(
+        &env,
+        &repo.join("src"),
+        "claude",
+        "cd .. && echo x > .standards/STATE.md"
+    ));
+    // Reads, writes elsewhere and the transition commands pass silently.
+    for command in [
+        "cat .standards/STATE.md",
+        "grep -n WorkflowState .standards/STATE.md",
+        "sed -n '1,20p' .standards/STATE.md",
+        "git diff -- .standards/STATE.md",
+        "git log -p -- .standards/STATE.md | head",
+        "git show HEAD:.standards/STATE.md > /tmp/old-state.md",
+        "cp .standards/STATE.md /tmp/state-copy.md",
+        "python3 -c \"print(open('.standards/STATE.md').read())\"",
+        "echo 'see .standards/STATE.md' > notes.md",
+        "git commit -m 'do not echo x > .standards/STATE.md'",
+        "git standards handoff --to DOCUMENTING --reason 'done'",
+        "cargo test 2>&1 | tee /tmp/test.log",
+        "echo x > vendor/.standards/STATE.md",
+    ] {
+        assert!(!denies(&env, &repo, "claude", command), "{command}");
+        assert!(!denies(&env, &repo, "codex", command), "{command}");
+    }
+    // The guard only decides; nothing ran.
+    assert_eq!(read(repo.join(STATE)), before);
+
+    // A merge conflict on STATE.md: the shell may resolve it by hand.
+    conflict_on_state(&env, &repo);
+    let resolve = "git checkout --ours -- .standards/STATE.md";
+    assert!(!denies(&env, &repo, "claude", resolve));
+    assert!(!denies(
+        &env,
+        &repo,
+        "codex",
+        "sed -i '/^<<<<<<< /d' .standards/STATE.md"
+    ));
+    env.run(&repo, &["resolve", "--keep", "ours", "--yes"])
+        .success();
+    env.git(&repo, &["commit", "-q", "--no-edit"]);
+    assert!(denies(&env, &repo, "claude", resolve));
 }
 
 #[test]
@@ -522,6 +624,123 @@ fn verify_reports_changes_made_after_sign_off_until_the_reset() {
         .run(&repo, &["verify", "HEAD~2..HEAD", "--format", "json"])
         .code(1);
     assert!(stdout(&a).contains("SO-001"));
+}
+
+/// `verify` over the last `n` commits: the SO-001 problem's text, or `None`
+/// when the range passes.
+fn so_001(env: &Env, repo: &Path, n: usize) -> Option<String> {
+    let range = format!("HEAD~{n}..HEAD");
+    let a = env.run(repo, &["verify", &range]);
+    let out = stdout(&a);
+    if code(&a) == 0 {
+        assert!(!out.contains("SO-001"), "{out}");
+        return None;
+    }
+    assert_eq!(code(&a), 1, "{out}{}", stderr(&a));
+    assert!(out.contains("SO-001"), "{out}");
+    Some(out)
+}
+
+/// Issue 26: the commit that records the sign-off carries the sign-off
+/// alone. A change committed together with it, amended or folded into it
+/// afterwards, staged before it, or committed between the sign-off and its
+/// commit is held against the tree the `signed-off` event recorded; the
+/// ordinary ways (the sign-off committed alone, a rebase onto a newer main,
+/// a clone without the notes) pass or fall back to the parent.
+#[test]
+fn the_commit_that_records_the_sign_off_carries_nothing_else() {
+    let late = "print(\"changed after sign-off\")\n";
+    // Ordinary: the sign-off committed alone.
+    let (env, repo) = at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    assert_eq!(so_001(&env, &repo, 1), None);
+
+    // Committed together with the sign-off.
+    let (env, repo) = at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    write(repo.join("app.py"), late);
+    env.commit_all(&repo, "signed off");
+    let out = so_001(&env, &repo, 1).expect("the change in the sign-off commit");
+    assert!(out.contains("app.py"), "{out}");
+    assert!(out.contains("records the sign-off"), "{out}");
+    let signed = signed_off_event(&env, &repo)["bound"]["project_tree"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(out.contains(&signed[..12]), "{out}");
+    // A fresh clone without the notes: held against the parent instead.
+    let clone = repo.with_file_name("clone-without-notes");
+    env.git(
+        repo.parent().unwrap(),
+        &[
+            "clone",
+            "-q",
+            repo.to_str().unwrap(),
+            clone.to_str().unwrap(),
+        ],
+    );
+    let out = so_001(&env, &clone, 1).expect("the change, without the notes");
+    assert!(out.contains("against its parent"), "{out}");
+
+    // `git commit --amend` after the sign-off commit.
+    let (env, repo) = at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    write(repo.join("app.py"), late);
+    env.git(&repo, &["commit", "-q", "-a", "--amend", "--no-edit"]);
+    assert!(so_001(&env, &repo, 1).unwrap().contains("app.py"));
+
+    // A rebase that folds a later change into the sign-off commit.
+    let (env, repo) = at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    write(repo.join("app.py"), late);
+    env.commit_all(&repo, "a late change");
+    assert!(so_001(&env, &repo, 2).is_some());
+    let out = env
+        .sealed("git", &repo)
+        .args(["rebase", "-q", "-i", "HEAD~2"])
+        .env("GIT_SEQUENCE_EDITOR", "sed -i -e '2s/^pick/fixup/'")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        env.git(&repo, &["rev-list", "--count", "HEAD~1..HEAD"])
+            .trim(),
+        "1"
+    );
+    assert!(read(repo.join("app.py")).contains("after sign-off"));
+    assert!(so_001(&env, &repo, 1).unwrap().contains("app.py"));
+
+    // A change staged before the sign-off, committed with it.
+    let (env, repo) = at_signoff(&[]);
+    write(repo.join("app.py"), late);
+    env.git(&repo, &["add", "app.py"]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    assert!(so_001(&env, &repo, 1).unwrap().contains("app.py"));
+
+    // Committed between the sign-off and its commit (STATE.md left out).
+    let (env, repo) = at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    write(repo.join("app.py"), late);
+    env.git(&repo, &["commit", "-q", "-m", "a late change", "app.py"]);
+    env.commit_all(&repo, "signed off");
+    let out = so_001(&env, &repo, 2).unwrap();
+    assert!(out.contains("before the commit that records it"), "{out}");
+
+    // Ordinary: the signed-off branch rebased onto a main that moved on.
+    let (env, repo) = at_signoff(&[]);
+    env.git(&repo, &["switch", "-q", "-c", "work"]);
+    env.run(&repo, &["signoff"]).success();
+    env.commit_all(&repo, "signed off");
+    env.git(&repo, &["switch", "-q", "main"]);
+    write(repo.join("other.py"), "print(\"main moved on\")\n");
+    env.commit_all(&repo, "main moves on");
+    env.git(&repo, &["switch", "-q", "work"]);
+    env.git(&repo, &["rebase", "-q", "main"]);
+    assert_eq!(so_001(&env, &repo, 1), None);
 }
 
 /// A payload that cannot be read (standard input is a folder) is each

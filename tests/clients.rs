@@ -91,11 +91,11 @@ fn sc_inst_001_002_003_both_clients_on_a_first_install() {
     }
     assert_eq!(
         codex["hooks"]["PreToolUse"][0]["matcher"],
-        "apply_patch|Edit|Write"
+        "apply_patch|Edit|Write|Bash"
     );
     assert_eq!(
         settings["hooks"]["PreToolUse"][0]["matcher"],
-        "Edit|Write|MultiEdit"
+        "Edit|Write|MultiEdit|Bash"
     );
     let command = codex["hooks"]["Stop"][0]["hooks"][0]["command"]
         .as_str()
@@ -627,7 +627,7 @@ fn each_node_handler_is_reported_by_its_kind_and_the_guard_is_replaced_by_ours()
     let now = json_of(repo.join(".claude/settings.json"));
     let pre = now["hooks"]["PreToolUse"].as_array().unwrap();
     assert_eq!(pre.len(), 1, "{now}");
-    assert_eq!(pre[0]["matcher"], "Edit|Write|MultiEdit");
+    assert_eq!(pre[0]["matcher"], "Edit|Write|MultiEdit|Bash");
     assert!(pre[0]["hooks"][0]["command"]
         .as_str()
         .unwrap()

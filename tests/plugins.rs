@@ -85,7 +85,9 @@ fn the_claude_manifests_carry_the_documented_fields() {
     assert_eq!(plugin["version"], VERSION);
     assert!(plugin["description"].is_string());
     assert!(plugin["author"]["name"].is_string());
-    // The default locations Claude Code reads: skills/<name>/SKILL.md, hooks/hooks.json.
+    // Claude Code reads skills/<name>/SKILL.md, and the hooks file the
+    // manifest's `hooks` names (a path relative to the plugin root):
+    // https://code.claude.com/docs/en/plugins-reference#plugin-manifest-schema
     for s in standards_core::assets::skills::SKILLS {
         let skill = read(dir.join("skills").join(s.role).join("SKILL.md"));
         assert!(
@@ -95,7 +97,13 @@ fn the_claude_manifests_carry_the_documented_fields() {
         );
         assert!(skill.contains(&format!("\nname: {}\n", s.role)));
     }
-    check_hooks(&json(&format!("{PLUGIN_DIR}/hooks/hooks.json")), "claude");
+    assert_eq!(plugin["hooks"], "./hooks/claude.json");
+    check_hooks(&json(&format!("{PLUGIN_DIR}/hooks/claude.json")), "claude");
+    // No default `hooks/hooks.json`: Codex reads that file from any plugin
+    // too (openai/codex#19705, "Discovers plugin hook sources from each
+    // plugin's default `hooks/hooks.json`"), and would run Claude Code's
+    // commands beside its own.
+    assert!(!dir.join("hooks/hooks.json").exists());
 }
 
 #[test]
@@ -116,11 +124,16 @@ fn the_codex_manifests_carry_the_documented_fields() {
     assert_eq!(plugin["name"], PLUGIN);
     assert_eq!(plugin["version"], VERSION);
     assert!(plugin["interface"]["displayName"].is_string());
+    // The manifest's component keys, paths relative to the plugin root
+    // starting with `./`: `skills`, and `hooks` for its lifecycle config
+    // (https://developers.openai.com/codex/plugins/build, "hooks":
+    // "./hooks/hooks.json" in its manifest example).
     for key in ["skills", "hooks"] {
         let rel = plugin[key].as_str().unwrap();
         assert!(rel.starts_with("./"), "{key}: {rel}");
         assert!(dir.join(rel).exists(), "{key}: {rel}");
     }
+    assert_eq!(plugin["hooks"], "./hooks/codex.json");
     check_hooks(&json(&format!("{PLUGIN_DIR}/hooks/codex.json")), "codex");
 }
 
@@ -204,4 +217,94 @@ fn install_registers_no_hooks_where_the_plugin_is_enabled() {
     env.run(&repo, &["install"]).success();
     let codex: Value = serde_json::from_str(&read(repo.join(".codex/hooks.json"))).unwrap();
     assert_eq!(codex["hooks"].as_object().unwrap().len(), 4);
+}
+
+/// Codex with the plugin enabled but plugin hooks turned off (`[features]
+/// plugin_hooks = false`): the plugin's hooks do not run, so install
+/// registers its own, says so, and takes them away once plugin hooks are on.
+#[test]
+fn codex_plugin_hooks_turned_off_get_the_per_repository_hooks() {
+    let (env, repo) = Env::repo();
+    let config = |hooks: bool| {
+        format!(
+            "[features]\nplugin_hooks = {hooks}\n\n[plugins.\"{PLUGIN_KEY}\"]\nenabled = true\n"
+        )
+    };
+    write(repo.join(".codex/config.toml"), config(false));
+    let out = crate::common::stdout(&env.run(&repo, &["install", "--client", "codex"]).success());
+    assert!(out.contains("plugin_hooks = false"), "{out}");
+    let codex: Value = serde_json::from_str(&read(repo.join(".codex/hooks.json"))).unwrap();
+    assert_eq!(codex["hooks"].as_object().unwrap().len(), 4, "{codex}");
+    write(repo.join(".codex/config.toml"), config(true));
+    let out = crate::common::stdout(&env.run(&repo, &["install"]).success());
+    assert!(out.contains("its hooks run from the plugin"), "{out}");
+    let codex: Value = serde_json::from_str(&read(repo.join(".codex/hooks.json"))).unwrap();
+    assert!(
+        codex["hooks"].as_object().is_none_or(|h| h.is_empty()),
+        "{codex}"
+    );
+}
+
+/// Claude Code names a plugin's skills with the plugin's prefix
+/// (https://code.claude.com/docs/en/plugins: `/plugin-name:hello`). Where the
+/// project's settings enable the plugin, every printed Claude Code
+/// invocation (install's first steps, the transition commands, `status`,
+/// the session-start context) is `/standards:<role>`; the per-repository
+/// skills stay `/<role>`, and Codex's lines are `$<role>` either way.
+#[test]
+fn invocations_match_the_skill_delivery_in_use() {
+    use crate::common::stdout;
+    for plugin in [true, false] {
+        let (env, repo) = Env::repo();
+        if plugin {
+            write(
+                repo.join(".claude/settings.json"),
+                format!("{{\n  \"enabledPlugins\": {{\n    \"{PLUGIN_KEY}\": true\n  }}\n}}\n"),
+            );
+        }
+        let install = stdout(&env.run(&repo, &["install", "--client", "both"]).success());
+        env.commit_all(&repo, "install");
+        let start = stdout(
+            &env.run(&repo, &["start", "--request", "Add search"])
+                .success(),
+        );
+        let status = stdout(&env.run(&repo, &["status"]).success());
+        let json: Value =
+            serde_json::from_str(&stdout(&env.run(&repo, &["status", "--json"]).success()))
+                .unwrap();
+        let payload = serde_json::json!({"session_id": "s", "cwd": repo,
+            "hook_event_name": "SessionStart", "source": "startup"});
+        let session = stdout(
+            &env.run_stdin(
+                &repo,
+                &["hook", "session-start", "--client", "claude"],
+                &payload.to_string(),
+            )
+            .success(),
+        );
+        let skill = json["next"]["invocation"]["skill"].as_str().unwrap();
+        let claude = json["next"]["invocation"]["claudeCode"].as_str().unwrap();
+        let typed = if plugin {
+            format!("/standards:{skill} ")
+        } else {
+            format!("/{skill} ")
+        };
+        assert!(claude.contains(&typed), "{plugin}: {claude}");
+        assert!(
+            json["next"]["invocation"]["codex"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("${skill} ")),
+            "{json}"
+        );
+        for (what, out) in [
+            ("start", &start),
+            ("status", &status),
+            ("session", &session),
+        ] {
+            assert!(out.contains(typed.trim_end()), "{plugin} {what}: {out}");
+            assert_eq!(out.contains("/standards:"), plugin, "{what}: {out}");
+        }
+        assert_eq!(install.contains("`/standards:"), plugin, "{install}");
+    }
 }

@@ -31,13 +31,16 @@ pub(crate) fn origin() -> (Env, PathBuf, PathBuf) {
     (env, repo, bare)
 }
 
-/// `feature`: the fixtures' finished cycle, signed off (`check` passes on it).
+/// `feature`: the fixtures' finished cycle, signed off (`check` passes on
+/// it). The work is committed before the sign-off, which commits STATE.md
+/// alone (SO-001 holds the commit that records a sign-off to that).
 fn unreset_feature(env: &Env, repo: &Path) {
     env.git(repo, &["checkout", "-q", "-b", "feature"]);
+    write(repo.join("app.py"), "print(\"login\")\n");
+    env.commit_all(repo, "login");
     let state = read(repo.join(".standards/STATE.md"));
     write(repo.join(".standards/STATE.md"), signed_off(&state));
-    write(repo.join("app.py"), "print(\"login\")\n");
-    env.commit_all(repo, "login, signed off");
+    env.commit_all(repo, "signed off");
 }
 
 fn tip(env: &Env, dir: &Path, rev: &str) -> String {

@@ -8,7 +8,10 @@
 //!   says so on stderr and exits 1, a non-blocking error: the session starts
 //!   without the context, as it would without the hook.
 //! - **edit-guard** (the transition commands): denies an Edit/Write/MultiEdit
-//!   or `apply_patch` call that would write a project's `.standards/STATE.md`,
+//!   or `apply_patch` call, or a shell (`Bash`) command whose redirections,
+//!   in-place editors, copy targets or `git checkout`/`restore` paths name
+//!   it ([`standards_core::setup::shell_writes`]), that would write a
+//!   project's `.standards/STATE.md`,
 //!   naming the command to use, with the documented `permissionDecision`
 //!   `deny`; it allows it while STATE.md has an unresolved merge conflict
 //!   (hand edits resolve conflicts). Blocking is its point, but only when it
@@ -210,7 +213,9 @@ fn resolved(path: &Path) -> PathBuf {
 /// Decides one tool call from the session in `dir`.
 pub fn edit_guard(dir: &Path, payload: &Value) -> Result<Guard> {
     let input = payload.get("tool_input").cloned().unwrap_or(Value::Null);
-    for target in ah::edit_targets(&input) {
+    let mut targets = ah::edit_targets(&input);
+    targets.extend(ah::shell_targets(payload));
+    for target in targets {
         let joined = if Path::new(&target).is_absolute() {
             PathBuf::from(&target)
         } else {
@@ -223,6 +228,10 @@ pub fn edit_guard(dir: &Path, payload: &Value) -> Result<Guard> {
         let Some(project_dir) = path.parent().and_then(Path::parent) else {
             continue;
         };
+        if !project_dir.is_dir() {
+            // A folder a shell command would make first: no project yet.
+            continue;
+        }
         let Some(project) = installed_project(project_dir)? else {
             continue;
         };

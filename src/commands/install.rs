@@ -283,9 +283,16 @@ fn install(ctx: &mut Context, request: &Request) -> Result<()> {
             .map(|p| crate::support::runtime::shell_word(&view.show(p)))
             .collect::<Vec<_>>()
             .join(" ");
+        // Issue 26: with the Claude Code plugin, its skills are typed
+        // with the plugin's prefix.
+        let claude = if standards_core::setup::plugins::claude_plugin_in(&tree) {
+            format!("/{}:{role}", standards_core::setup::plugins::PLUGIN)
+        } else {
+            format!("/{role}")
+        };
         writeln!(
             ctx.out,
-            "First steps: commit what install wrote (`git add {written} && git commit -m \"Install STANDARDS\"`), then start the first cycle with `git standards start --request \"<what you want done>\"`; it hands the cycle to the {role}, invoked as `/{role}` in Claude Code or `${role}` in Codex."
+            "First steps: commit what install wrote (`git add {written} && git commit -m \"Install STANDARDS\"`), then start the first cycle with `git standards start --request \"<what you want done>\"`; it hands the cycle to the {role}, invoked as `{claude}` in Claude Code or `${role}` in Codex."
         )
         .map_err(Error::stdout)?;
     }

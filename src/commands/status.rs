@@ -372,13 +372,11 @@ pub fn load(
         Text::Missing => Err(format!("{MODE_PATH}: the file is missing")),
         Text::Unreadable(why) => Err(format!("{MODE_PATH}: cannot be read: {why}")),
     };
-    Ok(summary::summarize(
-        &src,
-        commit,
-        &doc,
-        project_mode,
-        conflict_problems,
-    ))
+    let mut summary = summary::summarize(&src, commit, &doc, project_mode, conflict_problems);
+    if standards_core::setup::plugins::claude_plugin_in(tree) {
+        summary.next.with_claude_plugin();
+    }
+    Ok(summary)
 }
 
 fn is_framework_owned(tree: &dyn Tree) -> bool {

@@ -353,6 +353,9 @@ pub fn record_with(
     let event_id = Some(id);
     writeln!(ctx.err, "{}", t.summary).map_err(|e| Error::io("<stderr>", e))?;
     let mut step = next::next_step(&t.doc, &[]);
+    if standards_core::setup::plugins::claude_plugin_in(&rt.tree) {
+        step.with_claude_plugin();
+    }
     let mut warnings = Vec::new();
     if matches!(
         t.kind,

@@ -91,23 +91,55 @@ pub fn changed_paths(
     new: gix::ObjectId,
     dir: &str,
 ) -> Result<Vec<String>, Error> {
+    diff_trees(
+        project,
+        folder_tree(project, old, dir)?,
+        folder_tree(project, new, dir)?,
+    )
+}
+
+/// The tree of the project folder `dir` in commit `commit` (`None` where
+/// the commit has no such folder).
+pub fn folder_tree(
+    project: &Project,
+    commit: gix::ObjectId,
+    dir: &str,
+) -> Result<Option<gix::ObjectId>, Error> {
+    let git = |e: &dyn std::fmt::Display| Error::Internal(format!("cannot read a tree: {e}"));
+    let tree = project
+        .repo
+        .find_commit(commit)
+        .map_err(|e| git(&e))?
+        .tree()
+        .map_err(|e| git(&e))?;
+    if dir.is_empty() {
+        return Ok(Some(tree.id));
+    }
+    Ok(tree
+        .lookup_entry_by_path(dir)
+        .map_err(|e| git(&e))?
+        .filter(|e| e.mode().is_tree())
+        .map(|e| e.object_id()))
+}
+
+/// The object named by the hexadecimal ID `hex` when the repository holds
+/// it as a `kind` ("tree" or "commit"): what a recorded event names may be
+/// gone (never fetched, or pruned).
+pub fn stored(project: &Project, hex: &str, kind: &str) -> Option<gix::ObjectId> {
+    let id = gix::ObjectId::from_hex(hex.as_bytes()).ok()?;
+    let object = project.repo.find_header(id).ok()?;
+    (object.kind().to_string() == kind).then_some(id)
+}
+
+/// The paths that differ between the trees `a` and `b` (`None`: no tree),
+/// relative to them.
+pub fn diff_trees(
+    project: &Project,
+    a: Option<gix::ObjectId>,
+    b: Option<gix::ObjectId>,
+) -> Result<Vec<String>, Error> {
     let repo = &project.repo;
     let git = |e: &dyn std::fmt::Display| Error::Internal(format!("cannot read a tree: {e}"));
-    let folder = |commit: gix::ObjectId| -> Result<Option<gix::ObjectId>, Error> {
-        let tree = repo
-            .find_commit(commit)
-            .map_err(|e| git(&e))?
-            .tree()
-            .map_err(|e| git(&e))?;
-        if dir.is_empty() {
-            return Ok(Some(tree.id));
-        }
-        Ok(tree
-            .lookup_entry_by_path(dir)
-            .map_err(|e| git(&e))?
-            .filter(|e| e.mode().is_tree())
-            .map(|e| e.object_id()))
-    };
     type Entries = std::collections::BTreeMap<String, (gix::ObjectId, bool)>;
     let entries = |id: Option<gix::ObjectId>| -> Result<Entries, Error> {
         let mut out = Entries::new();
@@ -155,6 +187,6 @@ pub fn changed_paths(
         Ok(())
     }
     let mut out = Vec::new();
-    walk(&entries, folder(old)?, folder(new)?, "", &mut out)?;
+    walk(&entries, a, b, "", &mut out)?;
     Ok(out)
 }

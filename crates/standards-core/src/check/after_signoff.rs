@@ -2,7 +2,9 @@
 //! cycle as it stood; code or records changed after that, and before the
 //! reset commit that returns `.standards/` to a fresh installation, were never
 //! signed off. Decided per commit from its first parent's and its own
-//! STATE.md and the project paths the commit changed (`verify`).
+//! STATE.md and the project paths the commit changed (`verify`); the commit
+//! that records the sign-off itself is held against the content the
+//! `signed-off` event recorded ([`check_signoff_commit`]).
 
 use crate::check::{Problem, RuleSource};
 use crate::model::layout::STANDARDS_DIR;
@@ -30,22 +32,88 @@ pub fn check(parent_state: &str, state: Option<&str>, changed: &[String]) -> Opt
         .is_some_and(|d| {
             d.workflow_state.value == WorkflowState::SignedOff && d.active_work.id.value == cycle
         });
-    let after = uncovered_changes(changed, still);
-    if after.is_empty() {
-        return None;
-    }
-    let mut shown: Vec<String> = after.iter().take(SHOWN).map(|p| format!("`{p}`")).collect();
-    if after.len() > SHOWN {
-        shown.push(format!("and {} more", after.len() - SHOWN));
-    }
+    let after: Vec<&String> = changed.iter().filter(|p| covered(p, still)).collect();
     let what = if still {
         "while the cycle stays signed off"
     } else {
         "in the commit that leaves the signed-off state"
     };
+    problem(&cycle, &after, what)
+}
+
+/// The cycle whose sign-off a commit records: its STATE.md holds the cycle
+/// `SIGNED_OFF` and its first parent's (`None`: no STATE.md there) does not.
+pub fn signed_off_in(parent_state: Option<&str>, state: &str) -> Option<String> {
+    let doc = StateDoc::parse(state).ok()?;
+    if doc.workflow_state.value != WorkflowState::SignedOff {
+        return None;
+    }
+    let cycle = doc.active_work.id.value.clone();
+    let before = parent_state.and_then(|t| StateDoc::parse(t).ok());
+    if before.is_some_and(|d| {
+        d.workflow_state.value == WorkflowState::SignedOff && d.active_work.id.value == cycle
+    }) {
+        return None;
+    }
+    Some(cycle)
+}
+
+/// The cycle a STATE.md holds at `AWAITING_USER_SIGNOFF`: a commit of it
+/// made after the cycle's recorded sign-off (on top of the commit the
+/// sign-off was bound to) was made between the sign-off and its commit.
+pub fn awaiting_in(state: &str) -> Option<String> {
+    let doc = StateDoc::parse(state).ok()?;
+    (doc.workflow_state.value == WorkflowState::AwaitingUserSignoff && doc.has_active_cycle())
+        .then(|| doc.active_work.id.value.clone())
+}
+
+/// SO-001 for a commit around the sign-off of `cycle`: `changed` are the
+/// project-relative paths where it differs from the content the user signed
+/// off, and `what` says which commit it is and what it was held against
+/// (the tree the `signed-off` event recorded, or the commit's parent where
+/// no event is at hand). The sign-off move writes STATE.md alone, so any
+/// other change — committed together with the sign-off, amended or folded
+/// into it later, staged before it, or committed between the sign-off and
+/// its commit — was not what the user signed off.
+pub fn check_signoff_commit(cycle: &str, changed: &[String], what: &str) -> Option<Problem> {
+    let after: Vec<&String> = changed.iter().filter(|p| covered(p, true)).collect();
+    problem(cycle, &after, what)
+}
+
+/// The paths of `changed` (project-relative, differing from the signed-off
+/// commit) that the sign-off does not cover (see [`covered`]); the board
+/// lists them per branch.
+pub fn uncovered_changes(changed: &[String], still: bool) -> Vec<String> {
+    changed.iter().filter(|p| covered(p, still)).cloned().collect()
+}
+
+/// Whether a change of `p` changes what was signed off: while the cycle
+/// stays signed off (`still`), code and records; in the commit that leaves
+/// it, anything outside `.standards/`.
+fn covered(p: &str, still: bool) -> bool {
+    let in_standards = p == STANDARDS_DIR || p.starts_with(&format!("{STANDARDS_DIR}/"));
+    if !still && in_standards {
+        // The reset, or a new cycle's start.
+        return false;
+    }
+    if in_standards {
+        // Records only: the runtime, the team's config and STATE.md
+        // are not what the user signed off.
+        return p.starts_with(".standards/docs/") || p == ".standards/CONTEXT.md";
+    }
+    !is_client_file(p)
+}
+
+/// The SO-001 problem naming the first of `after`, if any.
+fn problem(cycle: &str, after: &[&String], what: &str) -> Option<Problem> {
+    let first = after.first()?;
+    let mut shown: Vec<String> = after.iter().take(SHOWN).map(|p| format!("`{p}`")).collect();
+    if after.len() > SHOWN {
+        shown.push(format!("and {} more", after.len() - SHOWN));
+    }
     Some(Problem {
         rule: RULE,
-        file: after[0].clone(),
+        file: (*first).clone(),
         line: None,
         message: format!(
             "changed after the user signed off the cycle `{cycle}` ({what}): {}; the sign-off does not cover these changes",
@@ -54,30 +122,6 @@ pub fn check(parent_state: &str, state: Option<&str>, changed: &[String]) -> Opt
         hint: Some("move them to a new cycle (after `git standards reset --yes --commit`), or revert them; a change the user must see needs their sign-off".into()),
         source: RuleSource::of(RULE),
     })
-}
-
-/// The paths of `changed` (project-relative, differing from the signed-off
-/// commit) that changed what the user signed off, so the sign-off does not
-/// cover them: while the cycle stays signed off (`still`), any path but the
-/// runtime, `config.toml` and STATE.md (records in `.standards/docs/` and
-/// CONTEXT.md count); in the commit that leaves `SIGNED_OFF`, any path
-/// outside `.standards/`. Agent-client files never count.
-pub fn uncovered_changes(changed: &[String], still: bool) -> Vec<String> {
-    let outside = |p: &&String| {
-        let p = p.as_str();
-        let in_standards = p == STANDARDS_DIR || p.starts_with(&format!("{STANDARDS_DIR}/"));
-        if !still && in_standards {
-            // The reset, or a new cycle's start.
-            return false;
-        }
-        if in_standards {
-            // Records only: the runtime, the team's config and STATE.md
-            // are not what the user signed off.
-            return p.starts_with(".standards/docs/") || p == ".standards/CONTEXT.md";
-        }
-        !is_client_file(p)
-    };
-    changed.iter().filter(outside).cloned().collect()
 }
 
 /// The agent-client files `install` manages (not the project's work).
@@ -162,5 +206,32 @@ mod tests {
             .unwrap()
             .message
             .contains("and 3 more"));
+    }
+
+    #[test]
+    fn the_commit_that_records_the_sign_off_may_change_nothing_else() {
+        let open = state("AWAITING_USER_SIGNOFF", "c-1");
+        let signed = state("SIGNED_OFF", "c-1");
+        assert_eq!(signed_off_in(Some(&open), &signed).as_deref(), Some("c-1"));
+        assert_eq!(signed_off_in(None, &signed).as_deref(), Some("c-1"));
+        // Already signed off before: that is `check`'s case.
+        assert!(signed_off_in(Some(&signed), &signed).is_none());
+        // Another cycle signed off before: this one is new.
+        let other = state("SIGNED_OFF", "c-0");
+        assert_eq!(signed_off_in(Some(&other), &signed).as_deref(), Some("c-1"));
+        assert!(signed_off_in(Some(&open), &open).is_none());
+        assert!(signed_off_in(Some(&open), "not a state").is_none());
+
+        let paths = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(check_signoff_commit("c-1", &paths(&[STATE_PATH]), "x").is_none());
+        assert!(check_signoff_commit("c-1", &paths(&[STATE_PATH, "AGENTS.md"]), "x").is_none());
+        let p =
+            check_signoff_commit("c-1", &paths(&[STATE_PATH, "app.py"]), "against `abc`").unwrap();
+        assert_eq!(p.rule, RULE);
+        assert_eq!(p.file, "app.py");
+        assert!(p.message.contains("(against `abc`)"), "{}", p.message);
+        assert!(check_signoff_commit("c-1", &paths(&[".standards/docs/r.md"]), "x").is_some());
+        assert_eq!(awaiting_in(&open).as_deref(), Some("c-1"));
+        assert!(awaiting_in(&signed).is_none());
     }
 }

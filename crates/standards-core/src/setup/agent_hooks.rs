@@ -48,11 +48,16 @@ pub const SESSION_START_TIMEOUT: u64 = 15;
 pub const EDIT_GUARD_TIMEOUT: u64 = 10;
 pub const PROMPT_SUBMIT_TIMEOUT: u64 = 10;
 
-/// The Claude Code tools that write a file named by `tool_input.file_path`.
-pub const CLAUDE_EDIT_TOOLS: &str = "Edit|Write|MultiEdit";
+/// The Claude Code tools that write a file named by `tool_input.file_path`,
+/// and its shell (`Bash`, the command in `tool_input.command`).
+pub const CLAUDE_EDIT_TOOLS: &str = "Edit|Write|MultiEdit|Bash";
 /// Codex's file edits go through `apply_patch` (its hooks also accept the
-/// aliases `Edit` and `Write` for it).
-pub const CODEX_EDIT_TOOLS: &str = "apply_patch|Edit|Write";
+/// aliases `Edit` and `Write` for it); its shell calls reach hooks as `Bash`
+/// with the command in `tool_input.command`, as Claude Code's
+/// (<https://developers.openai.com/codex/hooks#pretooluse>).
+pub const CODEX_EDIT_TOOLS: &str = "apply_patch|Edit|Write|Bash";
+/// The shell tool's name in both clients' PreToolUse payloads.
+pub const SHELL_TOOL: &str = "Bash";
 
 /// The command of one handler for a client: Claude Code runs hooks in the
 /// project it names in `CLAUDE_PROJECT_DIR`; Codex where the session is (the
@@ -252,6 +257,22 @@ pub fn edit_targets(tool_input: &Value) -> Vec<String> {
     out
 }
 
+/// The files a shell tool call would write (`tool_name` `Bash`, the command
+/// in `tool_input.command`), read lexically by
+/// [`super::shell_writes::targets`]: absolute, or relative to the payload's
+/// `cwd`. Any other tool names none here.
+pub fn shell_targets(payload: &Value) -> Vec<String> {
+    if payload.get("tool_name").and_then(Value::as_str) != Some(SHELL_TOOL) {
+        return Vec::new();
+    }
+    payload
+        .get("tool_input")
+        .and_then(|i| i.get("command"))
+        .and_then(Value::as_str)
+        .map(super::shell_writes::targets)
+        .unwrap_or_default()
+}
+
 /// The files an `apply_patch` envelope names (`*** Add File: `, `*** Update
 /// File: `, `*** Delete File: `, `*** Move to: `), header lines read with
 /// their surrounding whitespace trimmed, as Codex reads them.
@@ -344,6 +365,20 @@ mod tests {
         assert_eq!(edit_targets(&raw), ["x"]);
         assert!(edit_targets(&json!({"command": "ls"})).is_empty());
         assert!(edit_targets(&json!(null)).is_empty());
+    }
+
+    #[test]
+    fn shell_targets_read_the_bash_command_of_either_client() {
+        // Claude Code's and Codex's documented PreToolUse payloads for a
+        // shell call: `tool_name` `Bash`, the command in `tool_input`.
+        let claude = json!({"session_id": "s", "cwd": "/p", "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "sed -i s/a/b/ .standards/STATE.md", "description": "edit"}});
+        let codex = json!({"session_id": "s", "turn_id": "t", "cwd": "/p", "hook_event_name": "PreToolUse", "model": "gpt-5", "tool_name": "Bash", "tool_input": {"command": "echo x > .standards/STATE.md"}, "tool_use_id": "c"});
+        assert_eq!(shell_targets(&claude), [".standards/STATE.md"]);
+        assert_eq!(shell_targets(&codex), [".standards/STATE.md"]);
+        // Another tool's command (an `apply_patch` envelope) is no shell.
+        let patch = json!({"tool_name": "apply_patch", "tool_input": {"command": "echo x > .standards/STATE.md"}});
+        assert!(shell_targets(&patch).is_empty());
+        assert!(shell_targets(&json!({"tool_name": "Bash"})).is_empty());
     }
 
     #[test]

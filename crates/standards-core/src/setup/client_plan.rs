@@ -393,10 +393,20 @@ pub fn plan(
     if clients.contains(&Client::Codex) {
         inspect(tree, CODEX_HOOKS)?;
         let original = text_of(tree, CODEX_HOOKS)?;
-        let plugin = text_of(tree, CODEX_CONFIG)?.is_some_and(|t| plugins::codex_enables(&t));
+        let config = text_of(tree, CODEX_CONFIG)?;
+        let enabled = config.as_deref().is_some_and(plugins::codex_enables);
+        let plugin = enabled
+            && !config
+                .as_deref()
+                .is_some_and(plugins::codex_plugin_hooks_off);
         if plugin && hooks {
             p.notices.push(format!(
                 "The Codex plugin `{}` is enabled in {CODEX_CONFIG}: its hooks run from the plugin, so install registers none in {CODEX_HOOKS}.",
+                plugins::PLUGIN_KEY
+            ));
+        } else if enabled && hooks {
+            p.notices.push(format!(
+                "The Codex plugin `{}` is enabled in {CODEX_CONFIG} with `[features] plugin_hooks = false`: its hooks do not run, so install registers them in {CODEX_HOOKS}.",
                 plugins::PLUGIN_KEY
             ));
         }

@@ -12,3 +12,4 @@ pub mod install;
 pub mod merge_guard;
 pub mod migration;
 pub mod plugins;
+pub mod shell_writes;

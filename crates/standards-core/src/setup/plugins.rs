@@ -15,8 +15,14 @@
 //! - `plugins/standards/.claude-plugin/plugin.json` and
 //!   `plugins/standards/.codex-plugin/plugin.json`: the manifests;
 //! - `plugins/standards/skills/<role>/...`: the nine role skills;
-//! - `plugins/standards/hooks/hooks.json` (Claude Code's default hooks file)
-//!   and `plugins/standards/hooks/codex.json` (named by the Codex manifest).
+//! - `plugins/standards/hooks/claude.json` and
+//!   `plugins/standards/hooks/codex.json`, each named by its client's
+//!   manifest (`hooks`, a path relative to the plugin root). Neither is the
+//!   default `hooks/hooks.json`: both clients read that file from any
+//!   plugin (Codex: "Discovers plugin hook sources from each plugin's default
+//!   `hooks/hooks.json`", openai/codex#19705), so a file there would run one
+//!   client's commands in the other as well. Codex runs plugin hooks unless
+//!   `[features] plugin_hooks = false` (the feature that gates them).
 
 use serde_json::{json, Value};
 
@@ -34,6 +40,10 @@ pub const PLUGIN: &str = "standards";
 pub const PLUGIN_DIR: &str = "plugins/standards";
 /// The key a team sets in `.claude/settings.json` `enabledPlugins`.
 pub const PLUGIN_KEY: &str = "standards@git-standards";
+/// Each client's hooks file, relative to the plugin folder (see the module
+/// documentation for why neither is `hooks/hooks.json`).
+pub const CLAUDE_HOOKS: &str = "hooks/claude.json";
+pub const CODEX_HOOKS: &str = "hooks/codex.json";
 
 const DESCRIPTION: &str = "The S.T.A.N.D.A.R.D.S. agent workflow for git-standards: the nine role skills (invoked only explicitly) and the hooks (session state, the STATE.md edit guard, the human-turn record, the stop check). Needs the `git-standards` binary on PATH.";
 
@@ -96,6 +106,7 @@ pub fn files(version: &str) -> Vec<(String, String)> {
         "author": author,
         "license": "MIT OR Apache-2.0",
         "keywords": ["workflow", "git", "agents"],
+        "hooks": format!("./{CLAUDE_HOOKS}"),
     });
     let codex_plugin = json!({
         "name": PLUGIN,
@@ -105,7 +116,7 @@ pub fn files(version: &str) -> Vec<(String, String)> {
         "license": "MIT OR Apache-2.0",
         "keywords": ["workflow", "git", "agents"],
         "skills": "./skills/",
-        "hooks": "./hooks/codex.json",
+        "hooks": format!("./{CODEX_HOOKS}"),
         "interface": {
             "displayName": "S.T.A.N.D.A.R.D.S.",
             "shortDescription": "Role skills and workflow hooks for git-standards",
@@ -131,11 +142,11 @@ pub fn files(version: &str) -> Vec<(String, String)> {
             to_json_text(&codex_plugin),
         ),
         (
-            format!("{PLUGIN_DIR}/hooks/hooks.json"),
+            format!("{PLUGIN_DIR}/{CLAUDE_HOOKS}"),
             to_json_text(&hooks_file(&hook_set(Client::Claude))),
         ),
         (
-            format!("{PLUGIN_DIR}/hooks/codex.json"),
+            format!("{PLUGIN_DIR}/{CODEX_HOOKS}"),
             to_json_text(&hooks_file(&hook_set(Client::Codex))),
         ),
     ];
@@ -160,6 +171,17 @@ pub fn claude_enables(settings: &Value) -> bool {
         == Some(true)
 }
 
+/// Whether the project's Claude Code settings in `tree` enable our plugin:
+/// then the role skills are the plugin's, typed `/standards:<role>`.
+pub fn claude_plugin_in(tree: &dyn crate::model::tree::Tree) -> bool {
+    match tree.text(super::client_plan::CLAUDE_SETTINGS) {
+        crate::model::tree::Text::Ok(text) => serde_json::from_str::<Value>(&text)
+            .map(|v| claude_enables(&v))
+            .unwrap_or(false),
+        _ => false,
+    }
+}
+
 /// Whether a Codex `config.toml` enables our plugin: a
 /// `[plugins."standards@git-standards"]` table whose `enabled` is not false.
 pub fn codex_enables(config: &str) -> bool {
@@ -171,6 +193,20 @@ pub fn codex_enables(config: &str) -> bool {
         .and_then(|p| p.get(PLUGIN_KEY))
         .and_then(|t| t.as_table())
         .is_some_and(|t| t.get("enabled").and_then(|e| e.as_bool()) != Some(false))
+}
+
+/// Whether a Codex `config.toml` turns plugin hooks off (`[features]
+/// plugin_hooks = false`): then the plugin's skills load but its hooks do
+/// not run, and the per-repository hooks are the ones to register.
+pub fn codex_plugin_hooks_off(config: &str) -> bool {
+    let Ok(value) = config.parse::<toml::Table>() else {
+        return false;
+    };
+    value
+        .get("features")
+        .and_then(|f| f.get("plugin_hooks"))
+        .and_then(|v| v.as_bool())
+        == Some(false)
 }
 
 #[cfg(test)]
@@ -207,5 +243,9 @@ mod tests {
         ));
         assert!(!codex_enables("model = \"x\"\n"));
         assert!(!codex_enables("not toml ["));
+        assert!(codex_plugin_hooks_off("[features]\nplugin_hooks = false\n"));
+        assert!(!codex_plugin_hooks_off("[features]\nplugin_hooks = true\n"));
+        assert!(!codex_plugin_hooks_off("[features]\nhooks = true\n"));
+        assert!(!codex_plugin_hooks_off("not toml ["));
     }
 }

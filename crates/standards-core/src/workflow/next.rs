@@ -161,6 +161,20 @@ pub fn invocation(state: WorkflowState, recovering: bool) -> Option<Invocation> 
     })
 }
 
+impl NextStep {
+    /// The Claude Code line as the plugin's skills are typed: Claude Code
+    /// names a plugin's skills with the plugin's prefix (`/standards:scoper`,
+    /// <https://code.claude.com/docs/en/plugins>), where the per-repository
+    /// skills are `/scoper`.
+    pub fn with_claude_plugin(&mut self) {
+        if let Some(inv) = &mut self.invocation {
+            let plain = format!("/{} ", inv.skill);
+            let named = format!("/{}:{} ", crate::setup::plugins::PLUGIN, inv.skill);
+            inv.claude_code = inv.claude_code.replacen(&plain, &named, 1);
+        }
+    }
+}
+
 /// The next step of `doc`; `conflicts` are the conflicted files under
 /// `.standards/` that did not stop the reading.
 pub fn next_step(doc: &StateDoc, conflicts: &[String]) -> NextStep {
@@ -334,6 +348,27 @@ mod tests {
         assert!(r.claude_code.starts_with(REVIEWER_PREFIX));
         assert!(r.claude_code.ends_with("Review kind: FINAL_DELIVERABLE."));
         assert!(invocation(WorkflowState::AwaitingUserSignoff, false).is_none());
+    }
+
+    #[test]
+    fn the_claude_plugin_line_names_the_skill_with_the_plugins_prefix() {
+        let mut n = NextStep {
+            owner: Role::Tester,
+            state: WorkflowState::Testing,
+            invocation: invocation(WorkflowState::Testing, false),
+            user_options: Vec::new(),
+            blocked_by: Vec::new(),
+        };
+        let codex = n.invocation.as_ref().unwrap().codex.clone();
+        n.with_claude_plugin();
+        let inv = n.invocation.unwrap();
+        assert!(
+            inv.claude_code.contains(" /standards:tester Continue"),
+            "{}",
+            inv.claude_code
+        );
+        assert!(!inv.claude_code.contains(" /tester "));
+        assert_eq!(inv.codex, codex);
     }
 
     #[test]
