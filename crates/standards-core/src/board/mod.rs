@@ -569,7 +569,7 @@ mod tests {
         let active = verdict(not_fresh(WorkflowState::Developing, true));
         let (r, why) = readiness(&facts(&active, &[]));
         assert_eq!(r, Readiness::Active);
-        assert!(why.contains("`git standards signoff`"), "{why}");
+        assert!(why.contains("`git standards signoff --reply"), "{why}");
         assert!(
             why.contains("`git standards reset --yes --commit`"),
             "{why}"
