@@ -280,6 +280,62 @@ fn refusals_print_json_and_change_nothing() {
     assert_eq!(p.snapshot(), before);
 }
 
+#[test]
+fn items_inside_a_fenced_block_are_refused_naming_the_file() {
+    let p = Project::brown();
+    p.start_cycle("DEVELOPING", "STANDARD", "FULL_DELIVERABLE");
+    let plan = p.init(&["DEVELOPMENT", "--skeleton"]);
+    p.run(&["record", "set", &plan, "DEV-001", "Status=IN_PROGRESS"])
+        .success();
+    // A hand edit leaves a fence open above the steps: it runs to the end
+    // of the file, so DEV-001 is now part of a code block.
+    let text = p.read(&plan);
+    let at = text.find("## Build Steps").unwrap();
+    p.write(
+        &plan,
+        format!(
+            "{}```text\nan example left open\n\n{}",
+            &text[..at],
+            &text[at..]
+        ),
+    );
+    let before = p.snapshot();
+    let n = events(&p).len();
+    let e = p.refused(&["record", "set", &plan, "DEV-001", "Status=DONE"]);
+    assert!(
+        e.contains(&format!("cannot edit `{plan}`"))
+            && e.contains("`### DEV-001` sits inside a fenced code block")
+            && e.contains("never closed"),
+        "{e}"
+    );
+    let e = p.refused(&["record", "add", &plan, "DEV", "--title", "More"]);
+    assert!(
+        e.contains(&format!("cannot edit `{plan}`")) && e.contains("would land inside"),
+        "{e}"
+    );
+    let a = p.run(&["record", "add", &plan, "DEV", "--title", "More", "--json"]);
+    assert_eq!(a.get_output().status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(stdout(&a).trim()).unwrap();
+    assert_eq!(v["ok"], false);
+    assert!(v["error"].as_str().unwrap().contains(&plan), "{v}");
+    // Nothing written, no event.
+    assert_eq!(p.snapshot(), before);
+    assert_eq!(events(&p).len(), n);
+    // Closing the fence (the hint's hand edit) makes both work again.
+    let text = p.read(&plan);
+    p.write(
+        &plan,
+        text.replace("an example left open\n", "an example left open\n```\n"),
+    );
+    p.run(&["record", "set", &plan, "DEV-001", "Status=DONE"])
+        .success();
+    p.run(&["record", "add", &plan, "DEV", "--title", "More"])
+        .success();
+    let steps = standards_core::records::plan::steps(&p.read(&plan));
+    assert_eq!(steps.len(), 2);
+    assert_eq!(steps[0].status(), Some("DONE"));
+}
+
 #[cfg(unix)]
 #[test]
 fn a_record_reached_through_a_link_is_refused() {

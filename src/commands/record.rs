@@ -142,6 +142,17 @@ fn usage(e: EditError, file: &str) -> Error {
     Error::usage(format!("{e} (in `{file}`)"))
 }
 
+/// A record whose item (or the place for a new one) lies inside a fenced
+/// code block: the file needs a hand edit, so a refusal naming it.
+fn in_fence(e: EditError, file: &str) -> Error {
+    Error::refused(
+        format!("cannot edit `{file}`: {e}"),
+        Some(format!(
+            "close the fence (a line of ``` or ~~~) in `{file}` where the block should end, then run the command again"
+        )),
+    )
+}
+
 /// `Field=VALUE` arguments, split.
 fn assignments(args: &[String]) -> Result<Vec<(String, String)>> {
     args.iter()
@@ -300,8 +311,13 @@ fn add(ctx: &mut Context, a: AddArgs) -> Result<()> {
     let expedited = runtime::load_state(&rt.tree)
         .map(|s| s.cycle_mode.value == CycleMode::Expedited)
         .unwrap_or(false);
-    let new = edit::add_item(&text, a.prefix, &new_id, &title, &sets, expedited)
-        .map_err(|e| usage(e, &rel))?;
+    let new =
+        edit::add_item(&text, a.prefix, &new_id, &title, &sets, expedited).map_err(
+            |e| match e {
+                EditError::InFence { .. } => in_fence(e, &rel),
+                other => usage(other, &rel),
+            },
+        )?;
     let changes: Vec<serde_json::Value> =
         sets.iter().map(|(f, v)| change_json(f, &None, v)).collect();
     let event = Event::new(EventKind::RecordEdited)
@@ -403,6 +419,7 @@ fn set(ctx: &mut Context, a: SetArgs) -> Result<()> {
                     "add it with `git standards record add {rel} <PREFIX> --title \"<text>\"`"
                 )),
             ),
+            EditError::InFence { .. } => in_fence(e, &rel),
             other => usage(other, &rel),
         })?;
         if edited.old.as_deref() != Some(value.as_str()) {

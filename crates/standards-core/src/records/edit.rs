@@ -244,6 +244,38 @@ pub enum EditError {
     BadTitle(String),
     #[error("the record has no `# ` title line, so it has no header to hold `{0}`")]
     NoTitle(String),
+    /// The item's heading, or the place a new item would go, lies inside a
+    /// fenced code block (often a fence left open, which runs to the end of
+    /// the file): an item there is no item, so the edit is refused.
+    #[error("{what} inside a fenced code block (a ``` or ~~~ fence opened on line {line} {closed}), so it is no item of the record")]
+    InFence {
+        what: String,
+        line: usize,
+        closed: &'static str,
+    },
+}
+
+/// The fenced code block holding byte `at` of `text`, as [`EditError::InFence`].
+fn in_fence(text: &str, at: usize, what: String) -> Option<EditError> {
+    let r = record::fenced_ranges(text)
+        .into_iter()
+        .find(|r| r.start <= at && at < r.end)?;
+    let body = text[r.clone()].trim_end_matches(['\n', '\r']);
+    let opener = body.trim_start().chars().next().unwrap_or('`');
+    let closed = body
+        .rsplit('\n')
+        .next()
+        .filter(|last| body.contains('\n') && last.trim_start().starts_with([opener; 1]))
+        .is_some();
+    Some(EditError::InFence {
+        what,
+        line: text[..r.start].matches('\n').count() + 1,
+        closed: if closed {
+            "and closed after it"
+        } else {
+            "and never closed, so it runs to the end of the file"
+        },
+    })
 }
 
 /// `Field=VALUE`, split at the first `=`; both sides trimmed.
@@ -485,6 +517,16 @@ pub fn set_item_field(
 ) -> Result<FieldEdit, EditError> {
     validate_item(prefix, name, value)?;
     let Some(item) = items(text, prefix).into_iter().find(|i| i.id == id) else {
+        // A heading for `id` that the fences hide: say so, never "no item".
+        let mut pos = 0;
+        for line in text.split_inclusive('\n') {
+            if heading_id(line.trim_end_matches(['\n', '\r']), prefix).as_deref() == Some(id) {
+                if let Some(e) = in_fence(text, pos, format!("`### {id}` sits")) {
+                    return Err(e);
+                }
+            }
+            pos += line.len();
+        }
         return Err(EditError::NoItem {
             id: id.to_string(),
             noun: item_noun(prefix),
@@ -683,6 +725,24 @@ pub fn add_item(
         validate_item(prefix, name, value)?;
     }
     let item = render_item(prefix, id, title, sets, expedited);
+    let out = place_item(text, prefix, &item)?;
+    // Where the item went must not be (or become) part of a code block: a
+    // fence left open before it swallows it, and the item would be no item.
+    let from = kept_prefix(text, &out);
+    let at = out[from..].find(item.as_str()).map_or(from, |o| from + o);
+    match in_fence(&out, at, format!("the new `{id}` would land")) {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+/// How many leading bytes `a` and `b` share.
+fn kept_prefix(a: &str, b: &str) -> usize {
+    a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
+}
+
+/// [`add_item`]'s text: the rendered `item` placed at the end of its section.
+fn place_item(text: &str, prefix: IdPrefix, item: &str) -> Result<String, EditError> {
     let (name, later) = home(prefix);
     let all = record::sections(text);
     if let Some(section) = record::section(&all, name) {

@@ -177,6 +177,37 @@ fn skeleton_placeholders_are_found_until_replaced() {
     assert!(expedited.contains("`Acceptance`: `EXPEDITED_REQUEST`"));
 }
 
+#[test]
+fn items_behind_a_fence_are_refused_not_lost() {
+    // An unclosed fence before the section: the proptest's shrunk case.
+    let text = "# Development Plan\n\n```\n\n## Build Steps\n";
+    let e = add_item(text, IdPrefix::Dev, "DEV-001", "step", &[], true).unwrap_err();
+    let m = e.to_string();
+    assert!(matches!(e, EditError::InFence { line: 3, .. }), "{m}");
+    assert!(m.contains("never closed"), "{m}");
+    // A condition (a list line) after an open fence too.
+    let text = "# S\n\n## Work\n\n~~~\n**Done when:**\n\n- `AC-001`: one\n";
+    let e = add_item(text, IdPrefix::Ac, "AC-002", "two", &[], false).unwrap_err();
+    assert!(matches!(e, EditError::InFence { line: 5, .. }), "{e}");
+    // An item already written inside a closed fenced block is an example,
+    // not an item: setting its field names the fence.
+    let text = "# Development Plan\n\n## Build Steps\n\n~~~\n### DEV-001: x\n\n- **Status:** PENDING\n~~~\n";
+    let e = set_item_field(text, IdPrefix::Dev, "DEV-001", "Status", "DONE").unwrap_err();
+    let m = e.to_string();
+    assert!(matches!(e, EditError::InFence { line: 5, .. }), "{m}");
+    assert!(
+        m.contains("`### DEV-001` sits") && m.contains("closed after it"),
+        "{m}"
+    );
+    // A record without the item at all still says so.
+    let e = set_item_field(text, IdPrefix::Dev, "DEV-002", "Status", "DONE").unwrap_err();
+    assert!(matches!(e, EditError::NoItem { .. }), "{e}");
+    // A closed fence before the section leaves adding alone.
+    let text = "# Development Plan\n\n```\nx\n```\n\n## Build Steps\n";
+    let out = add_item(text, IdPrefix::Dev, "DEV-001", "step", &[], true).unwrap();
+    assert_eq!(items(&out, IdPrefix::Dev).len(), 1);
+}
+
 /// How many bytes of `before` survive in `after` as a common prefix plus a
 /// common suffix (not overlapping).
 fn kept(before: &str, after: &str) -> usize {
@@ -212,9 +243,20 @@ proptest! {
         v in value(),
     ) {
         let mut text = format!("# Development Plan\n\n{prefix_text}\n\n## Build Steps\n");
+        // A fence the prefix leaves open runs to the end of the file and
+        // swallows every item after it: adding one is refused, never done.
+        let open_fence = record::fenced_ranges(&text).iter().any(|r| r.end == text.len());
         for i in 1..=n {
-            text = add_item(&text, IdPrefix::Dev, &format!("DEV-{i:03}"), &format!("step {i}"), &[], true).unwrap();
+            match add_item(&text, IdPrefix::Dev, &format!("DEV-{i:03}"), &format!("step {i}"), &[], true) {
+                Ok(out) => text = out,
+                Err(e) => {
+                    prop_assert!(open_fence, "{e}");
+                    prop_assert!(matches!(e, EditError::InFence { .. }), "{e}");
+                    return Ok(());
+                }
+            }
         }
+        prop_assert!(!open_fence);
         text.push_str(&format!("\n## Plan Notes\n\n{suffix_text}\n"));
         let before = steps(&text);
         let target = format!("DEV-{:03}", which % n + 1);
