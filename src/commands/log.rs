@@ -123,7 +123,6 @@ struct Key {
     note: u32,
     /// 0-based line number inside the note.
     line: u32,
-    /// The line's byte range inside its note's text.
     start: usize,
     end: usize,
     tie: Tie,
@@ -167,13 +166,11 @@ impl Lines {
     /// Keys every line of `notes`; a line that cannot even be keyed (not
     /// an event) is kept aside as bad, with its problem.
     pub fn new(texts: Texts) -> Lines {
-        // One key per line, allocated once: a growing vector's peak is up
-        // to twice its final size.
-        let mut keys = Vec::with_capacity(texts.lines());
+        let mut keys = Vec::new();
         let mut bad = Vec::new();
-        for (n, (_, text)) in texts.notes.iter().enumerate() {
-            let mut start = 0;
-            for (i, raw) in text.split(|b| *b == b'\n').enumerate() {
+        for (n, (_, range)) in texts.notes.iter().enumerate() {
+            let mut start = range.start;
+            for (i, raw) in texts.text[range.clone()].split(|b| *b == b'\n').enumerate() {
                 let end = start + raw.len();
                 let at = start;
                 start = end + 1;
@@ -215,7 +212,7 @@ impl Lines {
     }
 
     fn raw(&self, k: &Key) -> &[u8] {
-        &self.texts.notes[k.note as usize].1[k.start..k.end]
+        &self.texts.text[k.start..k.end]
     }
 
     fn tie<'a>(&'a self, k: &'a Key) -> (&'a [u8], &'a [u8]) {
@@ -286,7 +283,7 @@ pub fn read(project: &Project, filter: &Filter) -> Result<Texts> {
         Some(cycle) => {
             let mut texts = Texts::default();
             if let Some(note) = trail::read_anchor(project, &Anchor::Cycle(cycle.clone()))? {
-                texts.notes.push((note.annotated, note.text));
+                texts.push(note.annotated, &note.text);
             }
             Ok(texts)
         }
@@ -547,9 +544,8 @@ mod tests {
             ],
         );
         let parsed: Vec<Recorded> = notes
-            .notes
-            .iter()
-            .flat_map(|(_, text)| text.split(|b| *b == b'\n'))
+            .text
+            .split(|b| *b == b'\n')
             .filter_map(|l| parse_raw(l).ok())
             .collect();
         let want: Vec<String> = Filter::default()

@@ -878,32 +878,24 @@ pub fn bulk_reader(repo: &gix::Repository) -> gix::Repository {
     repo
 }
 
-/// Note texts, each with its annotated object.
+/// Note texts side by side in one buffer, each with its annotated object:
+/// reading the whole trail allocates once per doubling, not once per note.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Texts {
-    /// (annotated object, its note's text), by annotated object. Each text
-    /// is its own allocation of exactly its size: one buffer for the whole
-    /// trail would grow by doubling, and its peak would be up to twice the
-    /// trail while it moves.
-    pub notes: Vec<(ObjectId, Vec<u8>)>,
+    pub text: Vec<u8>,
+    /// (annotated object, the range of its note in `text`), by annotated object.
+    pub notes: Vec<(ObjectId, std::ops::Range<usize>)>,
 }
 
 impl Texts {
     pub fn push(&mut self, annotated: ObjectId, text: &[u8]) {
-        self.notes.push((annotated, text.to_vec()));
+        let start = self.text.len();
+        self.text.extend_from_slice(text);
+        self.notes.push((annotated, start..self.text.len()));
     }
 
     pub fn is_empty(&self) -> bool {
         self.notes.is_empty()
-    }
-
-    /// The number of lines of every note (ends of lines, plus a last line
-    /// without one): enough room for a key per line.
-    pub fn lines(&self) -> usize {
-        self.notes
-            .iter()
-            .map(|(_, t)| t.iter().filter(|b| **b == b'\n').count() + 1)
-            .sum()
     }
 }
 
@@ -918,9 +910,7 @@ pub fn read_all(repo: &gix::Repository) -> Result<Texts> {
         return Ok(texts);
     };
     let mut buf = Vec::new();
-    let listed = list_notes(repo, tip)?;
-    texts.notes.reserve_exact(listed.len());
-    for (annotated, blob) in listed {
+    for (annotated, blob) in list_notes(repo, tip)? {
         let data = repo
             .objects
             .find_blob(&blob, &mut buf)
@@ -967,20 +957,5 @@ mod tests {
         assert_eq!(a.id(sha1).unwrap(), a.id(sha1).unwrap());
         assert_ne!(a.id(sha1).unwrap(), Anchor::Project.id(sha1).unwrap());
         assert_eq!(Anchor::parse(b"something else"), None);
-    }
-
-    /// Each note keeps its own exact-size text, and `lines` counts every
-    /// line a key may be made for (a last line without its end included).
-    #[test]
-    fn texts_keep_each_note_apart_and_count_their_lines() {
-        let mut texts = Texts::default();
-        assert!(texts.is_empty());
-        texts.push(ObjectId::null(gix::hash::Kind::Sha1), b"a\nb\n");
-        texts.push(ObjectId::null(gix::hash::Kind::Sha1), b"c");
-        texts.push(ObjectId::null(gix::hash::Kind::Sha1), b"");
-        assert_eq!(texts.notes[0].1, b"a\nb\n");
-        assert_eq!(texts.notes[0].1.capacity(), 4);
-        assert_eq!(texts.notes[1].1, b"c");
-        assert_eq!(texts.lines(), 3 + 1 + 1);
     }
 }
