@@ -169,11 +169,16 @@ impl Lines {
         let mut keys = Vec::new();
         let mut bad = Vec::new();
         for (n, (_, range)) in texts.notes.iter().enumerate() {
-            let mut start = range.start;
-            for (i, raw) in texts.text[range.clone()].split(|b| *b == b'\n').enumerate() {
-                let end = start + raw.len();
-                let at = start;
+            let text = &texts.text[range.clone()];
+            // The lines `split(b'\n')` gives, found with a vectorised search
+            // (a byte-at-a-time scan was a tenth of the run).
+            let ends = memchr::memchr_iter(b'\n', text).chain(std::iter::once(text.len()));
+            let mut start = 0;
+            for (i, end) in ends.enumerate() {
+                let raw = &text[start..end];
+                let at = range.start + start;
                 start = end + 1;
+                let end = range.start + end;
                 if raw.is_empty() {
                     continue;
                 }
@@ -564,6 +569,25 @@ mod tests {
         assert_eq!(got, want);
         let bad: Vec<(u32, u32)> = lines.bad.iter().map(|b| (b.0, b.1)).collect();
         assert_eq!(bad, [(0, 2), (1, 3)]);
+    }
+
+    /// Lines are found and numbered as stored: blank lines count, and a
+    /// last line without its newline is read too.
+    #[test]
+    fn lines_are_numbered_as_stored() {
+        let mut notes = Texts::default();
+        let line = br#"{"ts":"2026-12-01T09:00:00Z","id":"a","event":"x"}"#;
+        let mut text = b"\nbad one\n\n".to_vec();
+        text.extend_from_slice(line);
+        text.extend_from_slice(b"\nbad two");
+        notes.push(ObjectId::from_bytes_or_panic(&[1; 20]), &text);
+        notes.push(ObjectId::from_bytes_or_panic(&[2; 20]), b"bad three\n");
+        let lines = Lines::new(notes);
+        let bad: Vec<(u32, u32)> = lines.bad.iter().map(|b| (b.0, b.1)).collect();
+        assert_eq!(bad, [(0, 1), (0, 4), (1, 0)]);
+        assert_eq!(lines.keys.len(), 1);
+        assert_eq!(lines.keys[0].line, 3);
+        assert_eq!(lines.raw(&lines.keys[0]), line);
     }
 
     #[test]
