@@ -84,7 +84,11 @@ pub fn check_signoff_commit(cycle: &str, changed: &[String], what: &str) -> Opti
 /// commit) that the sign-off does not cover (see [`covered`]); the board
 /// lists them per branch.
 pub fn uncovered_changes(changed: &[String], still: bool) -> Vec<String> {
-    changed.iter().filter(|p| covered(p, still)).cloned().collect()
+    changed
+        .iter()
+        .filter(|p| covered(p, still))
+        .cloned()
+        .collect()
 }
 
 /// Whether a change of `p` changes what was signed off: while the cycle
