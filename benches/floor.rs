@@ -837,8 +837,8 @@ const ROWS: &[Row] = &[
         against: Case::ColdIndexFloor,
         basis: Basis::Wall,
         time: Some(1.5),
-        rss: None,
-        rss_cap: false,
+        rss: Some(1.25),
+        rss_cap: true,
         note: "",
     },
     Row {
@@ -848,9 +848,9 @@ const ROWS: &[Row] = &[
         against: Case::ColdWorktreeFloor,
         basis: Basis::Wall,
         time: None,
-        rss: None,
-        rss_cap: false,
-        note: "no target",
+        rss: Some(1.25),
+        rss_cap: true,
+        note: "no time target",
     },
     Row {
         name: "check --ref HEAD, cold, no scan cache",
@@ -859,9 +859,9 @@ const ROWS: &[Row] = &[
         against: Case::ColdCommitFloor,
         basis: Basis::Wall,
         time: None,
-        rss: None,
-        rss_cap: false,
-        note: "no target",
+        rss: Some(1.25),
+        rss_cap: true,
+        note: "no time target",
     },
 ];
 
