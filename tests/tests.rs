@@ -9,6 +9,7 @@ mod artifact;
 mod asset_commands;
 mod audit;
 mod bad_input;
+mod board_html;
 mod check;
 mod check_cadence;
 mod check_conformance;

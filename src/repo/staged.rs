@@ -56,12 +56,27 @@ pub fn relevant_unchanged(project: &super::Project) -> Result<bool, Error> {
         .map_err(|e| git_err("cannot read HEAD's tree", e))?
         .detach();
     let index = super::index::shared(repo)?;
-    let cache = index.tree().filter(|t| t.num_entries.is_some());
-    if cache.is_some_and(|t| t.id == head_tree) {
-        return Ok(true);
+    Ok(compare(repo, &index, head_tree)?.0)
+}
+
+/// [`relevant_unchanged`] for `index` against HEAD's tree `head_tree`, and
+/// how many of HEAD's trees it read.
+fn compare(
+    repo: &gix::Repository,
+    index: &gix::index::File,
+    head_tree: gix::ObjectId,
+) -> Result<(bool, usize), Error> {
+    // The root is invalid after any `git add`, but its valid children still
+    // spare their folders: a cache-tree is used from the root down whatever
+    // the root's own state (issue 27: dropping it for an invalid root read
+    // every tree of HEAD on every plain commit).
+    let cache = index.tree();
+    if cache.is_some_and(|t| t.num_entries.is_some() && t.id == head_tree) {
+        return Ok((true, 0));
     }
     let mut committed = Vec::new();
     let mut skipped = HashSet::new();
+    let mut read = 0;
     walk(
         repo,
         head_tree,
@@ -69,24 +84,25 @@ pub fn relevant_unchanged(project: &super::Project) -> Result<bool, Error> {
         &mut BString::default(),
         &mut committed,
         &mut skipped,
+        &mut read,
     )?;
     let mut staged: Vec<Kept> = Vec::new();
     for e in index.entries() {
-        let path = e.path(&index);
+        let path = e.path(index);
         if !hook_path(path) || under_skipped(path, &skipped) {
             continue;
         }
         if e.stage() != Stage::Unconflicted {
-            return Ok(false);
+            return Ok((false, read));
         }
         let Some(mode) = e.mode.to_tree_entry_mode() else {
-            return Ok(false);
+            return Ok((false, read));
         };
         staged.push((path.to_owned(), mode.kind(), e.id));
     }
     staged.sort();
     committed.sort();
-    Ok(staged == committed)
+    Ok((staged == committed, read))
 }
 
 /// Whether a folder above `path` was skipped as unchanged.
@@ -108,10 +124,12 @@ fn walk(
     prefix: &mut BString,
     out: &mut Vec<Kept>,
     skipped: &mut HashSet<BString>,
+    read: &mut usize,
 ) -> Result<(), Error> {
     let tree = repo
         .find_tree(id)
         .map_err(|e| git_err("cannot read a tree of HEAD", e))?;
+    *read += 1;
     for entry in tree.iter() {
         let entry = entry.map_err(|e| git_err("cannot read a tree of HEAD", e))?;
         let name = entry.filename();
@@ -128,7 +146,7 @@ fn walk(
                 skipped.insert(prefix.clone());
             } else {
                 prefix.push(b'/');
-                walk(repo, entry.object_id(), child, prefix, out, skipped)?;
+                walk(repo, entry.object_id(), child, prefix, out, skipped, read)?;
             }
         } else if hook_path(prefix) {
             out.push((prefix.clone(), kind, entry.object_id()));
@@ -160,6 +178,50 @@ pub fn staged_projects(project: &super::Project) -> Result<Vec<String>, Error> {
 #[cfg(test)]
 mod tests {
     use super::hook_path;
+
+    #[test]
+    fn a_plain_commit_reads_only_the_trees_on_the_way_to_its_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let git = |args: &[&str]| {
+            let o = std::process::Command::new("git")
+                .current_dir(dir.path())
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{args:?}: {o:?}");
+        };
+        git(&["init", "-q"]);
+        for (path, text) in [
+            ("a/x/1.rs", "one\n"),
+            ("b/y/2.md", "two\n"),
+            ("c/3.md", "three\n"),
+            (".standards/STATE.md", "state\n"),
+        ] {
+            let full = dir.path().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, text).unwrap();
+        }
+        git(&["add", "-A"]);
+        git(&["commit", "-q", "-m", "one"]);
+        let compare = || {
+            let repo = gix::open(dir.path()).unwrap();
+            let head = repo.head_commit().unwrap().tree_id().unwrap().detach();
+            let index = repo.open_index().unwrap();
+            super::compare(&repo, &index, head).unwrap()
+        };
+        assert_eq!(compare(), (true, 0), "the cache-tree is HEAD's tree");
+        // `git add` invalidates the root and `a/x`: only those trees are
+        // read, `b`, `c` and `.standards` are skipped as unchanged.
+        std::fs::write(dir.path().join("a/x/1.rs"), "changed\n").unwrap();
+        git(&["add", "a/x/1.rs"]);
+        assert_eq!(compare(), (true, 3));
+        // A staged Markdown change is seen below a skipped sibling too.
+        std::fs::write(dir.path().join("b/y/2.md"), "changed\n").unwrap();
+        git(&["add", "b/y/2.md"]);
+        assert!(!compare().0);
+    }
 
     #[test]
     fn the_hook_pathspecs() {

@@ -8,6 +8,7 @@
 
 pub mod assets;
 pub mod audit;
+pub mod board;
 pub mod check;
 #[doc(hidden)]
 pub mod fuzzing;

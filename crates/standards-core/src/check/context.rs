@@ -174,9 +174,14 @@ impl<'a> Cx<'a> {
             Text::Ok(t) => Some(t),
             _ => None,
         };
-        let state = state_text.as_deref().map(StateDoc::parse);
+        // A range's commits share STATE.md with their neighbours: parsed once per content.
+        let parse = |side: &dyn Tree, text: &str| match cache {
+            Some(cache) => cache.parse_state(side.content_id(STATE_PATH), text),
+            None => StateDoc::parse(text),
+        };
+        let state = state_text.as_deref().map(|t| parse(tree, t));
         let committed_state = head.and_then(|h| match h.text(STATE_PATH) {
-            Text::Ok(t) => StateDoc::parse(&t).ok(),
+            Text::Ok(t) => parse(h, &t).ok(),
             _ => None,
         });
         let scan = scan::scan_cached(tree, cache);

@@ -5,14 +5,27 @@
 //! over: a Markdown file is *plain* (it opens with no provenance block), and
 //! a `.standards/` file is *unmarked* (it holds no conflict markers). Only
 //! these, because each needs nothing but the answer; a record's parse is
-//! kept for the run alone.
+//! kept for the run alone, as is the parse of STATE.md (a commit's STATE.md
+//! is the next commit's comparison side, so `verify` would parse each one
+//! twice).
 //!
 //! [`Tree::content_id`]: crate::model::tree::Tree::content_id
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
+use crate::model::state::{StateDoc, StateError};
 use crate::records::scan::Verdict;
+
+/// A parse of STATE.md kept for the run: the text it was parsed from, and
+/// what the parse gave.
+type StateParse = Rc<(String, Result<StateDoc, StateError>)>;
+
+/// How many STATE.md parses a run keeps (a range walks them one after the
+/// other, so the last few are the ones met again); past this the memo
+/// starts over, so memory stays bounded however long the range.
+const STATE_PARSES: usize = 16;
 
 /// Which version of the tests a stored verdict came from: bump it whenever
 /// `provenance::opens_block`, `provenance::opening_undecided`,
@@ -123,6 +136,8 @@ pub struct ContentCache {
     unmarked_met: RefCell<Vec<bool>>,
     /// Verdicts this run reached by reading, not from `known`.
     learnt: Cell<usize>,
+    /// STATE.md parses of this run, by content ID (never kept between runs).
+    states: RefCell<HashMap<Vec<u8>, StateParse>>,
 }
 
 /// Marks position `at` of a set of `len` in `met`.
@@ -202,6 +217,28 @@ impl ContentCache {
         }
     }
 
+    /// [`StateDoc::parse`] of `text`, the content `key` (its content ID, when
+    /// the snapshot knows one): parsed once per run and content. The kept
+    /// parse is used only when its text is `text` byte for byte, so the
+    /// answer is the parse's own whatever the ID.
+    pub fn parse_state(&self, key: Option<Vec<u8>>, text: &str) -> Result<StateDoc, StateError> {
+        let Some(key) = key else {
+            return StateDoc::parse(text);
+        };
+        if let Some(kept) = self.states.borrow().get(&key) {
+            if kept.0 == text {
+                return kept.1.clone();
+            }
+        }
+        let parsed = StateDoc::parse(text);
+        let mut states = self.states.borrow_mut();
+        if states.len() >= STATE_PARSES && !states.contains_key(&key) {
+            states.clear();
+        }
+        states.insert(key, Rc::new((text.to_string(), parsed.clone())));
+        parsed
+    }
+
     /// Notes that the content `key` was read and holds no conflict markers.
     pub fn learn_unmarked(&self, key: Vec<u8>) {
         if self.unmarked.borrow_mut().insert(key) {
@@ -251,7 +288,60 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_state_parse_is_kept_by_content_id_and_used_only_for_the_same_text() {
+        let fresh = include_str!("../../../../fixtures/state/fresh-brownfield.md");
+        let nested = include_str!("../../../../fixtures/state/mid-cycle-nested-recovery.md");
+        let cache = ContentCache::default();
+        for text in [fresh, nested, "not a state file"] {
+            let direct = StateDoc::parse(text);
+            assert_eq!(cache.parse_state(None, text), direct);
+            assert_eq!(
+                cache.parse_state(Some(text.len().to_be_bytes().to_vec()), text),
+                direct
+            );
+            // Met again: the kept parse.
+            assert_eq!(
+                cache.parse_state(Some(text.len().to_be_bytes().to_vec()), text),
+                direct
+            );
+        }
+        assert!(cache.parse_state(None, fresh).is_ok());
+        // An ID that names other content than the kept parse's: parsed anew.
+        let key = b"same id".to_vec();
+        assert!(cache.parse_state(Some(key.clone()), fresh).is_ok());
+        assert_eq!(
+            cache.parse_state(Some(key), "not a state file"),
+            StateDoc::parse("not a state file")
+        );
+        // Nothing of it is kept for the next run.
+        assert_eq!(cache.to_keep(), None);
+    }
+
     proptest::proptest! {
+        /// Whatever the order in which contents and IDs come (IDs reused
+        /// for other content included), the memoised parse is the parse.
+        #[test]
+        fn a_memoised_state_parse_is_the_parse(
+            steps in proptest::collection::vec((0u8..24, 0usize..4, proptest::bool::ANY), 0..80),
+        ) {
+            let texts = [
+                include_str!("../../../../fixtures/state/fresh-brownfield.md"),
+                include_str!("../../../../fixtures/state/mid-cycle-nested-recovery.md"),
+                include_str!("../../../../fixtures/state/signed-off.md"),
+                "# S.T.A.N.D.A.R.D.S. Workflow State\n\nbroken\n",
+            ];
+            let cache = ContentCache::default();
+            for (id, text, known) in steps {
+                let key = known.then(|| vec![id]);
+                proptest::prop_assert_eq!(
+                    cache.parse_state(key, texts[text]),
+                    StateDoc::parse(texts[text])
+                );
+            }
+            proptest::prop_assert!(cache.states.borrow().len() <= STATE_PARSES);
+        }
+
         #[test]
         fn an_id_set_contains_what_a_set_contains(
             ids in proptest::collection::btree_set(proptest::collection::vec(0u8..4, 3), 0..40),
