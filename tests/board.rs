@@ -492,3 +492,51 @@ fn the_html_page_of_a_real_board_renders_in_a_browser_with_every_row() {
     let bytes = std::fs::read(&png).expect("a screenshot was written");
     assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.len() > 10_000);
 }
+
+/// The board shares walked folders and blobs between branches; each row's
+/// verdict is still what `check --ref` says of that branch alone. A branch
+/// that breaks a rule at its tip (a hand-edited STATE.md) is among them.
+#[test]
+fn each_rows_check_matches_check_of_that_branch_alone() {
+    let (env, repo) = repository();
+    env.git(&repo, &["switch", "-q", "-c", "broken", "login"]);
+    let state = read(repo.join(".standards/STATE.md"));
+    write(
+        repo.join(".standards/STATE.md"),
+        state.replacen(
+            "`Scope`: `NONE`",
+            "`Scope`: `.standards/docs/missing-scope.md`",
+            1,
+        ),
+    );
+    write(repo.join("notes.md"), "# Notes\n");
+    env.commit_all(&repo, "hand edit");
+    env.git(&repo, &["switch", "-q", "main"]);
+    let doc = json(&env, &repo, &[]);
+    let mut compared = 0;
+    for r in doc["rows"].as_array().unwrap() {
+        if r["projects"].as_array().unwrap().is_empty() {
+            continue;
+        }
+        let name = r["name"].as_str().unwrap();
+        let a = env.run(&repo, &["check", "--ref", name, "--json"]);
+        let alone: Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+        assert_eq!(
+            r["check"]["problems"].as_u64().unwrap() as usize,
+            alone["problems"].as_array().unwrap().len(),
+            "{name}: {r} against {alone}"
+        );
+        assert_eq!(
+            r["check"]["warnings"].as_u64().unwrap() as usize,
+            alone["notes"].as_array().unwrap().len(),
+            "{name}: {r} against {alone}"
+        );
+        compared += 1;
+    }
+    assert!(compared >= 5, "{doc}");
+    let broken = row(&doc, "broken", "branch");
+    assert!(
+        broken["check"]["problems"].as_u64().unwrap() > 0,
+        "{broken}"
+    );
+}

@@ -68,9 +68,14 @@ struct Facts {
     standards_conflicts: Vec<String>,
 }
 
+/// The decoded objects the board keeps while it reads every branch.
+const BOARD_OBJECT_CACHE_BYTES: usize = 16 * 1024 * 1024;
+
 pub fn run(ctx: &mut Context, args: BoardArgs) -> Result<()> {
     let mut project = Project::discover(&ctx.cwd)?;
     project.trust_index_checksum();
+    // Branches share most of their trees: each is decoded once.
+    project.keep_objects(BOARD_OBJECT_CACHE_BYTES);
     let known = repo_board::remotes(&project);
     for r in &args.remote {
         if !known.contains(r) {

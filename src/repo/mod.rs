@@ -329,6 +329,14 @@ impl Project {
         }
     }
 
+    /// Keeps up to `bytes` of decoded objects for the life of this handle
+    /// (and of the projects [`Project::in_folder`] makes from it): for a
+    /// command that reads the same trees at many tips, as the board does,
+    /// where every other command reads each object once.
+    pub fn keep_objects(&mut self, bytes: usize) {
+        self.repo.object_cache_size(bytes);
+    }
+
     /// Reads the index without verifying its checksum, as git itself reads
     /// it (only `git fsck` verifies it): the SHA-1 of a large index is most
     /// of the pre-commit hook's fast exit and a tenth of `check --staged`.

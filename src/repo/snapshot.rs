@@ -171,7 +171,18 @@ std::thread_local! {
     /// lives: the board reads many branches whose `.standards/` hold the same
     /// blobs, and each is inflated once.
     static SHARED: std::cell::RefCell<Option<BlobCache>> = const { std::cell::RefCell::new(None) };
+    /// The kept entries of each folder walked while a [`SharedBlobs`] lives,
+    /// by tree ID and place: branches differ in a few folders and share the
+    /// rest, so each shared folder is walked once for the whole board.
+    static SHARED_WALKS: std::cell::RefCell<Option<SharedWalks>> = const { std::cell::RefCell::new(None) };
 }
+
+/// A walked folder's kept entries (full paths), by its tree ID, whether the
+/// walk was inside `.standards/`, and its path (the filter reads the path).
+type SharedWalks = std::collections::HashMap<
+    (gix::ObjectId, bool, String),
+    std::rc::Rc<Vec<(String, gix::ObjectId, Kind)>>,
+>;
 
 /// While this lives, every object snapshot of the thread reads a blob
 /// through one cache keyed by object ID (bounded at 64 MiB), so a blob that
@@ -181,6 +192,7 @@ pub struct SharedBlobs(());
 impl SharedBlobs {
     pub fn start() -> SharedBlobs {
         SHARED.with(|s| *s.borrow_mut() = Some(BlobCache::default()));
+        SHARED_WALKS.with(|s| *s.borrow_mut() = Some(SharedWalks::default()));
         SharedBlobs(())
     }
 }
@@ -188,6 +200,7 @@ impl SharedBlobs {
 impl Drop for SharedBlobs {
     fn drop(&mut self) {
         SHARED.with(|s| *s.borrow_mut() = None);
+        SHARED_WALKS.with(|s| *s.borrow_mut() = None);
     }
 }
 
@@ -237,6 +250,45 @@ pub struct ObjectTree {
 /// Subtrees are always entered (a Markdown file may be anywhere), but only
 /// kept entries are materialised.
 fn walk_tree(
+    repo: &gix::Repository,
+    id: gix::ObjectId,
+    prefix: &mut String,
+    all: bool,
+    out: &mut Entries,
+) -> Result<(), Error> {
+    let sharing = SHARED_WALKS.with(|s| s.borrow().is_some());
+    if !sharing {
+        return walk_tree_once(repo, id, prefix, all, out);
+    }
+    let key = (id, all, prefix.clone());
+    let kept = SHARED_WALKS.with(|s| s.borrow().as_ref().and_then(|w| w.get(&key).cloned()));
+    let kept = match kept {
+        Some(kept) => kept,
+        None => {
+            let mut own = Entries::new();
+            walk_tree_once(repo, id, prefix, all, &mut own)?;
+            let kept: std::rc::Rc<Vec<_>> = std::rc::Rc::new(
+                own.into_iter()
+                    .map(|(path, (oid, kind))| (path, oid, kind))
+                    .collect(),
+            );
+            SHARED_WALKS.with(|s| {
+                if let Some(w) = s.borrow_mut().as_mut() {
+                    w.insert(key, kept.clone());
+                }
+            });
+            kept
+        }
+    };
+    for (path, oid, kind) in kept.iter() {
+        out.insert(path.clone(), (*oid, *kind));
+    }
+    Ok(())
+}
+
+/// [`walk_tree`] reading the tree `id` itself (its subfolders through
+/// [`walk_tree`], so they are shared too).
+fn walk_tree_once(
     repo: &gix::Repository,
     id: gix::ObjectId,
     prefix: &mut String,
