@@ -32,10 +32,20 @@ enum Situation {
     Custom(fn()),
     /// Not a hint: text that documents a command (the rule catalogue).
     Prose,
-    /// Named by a message no situation here runs yet (the registry lists
-    /// it, so the gap is visible; a row with a situation replaces it).
-    Uncovered,
+    /// Named by a message no situation here runs, and why: run as written
+    /// by another test file (named), git's own command, or a placeholder the
+    /// printing code fills (the registry lists it, so the gap is visible; a
+    /// row with a situation replaces it).
+    Uncovered(&'static str),
 }
+
+/// Reasons for [`Situation::Uncovered`] rows.
+const AGENT_HOOKS: &str = "run in the situation that prints it by tests/agent_hooks.rs";
+const RECORDS: &str = "run as written by tests/record.rs, in the situation that prints it";
+const GIT: &str = "git's own command, named for a person to inspect or repair with; git defines it";
+const PLACEHOLDER: &str =
+    "a format string: the printing code fills the placeholder with a command another row covers";
+const SYNOPSIS: &str = "a synopsis naming the command's shape, not a command to run as written";
 
 use Situation::{Case, Custom, Guides, Prose, Uncovered};
 
@@ -430,101 +440,101 @@ const TABLE: &[(&str, Situation)] = &[
     ),
     ("git standards hooks install", Custom(server_hook_outdated)),
     // Printed by the agent hooks and sign-off; run in their situations by `tests/agent_hooks.rs`.
-    ("git standards", Uncovered),
-    ("git standards <command> --help", Uncovered),
-    ("git standards block --on <question>", Uncovered),
+    ("git standards", Uncovered(SYNOPSIS)),
+    ("git standards <command> --help", Uncovered(SYNOPSIS)),
+    ("git standards block --on <question>", Uncovered(SYNOPSIS)),
     (
         "git standards fail --type <FailureType> --reason <text>",
-        Uncovered,
+        Uncovered(SYNOPSIS),
     ),
     (
         "git standards handoff --to <STATE> --reason <text>",
-        Uncovered,
+        Uncovered(SYNOPSIS),
     ),
-    ("git standards hook --help", Uncovered),
-    ("git standards hook prompt-submit", Uncovered),
-    ("git standards signoff --no-human-turn-check", Uncovered),
+    ("git standards hook --help", Uncovered(AGENT_HOOKS)),
+    ("git standards hook prompt-submit", Uncovered(AGENT_HOOKS)),
+    ("git standards signoff --no-human-turn-check", Uncovered(AGENT_HOOKS)),
     (
         "git standards signoff --reply \\\"<the user's words>\\\"",
-        Uncovered,
+        Uncovered(AGENT_HOOKS),
     ),
     (
         "git standards signoff --reply \\\"<their words>\\\"",
-        Uncovered,
+        Uncovered(AGENT_HOOKS),
     ),
     // Run as written by `tests/record.rs`, in the situations that print them.
-    ("git standards artifact init", Uncovered),
-    ("git standards artifact init <TYPE>", Uncovered),
+    ("git standards artifact init", Uncovered(RECORDS)),
+    ("git standards artifact init <TYPE>", Uncovered(RECORDS)),
     (
         "git standards record add {rel} <PREFIX> --title \\\"<text>\\\"",
-        Uncovered,
+        Uncovered(RECORDS),
     ),
     (
         "git standards record add {shown} <PREFIX> --title \\\"<text>\\\"",
-        Uncovered,
+        Uncovered(RECORDS),
     ),
     (
         "git standards record set <file> DEV-001 Status=DONE",
-        Uncovered,
+        Uncovered(RECORDS),
     ),
-    ("git standards record set {shown} Field=VALUE", Uncovered),
+    ("git standards record set {shown} Field=VALUE", Uncovered(RECORDS)),
     (
         "git standards record set {shown} {new_id} Field=VALUE",
-        Uncovered,
+        Uncovered(RECORDS),
     ),
-    ("git cat-file -p {c}", Uncovered),
-    ("git cat-file -p {id}", Uncovered),
-    ("git cat-file -t {commit}", Uncovered),
-    ("git cat-file -t {reference}", Uncovered),
+    ("git cat-file -p {c}", Uncovered(GIT)),
+    ("git cat-file -p {id}", Uncovered(GIT)),
+    ("git cat-file -t {commit}", Uncovered(GIT)),
+    ("git cat-file -t {reference}", Uncovered(GIT)),
     (
         "git clone --ref-format=files <this repository> <new folder>",
-        Uncovered,
+        Uncovered(GIT),
     ),
-    ("git diff HEAD -- .standards/STATE.md", Uncovered),
-    ("git fetch {remote}", Uncovered),
-    ("git log --oneline", Uncovered),
-    ("git log --oneline {tip}", Uncovered),
-    ("git log <ref>", Uncovered),
-    ("git log {tracking}", Uncovered),
-    ("git ls-remote {remote}", Uncovered),
+    ("git diff HEAD -- .standards/STATE.md", Uncovered(GIT)),
+    ("git fetch {remote}", Uncovered(GIT)),
+    ("git log --oneline", Uncovered(GIT)),
+    ("git log --oneline {tip}", Uncovered(GIT)),
+    ("git log <ref>", Uncovered(GIT)),
+    ("git log {tracking}", Uncovered(GIT)),
+    ("git ls-remote {remote}", Uncovered(GIT)),
     (
         "git ls-remote {remote} 'refs/standards/archive/*'",
-        Uncovered,
+        Uncovered(GIT),
     ),
-    ("git ls-tree -r {label}", Uncovered),
-    ("git merge", Uncovered),
-    ("git merge-tree", Uncovered),
-    ("git merge-tree --write-tree", Uncovered),
-    ("git push {remote}", Uncovered),
-    ("git refs migrate --ref-format=files", Uncovered),
+    ("git ls-tree -r {label}", Uncovered(GIT)),
+    ("git merge", Uncovered(GIT)),
+    ("git merge-tree", Uncovered(GIT)),
+    ("git merge-tree --write-tree", Uncovered(GIT)),
+    ("git push {remote}", Uncovered(GIT)),
+    ("git refs migrate --ref-format=files", Uncovered(GIT)),
     ("git remote -v", Custom(board_unknown_remote)),
-    ("git reset", Uncovered),
-    ("git show-ref {}", Uncovered),
+    ("git reset", Uncovered(GIT)),
+    ("git show-ref {}", Uncovered(GIT)),
     ("git standards -C {} status", Custom(demo_tour)),
-    ("git standards <TAB>", Uncovered),
+    ("git standards <TAB>", Uncovered(SYNOPSIS)),
     ("git standards archive list", Custom(archives_listed)),
     ("git standards reset --yes", Custom(archives_listed)),
     ("git standards uninstall --yes", Custom(archives_listed)),
     ("git standards archive show {name}", Custom(archives_listed)),
-    ("git standards archive show {name} {}", Uncovered),
-    ("git standards check --json", Uncovered),
-    ("git standards check --ref main --json", Uncovered),
+    ("git standards archive show {name} {}", Uncovered("run with a record name by tests/reset.rs and tests/json_everywhere.rs")),
+    ("git standards check --json", Uncovered("run by tests/check.rs and tests/json_everywhere.rs")),
+    ("git standards check --ref main --json", Uncovered("an example in `git standards --help`; `check --ref <branch> --json` runs in tests/board.rs")),
     ("git standards demo", Custom(demo_tour)),
-    ("git standards hooks uninstall", Uncovered),
-    ("git standards hooks uninstall\\", Uncovered),
+    ("git standards hooks uninstall", Uncovered(AGENT_HOOKS)),
+    ("git standards hooks uninstall\\", Uncovered(AGENT_HOOKS)),
     (
         "git standards install --client claude|codex|both",
-        Uncovered,
+        Uncovered("a synopsis of three commands, each run by tests/clients.rs"),
     ),
-    ("git standards install --hooks", Uncovered),
+    ("git standards install --hooks", Uncovered("printed after an upgrade from the Node runtime with hooks off; the flag is install's own (tests/install.rs runs install)")),
     ("git standards log", Custom(demo_tour)),
-    ("git standards manpages --install", Uncovered),
-    ("git standards manpages --install DIR", Uncovered),
-    ("git standards notes sync", Uncovered),
-    ("git standards notes sync <remote>", Uncovered),
-    ("git standards notes sync {remote}", Uncovered),
-    ("git standards recover", Uncovered),
-    ("git standards recover --rollback", Uncovered),
+    ("git standards manpages --install", Uncovered("run by tests/completions.rs")),
+    ("git standards manpages --install DIR", Uncovered("run with a folder by tests/completions.rs")),
+    ("git standards notes sync", Uncovered("run against a local bare remote by tests/notes_sync.rs")),
+    ("git standards notes sync <remote>", Uncovered("run against a local bare remote by tests/notes_sync.rs")),
+    ("git standards notes sync {remote}", Uncovered("run against a local bare remote by tests/notes_sync.rs")),
+    ("git standards recover", Uncovered("run after a killed write by tests/recover.rs and tests/crash.rs")),
+    ("git standards recover --rollback", Uncovered("run after a killed write by tests/recover.rs")),
     (
         "git standards reset --yes --commit",
         Custom(changed_after_signoff),
@@ -532,14 +542,14 @@ const TABLE: &[(&str, Situation)] = &[
     ("git standards start", Custom(demo_tour)),
     ("git standards signoff", Custom(demo_tour)),
     ("git standards status --ref <branch>", Custom(demo_tour)),
-    ("git standards verify --into <main branch>", Uncovered),
-    ("git standards {op}", Uncovered),
-    ("git standards {rest}", Uncovered),
-    ("git standards {}", Uncovered),
-    ("git status", Uncovered),
-    ("git switch -c <name>", Uncovered),
-    ("git update-ref -d {label}", Uncovered),
-    ("git {}", Uncovered),
+    ("git standards verify --into <main branch>", Uncovered("run with a branch by tests/verify.rs and tests/merge_guard.rs")),
+    ("git standards {op}", Uncovered(PLACEHOLDER)),
+    ("git standards {rest}", Uncovered(PLACEHOLDER)),
+    ("git standards {}", Uncovered(PLACEHOLDER)),
+    ("git status", Uncovered(GIT)),
+    ("git switch -c <name>", Uncovered(GIT)),
+    ("git update-ref -d {label}", Uncovered(GIT)),
+    ("git {}", Uncovered(PLACEHOLDER)),
 ];
 
 // ---------------------------------------------------------------------------
@@ -1376,7 +1386,7 @@ fn every_hinted_command_works_in_its_situation() {
         let key = match situation {
             Case(case, rule) | Guides(case, rule) => format!("case {case} {rule}"),
             Custom(f) => format!("custom {:p}", *f as *const ()),
-            Prose | Uncovered => continue,
+            Prose | Uncovered(_) => continue,
         };
         if !done.insert(key) {
             continue;
@@ -1391,7 +1401,7 @@ fn every_hinted_command_works_in_its_situation() {
                 check_hint_guides(&env, &repo, rule);
             }
             Custom(f) => f(),
-            Prose | Uncovered => {}
+            Prose | Uncovered(_) => {}
         });
         if result.is_err() {
             failed.push(format!("`{command}`"));
@@ -3373,4 +3383,25 @@ fn changed_after_signoff() {
     let reset = named(&hint, "git standards reset");
     assert_eq!(reset, "git standards reset --yes --commit", "{hint}");
     run_ok(&env, &repo, &reset, &hint);
+}
+
+/// A row without a situation says why, and a test file it names exists,
+/// so a reason cannot point at a file that was renamed or deleted.
+#[test]
+fn every_uncovered_row_says_why() {
+    for (command, situation) in TABLE {
+        let Uncovered(why) = situation else { continue };
+        assert!(why.len() > 20, "`{command}`: say why no situation runs it");
+        for word in why.split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
+            if let Some(file) = word.strip_prefix("tests/") {
+                let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests")
+                    .join(file.trim_end_matches(['.', ')']));
+                assert!(
+                    path.is_file(),
+                    "`{command}` names {word}, which does not exist"
+                );
+            }
+        }
+    }
 }
