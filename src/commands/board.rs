@@ -15,13 +15,16 @@ use crate::commands::Context;
 use crate::error::{Error, Result};
 use crate::repo::board::{self as repo_board, Branch, MergeScratch};
 use crate::repo::notes::Anchor;
-use crate::repo::{agent, config as repo_config, projects, refs, trail, ObjectId, Project};
+use crate::repo::{
+    agent, config as repo_config, projects, refs, scan_cache, trail, ObjectId, Project,
+};
 use standards_core::board::{
     self, table, AgeSource, Ages, Board, CheckSummary, Collision, PairCandidate, ProjectRow,
     ReadinessFacts, Refs, Row, RowKind, Upstream,
 };
 use standards_core::check::Options;
 use standards_core::model::tree::Tree;
+use standards_core::records::verdicts::ContentCache;
 use standards_core::setup::fresh::{self, Freshness};
 use standards_core::setup::merge_guard::{Side, Verdict};
 
@@ -121,13 +124,18 @@ pub fn run(ctx: &mut Context, args: BoardArgs) -> Result<()> {
     let main_tip = all.iter().find(|b| b.name == main).and_then(Branch::tip);
 
     let _shared = crate::repo::SharedBlobs::start();
+    // One scan cache for every tip, loaded and kept once.
+    let verdicts = scan_cache::load(&project).ok();
     let generated_at = standards_core::audit::format_ts(chrono::Utc::now());
     let mut board = Board::new(&main, generated_at, args.max_pairs);
     let mut facts = Vec::new();
     for branch in &branches {
-        let (row, f) = branch_row(&project, branch, &main, main_tip, &all);
+        let (row, f) = branch_row(&project, branch, &main, main_tip, &all, verdicts.as_ref());
         board.rows.push(row);
         facts.push(f);
+    }
+    if let Some(v) = &verdicts {
+        scan_cache::store(&project, v);
     }
     if project.workdir().is_some() {
         for dir in repo_board::linked_worktrees(&project)? {
@@ -303,6 +311,7 @@ fn branch_row(
     main: &str,
     main_tip: Option<ObjectId>,
     all: &[Branch],
+    verdicts: Option<&ContentCache>,
 ) -> (Row, Facts) {
     let mut row = empty_row(&branch.name, RowKind::Branch);
     row.refs = Refs {
@@ -384,17 +393,19 @@ fn branch_row(
             }
         }
         row.projects.push(prow);
-        let checked = check_cmd::evaluate_with(
-            &sub,
-            &check_cmd::Source::Rev(hex.clone()),
-            Options::default(),
-            shallow,
-        );
-        checks.push(
-            checked
-                .ok()
-                .map(|(r, _, _)| (r.problems.len(), r.notes.len())),
-        );
+        // An unreadable scan-cache setting leaves the verdict unknown, as
+        // `check` itself refuses then.
+        let checked = verdicts.and_then(|v| {
+            check_cmd::evaluate_cached(
+                &sub,
+                &check_cmd::Source::Rev(hex.clone()),
+                Options::default(),
+                shallow,
+                v,
+            )
+            .ok()
+        });
+        checks.push(checked.map(|(r, _, _)| (r.problems.len(), r.notes.len())));
     }
     row.check = CheckSummary::combine(&checks);
     let incoming = Incoming::Commit {

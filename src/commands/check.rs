@@ -14,6 +14,7 @@ use crate::support::{audit, runtime as tools};
 use standards_core::audit::{Event, EventKind};
 use standards_core::check::{self, runtime, Options, Report};
 use standards_core::model::tree::Tree;
+use standards_core::records::verdicts::ContentCache;
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
@@ -107,6 +108,21 @@ pub fn evaluate_with(
 ) -> Result<(Report, String, Option<String>)> {
     // What earlier runs found plain is not read again (issue 14).
     let verdicts = scan_cache::load(project)?;
+    let checked = evaluate_cached(project, source, options, allow_shallow, &verdicts)?;
+    scan_cache::store(project, &verdicts);
+    Ok(checked)
+}
+
+/// [`evaluate_with`] with the scan cache the caller loaded, and keeps: the
+/// board checks many tips in one run, loading and keeping the cache once
+/// instead of once per tip.
+pub fn evaluate_cached(
+    project: &Project,
+    source: &Source,
+    options: Options,
+    allow_shallow: bool,
+    verdicts: &ContentCache,
+) -> Result<(Report, String, Option<String>)> {
     let run = |tree: &dyn Tree, head: Option<&ObjectTree>| -> Result<Report> {
         if !runtime::installed(tree) {
             // RT-000, said for the snapshot that lacks it.
@@ -126,11 +142,10 @@ pub fn evaluate_with(
             tree,
             head.map(|h| h as &dyn Tree),
             options,
-            Some(&verdicts),
+            Some(verdicts),
         ))
     };
     let (mut report, described, against) = evaluate_snapshot(project, source, &run, allow_shallow)?;
-    scan_cache::store(project, &verdicts);
     restore_hints(project, source, &mut report)?;
     if *source == Source::Staged {
         // Issue 22, item 5: a line-merged STATE.md, whatever merged it.
