@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use crate::common::Env;
+use crate::common::{shell_words, Env};
 
 struct Agent {
     env: Env,
@@ -18,28 +18,6 @@ struct Agent {
     stuck: Vec<String>,
     state_edits: usize,
     transcript: Vec<String>,
-}
-
-/// Splits at spaces, keeping `"double quoted"` words whole.
-fn words(command: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut quoted = false;
-    for c in command.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            ' ' if !quoted => {
-                if !word.is_empty() {
-                    out.push(std::mem::take(&mut word));
-                }
-            }
-            c => word.push(c),
-        }
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out
 }
 
 /// The `git standards ...` commands in code spans of `text`, in order.
@@ -64,7 +42,7 @@ fn section<'a>(skill: &'a str, name: &str) -> &'a str {
 impl Agent {
     /// Runs one command as the agent would type it; a refusal is a stuck moment.
     fn run(&mut self, command: &str) -> Option<String> {
-        let args = words(command);
+        let args = shell_words(command);
         let out = self.env.cmd(&self.repo).args(&args).output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();

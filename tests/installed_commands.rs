@@ -13,7 +13,7 @@
 //! installer commands (`reset`, `uninstall`, `recover`, `archive`) by their
 //! own tests; `protocol_commands` checks that every named command parses.
 
-use crate::common::{files_below, stdout, Env};
+use crate::common::{files_below, shell_words, stdout, Env};
 
 /// Every code span of `text` that is a `git standards` command.
 fn commands(text: &str) -> Vec<String> {
@@ -114,28 +114,6 @@ fn fill(command: &str, source: &str, records: &[(&str, String)]) -> Option<Vec<S
         }
     }
     Some(out)
-}
-
-/// Splits at spaces, keeping `"double quoted"` words whole (quotes removed).
-fn shell_words(command: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut quoted = false;
-    for c in command.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            ' ' if !quoted => {
-                if !word.is_empty() {
-                    out.push(std::mem::take(&mut word));
-                }
-            }
-            c => word.push(c),
-        }
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out
 }
 
 /// Names of a tool in prose (`` `git standards cycle new` ``), not commands.

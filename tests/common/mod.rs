@@ -292,3 +292,25 @@ pub fn set_field(text: &str, name: &str, value: &str) -> String {
         &text[f.span.end..]
     )
 }
+
+/// Splits at spaces, keeping `"double quoted"` words whole (quotes removed).
+pub fn shell_words(command: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in command.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
