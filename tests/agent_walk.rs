@@ -40,6 +40,58 @@ fn section<'a>(skill: &'a str, name: &str) -> &'a str {
 }
 
 impl Agent {
+    /// The user's turn (`next` offers no role): sign off as a person would,
+    /// else run the reset the options name; `reset_done` says the reset ran.
+    fn user_turn(&mut self, next: &serde_json::Value, reset_done: &mut bool) -> Option<()> {
+        let options: Vec<String> = next["userOptions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|o| o["command"].as_str())
+            .map(|c| c.trim_start_matches("git standards ").to_string())
+            .collect();
+        let chosen = options
+            .iter()
+            .find(|c| c.starts_with("signoff"))
+            .or_else(|| options.iter().find(|c| c.starts_with("reset")));
+        let Some(c) = chosen else {
+            self.stuck.push(format!("no next command in {options:?}"));
+            return None;
+        };
+        let c = c.split(';').next().unwrap().trim().to_string();
+        let c = if c.starts_with("signoff") {
+            self.user_signs_off()
+        } else {
+            c
+        };
+        let ran = self.run(&c).map(|_| ());
+        *reset_done |= c.starts_with("reset") && ran.is_some();
+        ran
+    }
+
+    /// The walk ended: never stuck, no hand edit of STATE.md, the reset
+    /// reached, and the branch (a fresh installation again) passes the
+    /// merge guard into main.
+    fn finish(&self, reset_done: bool, branch: &str) {
+        let transcript = self.transcript.join("\n");
+        if std::env::var_os("WALK_TRANSCRIPT").is_some() {
+            eprintln!("{transcript}");
+        }
+        assert!(
+            self.stuck.is_empty(),
+            "stuck: {:#?}\n{transcript}",
+            self.stuck
+        );
+        assert_eq!(self.state_edits, 0);
+        assert!(
+            reset_done,
+            "the walk did not reach the reset:\n{transcript}"
+        );
+        self.env
+            .run(&self.repo, &["merge-guard", branch, "--into", "main"])
+            .success();
+    }
+
     /// Runs one command as the agent would type it; a refusal is a stuck moment.
     fn run(&mut self, command: &str) -> Option<String> {
         let args = shell_words(command);
@@ -323,59 +375,15 @@ fn a_scripted_agent_walks_an_expedited_cycle_without_getting_stuck() {
                     .push(format!("the walk has no {other} in an expedited cycle"));
                 None
             }
-            None => {
-                // The user's turn: sign off, then the reset before merging.
-                let options: Vec<String> = next["userOptions"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .filter_map(|o| o["command"].as_str())
-                    .map(|c| c.trim_start_matches("git standards ").to_string())
-                    .collect();
-                let chosen = options
-                    .iter()
-                    .find(|c| c.starts_with("signoff"))
-                    .or_else(|| options.iter().find(|c| c.starts_with("reset")));
-                match chosen {
-                    Some(c) => {
-                        let c = c.split(';').next().unwrap().trim().to_string();
-                        let c = if c.starts_with("signoff") {
-                            agent.user_signs_off()
-                        } else {
-                            c
-                        };
-                        let ran = agent.run(&c).map(|_| ());
-                        reset_done |= c.starts_with("reset") && ran.is_some();
-                        ran
-                    }
-                    None => {
-                        agent.stuck.push(format!("no next command in {options:?}"));
-                        None
-                    }
-                }
-            }
+            // The user's turn: sign off, then the reset before merging.
+            None => agent.user_turn(next, &mut reset_done),
         };
         if progressed.is_none() || reset_done {
             break;
         }
         agent.env.commit_all(&agent.repo, &format!("{state} done"));
     }
-    let transcript = agent.transcript.join("\n");
-    assert!(
-        agent.stuck.is_empty(),
-        "stuck: {:#?}\n{transcript}",
-        agent.stuck
-    );
-    assert_eq!(agent.state_edits, 0);
-    assert!(
-        reset_done,
-        "the walk did not reach the reset:\n{transcript}"
-    );
-    // The branch now holds a fresh installation: the merge guard lets it in.
-    agent
-        .env
-        .run(&agent.repo, &["merge-guard", "print-two", "--into", "main"])
-        .success();
+    agent.finish(reset_done, "print-two");
 }
 
 /// Writes `body` after the record's header (the agent's own words).
@@ -507,58 +515,12 @@ fn a_scripted_agent_walks_a_standard_greenfield_cycle_without_getting_stuck() {
                 agent.stuck.push(format!("no {other} role"));
                 None
             }
-            None => {
-                let options: Vec<String> = next["userOptions"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .filter_map(|o| o["command"].as_str())
-                    .map(|c| c.trim_start_matches("git standards ").to_string())
-                    .collect();
-                let chosen = options
-                    .iter()
-                    .find(|c| c.starts_with("signoff"))
-                    .or_else(|| options.iter().find(|c| c.starts_with("reset")));
-                match chosen {
-                    Some(c) => {
-                        let c = c.split(';').next().unwrap().trim().to_string();
-                        let c = if c.starts_with("signoff") {
-                            agent.user_signs_off()
-                        } else {
-                            c
-                        };
-                        let ran = agent.run(&c).map(|_| ());
-                        reset_done |= c.starts_with("reset") && ran.is_some();
-                        ran
-                    }
-                    None => {
-                        agent.stuck.push(format!("no next command in {options:?}"));
-                        None
-                    }
-                }
-            }
+            None => agent.user_turn(next, &mut reset_done),
         };
         if progressed.is_none() || reset_done {
             break;
         }
         agent.env.commit_all(&agent.repo, &format!("{state} done"));
     }
-    let transcript = agent.transcript.join("\n");
-    if std::env::var_os("WALK_TRANSCRIPT").is_some() {
-        eprintln!("{transcript}");
-    }
-    assert!(
-        agent.stuck.is_empty(),
-        "stuck: {:#?}\n{transcript}",
-        agent.stuck
-    );
-    assert_eq!(agent.state_edits, 0);
-    assert!(
-        reset_done,
-        "the walk did not reach the reset:\n{transcript}"
-    );
-    agent
-        .env
-        .run(&agent.repo, &["merge-guard", "greeting", "--into", "main"])
-        .success();
+    agent.finish(reset_done, "greeting");
 }
