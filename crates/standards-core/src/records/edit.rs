@@ -455,8 +455,9 @@ fn heading_level(line: &str) -> usize {
     }
 }
 
-/// The identifier a `### <PREFIX>-NNN` heading line defines.
-fn heading_id(line: &str, prefix: IdPrefix) -> Option<String> {
+/// The identifier a `### <PREFIX>-NNN` heading line defines (also how the
+/// protocol rules find a record's entries).
+pub(crate) fn heading_id(line: &str, prefix: IdPrefix) -> Option<String> {
     if heading_level(line) != 3 {
         return None;
     }

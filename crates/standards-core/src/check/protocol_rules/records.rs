@@ -9,6 +9,7 @@ use crate::model::vocab::{
     ArtifactType, CycleMode, FailureType, HandoffKind, IdPrefix, WorkflowState,
 };
 use crate::records::acceptance::inventory;
+use crate::records::edit::heading_id;
 use crate::records::plan::{increments, steps};
 use crate::records::record::{entry_headings, header_fields, identifier_numbers, is_unfilled};
 
@@ -84,23 +85,6 @@ impl RecordEntry {
     }
 }
 
-fn entry_id(line: &str, prefix: IdPrefix) -> Option<String> {
-    let rest = line.strip_prefix("###")?;
-    if !rest.starts_with([' ', '\t']) {
-        return None;
-    }
-    let after = rest
-        .trim_start()
-        .strip_prefix(prefix.as_str())?
-        .strip_prefix('-')?;
-    let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-    let boundary = after[digits..]
-        .chars()
-        .next()
-        .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
-    (digits >= 3 && boundary).then(|| format!("{}-{}", prefix.as_str(), &after[..digits]))
-}
-
 fn ends_entry(line: &str) -> bool {
     let hashes = line.bytes().take_while(|b| *b == b'#').count();
     (1..=3).contains(&hashes) && line[hashes..].starts_with([' ', '\t'])
@@ -127,7 +111,7 @@ fn entries(text: &str, prefix: IdPrefix) -> Vec<RecordEntry> {
                     fields: fields::scan(&text[start..pos]),
                 });
             }
-            if let Some(id) = entry_id(line.trim_end(), prefix) {
+            if let Some(id) = heading_id(line.trim_end(), prefix) {
                 open = Some((id, n + 1, pos + line.len()));
             }
         }
@@ -808,14 +792,14 @@ mod tests {
     #[test]
     fn entry_ids_need_three_digits_and_a_boundary() {
         assert_eq!(
-            entry_id("### F-001 — x", IdPrefix::F).as_deref(),
+            heading_id("### F-001 — x", IdPrefix::F).as_deref(),
             Some("F-001")
         );
-        assert_eq!(entry_id("### F-01", IdPrefix::F), None);
-        assert_eq!(entry_id("### F-001a", IdPrefix::F), None);
-        assert_eq!(entry_id("###F-001", IdPrefix::F), None);
+        assert_eq!(heading_id("### F-01", IdPrefix::F), None);
+        assert_eq!(heading_id("### F-001a", IdPrefix::F), None);
+        assert_eq!(heading_id("###F-001", IdPrefix::F), None);
         assert_eq!(
-            entry_id("### DOC-010", IdPrefix::Doc).as_deref(),
+            heading_id("### DOC-010", IdPrefix::Doc).as_deref(),
             Some("DOC-010")
         );
     }
