@@ -526,7 +526,7 @@ const TABLE: &[(&str, Situation)] = &[
         "git standards install --client claude|codex|both",
         Uncovered("a synopsis of three commands, each run by tests/clients.rs"),
     ),
-    ("git standards install --hooks", Uncovered("printed after an upgrade from the Node runtime with hooks off; the flag is install's own (tests/install.rs runs install)")),
+    ("git standards install --hooks", Custom(node_handlers_removed_with_hooks_off)),
     ("git standards log", Custom(demo_tour)),
     ("git standards manpages --install", Uncovered("run by tests/completions.rs")),
     ("git standards manpages --install DIR", Uncovered("run with a folder by tests/completions.rs")),
@@ -838,6 +838,70 @@ fn not_installed() {
     let hint = refusal_hint(&output(&env, &repo, &["status"]));
     run_all(&env, &repo, &hint);
     env.run(&repo, &["status"]).success();
+}
+
+/// An upgrade from the Node runtime with hooks off: install removes the
+/// Node stop handler and pre-tool-use guard (their tool goes with
+/// `.standards/bin/`) and names `install --hooks` to put ours in their
+/// place; run as written, it does, and our guard then refuses an agent's
+/// edit of STATE.md as the Node one did.
+fn node_handlers_removed_with_hooks_off() {
+    let (env, repo) = Env::repo();
+    env.run(&repo, &["install", "--client", "claude", "--no-hooks"])
+        .success();
+    write(repo.join(".standards/bin/hook.mjs"), "// node\n");
+    let settings = repo.join(".claude/settings.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let node = |event: &str| serde_json::json!([{"hooks": [{"type": "command", "command": format!("node \"${{CLAUDE_PROJECT_DIR}}/.standards/bin/hook.mjs\" {event}")}]}]);
+    json["hooks"] = serde_json::json!({"Stop": node("stop"), "PreToolUse": node("pre-tool-use")});
+    write(&settings, serde_json::to_string_pretty(&json).unwrap());
+    env.commit_all(&repo, "node hooks");
+
+    let out = output(&env, &repo, &["install", "--no-hooks"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let named: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("`git standards install --hooks`"))
+        .collect();
+    assert_eq!(named.len(), 2, "the stop handler and the guard: {text}");
+    let after = std::fs::read_to_string(&settings).unwrap();
+    assert!(
+        !after.contains("hook.mjs") && !after.contains("edit-guard"),
+        "{after}"
+    );
+    for line in named {
+        run_all(&env, &repo, line);
+    }
+    let now: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let command = |event: &str| now["hooks"][event][0]["hooks"][0]["command"].to_string();
+    assert!(command("Stop").contains("git standards hook stop"), "{now}");
+    assert!(
+        command("PreToolUse").contains("git standards hook edit-guard"),
+        "{now}"
+    );
+    let payload = serde_json::json!({
+        "session_id": "s", "cwd": repo, "hook_event_name": "PreToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": repo.join(".standards/STATE.md"), "old_string": "a", "new_string": "b"}
+    });
+    let answer = env.run_stdin(
+        &repo,
+        &["hook", "edit-guard", "--client", "claude"],
+        &payload.to_string(),
+    );
+    let answer: serde_json::Value = serde_json::from_slice(&answer.get_output().stdout).unwrap();
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny");
 }
 
 fn invalid_state() {
