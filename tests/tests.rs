@@ -43,6 +43,7 @@ mod json_everywhere;
 mod layering;
 mod lifecycle;
 mod log_format;
+mod log_pinned;
 mod man;
 mod merge_guard;
 mod named_commands;
