@@ -20,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::repo::notes::{self, Anchor, Note, Texts};
 use crate::repo::{trail, Project};
 use standards_core::audit::line::one_line;
+use standards_core::audit::view::{fast_instant, instant, EventView, Instant};
 use standards_core::audit::{parse_line, parse_line_without_details, Filter, Recorded};
 
 #[derive(Debug, clap::Args)]
@@ -119,7 +120,7 @@ pub struct BadLine {
 /// Where a line sits and how it sorts: by time, then `ts` and `id` as
 /// written (the order [`Filter::apply`] gives parsed events).
 struct Key {
-    time: DateTime<Utc>,
+    time: Instant,
     note: u32,
     /// 0-based line number inside the note.
     line: u32,
@@ -183,9 +184,16 @@ impl Lines {
                     continue;
                 }
                 let fast = canonical_prefix(raw).and_then(|(ts, id)| {
-                    let text = std::str::from_utf8(&raw[ts.0..ts.1]).ok()?;
-                    let time = DateTime::parse_from_rfc3339(text).ok()?;
-                    Some((time.with_timezone(&Utc), ts, id))
+                    let text = &raw[ts.0..ts.1];
+                    let time = match fast_instant(text) {
+                        Some(t) => t,
+                        None => instant(
+                            &DateTime::parse_from_rfc3339(std::str::from_utf8(text).ok()?)
+                                .ok()?
+                                .with_timezone(&Utc),
+                        ),
+                    };
+                    Some((time, ts, id))
                 });
                 let (time, tie) = match fast {
                     Some((time, ts, id)) => (
@@ -196,7 +204,7 @@ impl Lines {
                         },
                     ),
                     None => match parse_raw(raw) {
-                        Ok(e) => (e.time, Tie::Parsed(Box::new((e.ts, e.id)))),
+                        Ok(e) => (instant(&e.time), Tie::Parsed(Box::new((e.ts, e.id)))),
                         Err(problem) => {
                             bad.push((n as u32, i as u32, problem));
                             continue;
@@ -301,33 +309,70 @@ pub fn read(project: &Project, filter: &Filter) -> Result<Texts> {
 /// line cannot move the cursor or recolour the terminal.
 pub fn readable(e: &Recorded, color: bool) -> String {
     let mut line = String::with_capacity(128);
-    write_readable(&mut line, e, color);
+    write_readable(
+        &mut line,
+        &EventView::of(e),
+        &Styles::new(color),
+        &mut String::new(),
+    );
     line
 }
 
-fn write_readable(line: &mut String, e: &Recorded, color: bool) {
-    use chrono::{Datelike as _, Timelike as _};
-    use std::fmt::Write as _;
-    let t = e.time;
-    let (dim, reset) = style::codes(style::DIM, color);
-    let (bold, _) = style::codes(style::HEADING, color);
-    let _ = write!(
-        line,
-        "{dim}{:04}-{:02}-{:02} {:02}:{:02}:{:02}Z{reset}  {}  {}  {bold}{}{reset}",
-        t.year(),
-        t.month(),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second(),
-        one_line(&e.actor),
-        one_line(e.cycle.as_deref().unwrap_or("-")),
-        one_line(&e.event)
-    );
-    let summary = e.summary();
+/// The colour codes of a readable line, made once per run.
+struct Styles {
+    dim: String,
+    bold: String,
+    reset: String,
+}
+
+impl Styles {
+    fn new(color: bool) -> Styles {
+        let (dim, reset) = style::codes(style::DIM, color);
+        let (bold, _) = style::codes(style::HEADING, color);
+        Styles { dim, bold, reset }
+    }
+}
+
+/// Whether `s` holds a control character (`char::is_control`: U+0000 to
+/// U+001F and U+007F to U+009F), found on its bytes.
+fn has_control(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        c < 0x20
+            || c == 0x7f
+            || (c == 0xc2 && b.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)))
+    })
+}
+
+/// Appends `s` with control characters escaped ([`one_line`]).
+fn push_one_line(out: &mut String, s: &str) {
+    if has_control(s) {
+        out.push_str(&one_line(s));
+    } else {
+        out.push_str(s);
+    }
+}
+
+fn write_readable(line: &mut String, e: &EventView<'_>, st: &Styles, summary: &mut String) {
+    line.push_str(&st.dim);
+    e.push_time(line);
+    line.push_str(&st.reset);
+    line.push_str("  ");
+    push_one_line(line, &e.actor());
+    line.push_str("  ");
+    match &e.cycle {
+        Some(c) => push_one_line(line, &c.get()),
+        None => line.push('-'),
+    }
+    line.push_str("  ");
+    line.push_str(&st.bold);
+    push_one_line(line, &e.event.get());
+    line.push_str(&st.reset);
+    summary.clear();
+    e.push_summary(summary);
     if !summary.is_empty() {
         line.push_str("  ");
-        line.push_str(&summary);
+        push_one_line(line, summary);
     }
 }
 
@@ -373,37 +418,72 @@ fn shorten_middle(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
 /// (colour codes aside). Control characters are escaped before cutting.
 pub fn oneline(e: &Recorded, color: bool) -> String {
     let mut line = String::with_capacity(ONELINE_WIDTH + 16);
-    write_oneline(&mut line, e, color);
+    write_oneline(
+        &mut line,
+        &EventView::of(e),
+        &Styles::new(color),
+        &mut String::new(),
+    );
     line
 }
 
-fn write_oneline(line: &mut String, e: &Recorded, color: bool) {
-    use chrono::{Datelike as _, Timelike as _};
-    use std::fmt::Write as _;
-    let t = e.time;
-    let (dim, reset) = style::codes(style::DIM, color);
-    let (bold, _) = style::codes(style::HEADING, color);
-    let event = one_line(&e.event);
+/// Characters in `s`: its bytes less its UTF-8 continuation bytes.
+fn chars(s: &str) -> usize {
+    s.len() - s.bytes().filter(|b| (*b as i8) < -0x40).count()
+}
+
+fn write_oneline(line: &mut String, e: &EventView<'_>, st: &Styles, summary: &mut String) {
+    let event = e.event.get();
+    let event = one_line(&event);
     let event = shorten(&event, EVENT_WIDTH);
-    let cycle = one_line(e.cycle.as_deref().unwrap_or("-"));
+    let cycle = e
+        .cycle
+        .as_ref()
+        .map_or(std::borrow::Cow::Borrowed("-"), |c| c.get());
+    let cycle = one_line(&cycle);
     let cycle = shorten_middle(&cycle, CYCLE_WIDTH);
-    let _ = write!(
-        line,
-        "{dim}{:04}-{:02}-{:02} {:02}:{:02}:{:02}Z{reset}  {bold}{event}{reset}  {cycle}",
-        t.year(),
-        t.month(),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second(),
-    );
+    line.push_str(&st.dim);
+    e.push_time(line);
+    line.push_str(&st.reset);
+    line.push_str("  ");
+    line.push_str(&st.bold);
+    line.push_str(&event);
+    line.push_str(&st.reset);
+    line.push_str("  ");
+    line.push_str(&cycle);
     // "YYYY-MM-DD HH:MM:SSZ" and two separators of two spaces.
-    let used = 20 + 2 + event.chars().count() + 2 + cycle.chars().count();
-    let summary = e.summary();
+    let used = 20 + 2 + chars(&event) + 2 + chars(&cycle);
     let room = ONELINE_WIDTH.saturating_sub(used + 2);
-    if !summary.is_empty() && room > 0 {
-        line.push_str("  ");
-        line.push_str(&shorten(&summary, room));
+    if room == 0 {
+        return;
+    }
+    summary.clear();
+    // Only what the line can show: more than `room` characters (a
+    // character is at most four bytes), escaped and cut as the whole
+    // summary would be (escaping maps each character on its own).
+    e.push_summary_within(summary, 4 * (room + 1));
+    if summary.is_empty() {
+        return;
+    }
+    line.push_str("  ");
+    if has_control(summary) {
+        let escaped = one_line(summary).into_owned();
+        push_shortened(line, &escaped, room);
+    } else {
+        push_shortened(line, summary, room);
+    }
+}
+
+/// Appends [`shorten`]`(text, max)` without building it apart.
+fn push_shortened(out: &mut String, text: &str, max: usize) {
+    match text.char_indices().nth(max) {
+        None => out.push_str(text),
+        Some(_) if max == 0 => {}
+        Some(_) => {
+            let (cut, _) = text.char_indices().nth(max - 1).unwrap_or((0, ' '));
+            out.push_str(&text[..cut]);
+            out.push('…');
+        }
     }
 }
 
@@ -416,43 +496,59 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let filter = &request.filter;
     let mut bad = std::mem::take(&mut lines.bad);
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, &mut *ctx.out);
+    let styles = Styles::new(ctx.color);
     let mut text = String::with_capacity(256);
-    let mut print = |out: &mut dyn std::io::Write, e: &Recorded| -> Result<()> {
+    let mut summary = String::with_capacity(256);
+    let mut print = |out: &mut dyn std::io::Write, e: &EventView<'_>| -> Result<()> {
         text.clear();
         match (request.json, request.format) {
-            (true, _) => text.push_str(&e.line),
-            (false, Format::Oneline) => write_oneline(&mut text, e, ctx.color),
-            (false, Format::Full) => write_readable(&mut text, e, ctx.color),
+            (true, _) => text.push_str(e.line),
+            (false, Format::Oneline) => write_oneline(&mut text, e, &styles, &mut summary),
+            (false, Format::Full) => write_readable(&mut text, e, &styles, &mut summary),
         }
         text.push('\n');
         out.write_all(text.as_bytes()).map_err(Error::stdout)
     };
-    // `--limit N` keeps the N newest matches: the only events held at once.
-    let mut newest: VecDeque<Recorded> = VecDeque::new();
-    let mut printed = 0usize;
-    let mut last: Option<&[u8]> = None;
+    // `--json` prints the stored line and never the event-specific keys.
+    let details = !request.json;
     let parse = if request.json {
         parse_raw_without_details
     } else {
         parse_raw
     };
+    // `--limit N` keeps the N newest matches (as keys): the only events
+    // held at once, read again to print.
+    let mut newest: VecDeque<&Key> = VecDeque::new();
+    let mut printed = 0usize;
+    let mut last: Option<&[u8]> = None;
     for k in &lines.keys {
         let raw = lines.raw(k);
-        let e = match parse(raw) {
-            Ok(e) => e,
-            Err(problem) => {
-                bad.push((k.note, k.line, problem));
-                continue;
-            }
+        // The fast reading, else the full parser (which words the problem).
+        let fast = std::str::from_utf8(raw)
+            .ok()
+            .and_then(|l| EventView::fast(l, details));
+        let slow;
+        let e = match fast {
+            Some(e) => e,
+            None => match parse(raw) {
+                Ok(e) => {
+                    slow = e;
+                    EventView::of(&slow)
+                }
+                Err(problem) => {
+                    bad.push((k.note, k.line, problem));
+                    continue;
+                }
+            },
         };
-        if !filter.matches(&e) || last == Some(raw) {
+        if !filter.matches_view(&e) || last == Some(raw) {
             continue;
         }
         last = Some(raw);
         printed += 1;
         match filter.limit {
             Some(n) => {
-                newest.push_back(e);
+                newest.push_back(k);
                 if newest.len() > n {
                     newest.pop_front();
                 }
@@ -460,8 +556,18 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
             None => print(&mut out, &e)?,
         }
     }
-    for e in &newest {
-        print(&mut out, e)?;
+    for k in &newest {
+        let raw = lines.raw(k);
+        let fast = std::str::from_utf8(raw)
+            .ok()
+            .and_then(|l| EventView::fast(l, details));
+        match fast {
+            Some(e) => print(&mut out, &e)?,
+            None => {
+                let e = parse(raw).expect("a line read once already");
+                print(&mut out, &EventView::of(&e))?;
+            }
+        }
     }
     out.flush().map_err(Error::stdout)?;
     drop(out);

@@ -807,54 +807,60 @@ pub fn anchor_of(repo: &gix::Repository, annotated: ObjectId) -> Option<Anchor> 
     Anchor::parse(&blob.data)
 }
 
-/// git's delta base cache (`core.deltaBaseCacheLimit`) for a reader of many
-/// objects of one pack: the note blobs of a packed trail are deltas of one
-/// another, and without a cache every read inflates its whole delta chain
-/// again (the gix build here has no pack cache of its own). Bounded: when
-/// full it starts over.
-pub struct DeltaBases {
-    entries: std::collections::HashMap<(u32, u64), (gix::objs::Kind, usize, Vec<u8>)>,
-    bytes: usize,
-    cap: usize,
+/// The delta base cache of [`read_all`]: the note blobs of a packed trail
+/// are deltas of one another, and without a cache every read inflates its
+/// whole delta chain again (git keeps a delta base cache for the same
+/// reason; the gix build here has no pack cache of its own). It keeps no
+/// copy of its own: a decoded note is the text [`read_all`] keeps anyway,
+/// so the cache only remembers where in that text each decoded object sits
+/// and serves a base from there.
+#[derive(Default)]
+struct NoteBases {
+    /// The note texts read so far.
+    text: Vec<u8>,
+    /// (pack, offset) -> (kind, compressed size, range in `text`).
+    entries:
+        std::collections::HashMap<(u32, u64), (gix::objs::Kind, usize, std::ops::Range<usize>)>,
+    /// The object the last decode produced, until its text is kept.
+    pending: Option<((u32, u64), gix::objs::Kind, usize)>,
 }
 
-impl DeltaBases {
-    /// A sixth of git's default (96 MiB): the cache keeps requested objects,
-    /// which the reader keeps anyway.
-    pub const CAP: usize = 16 << 20;
+/// [`NoteBases`] as the object database holds it (it must be `Send`).
+#[derive(Clone, Default)]
+struct SharedBases(std::sync::Arc<std::sync::Mutex<NoteBases>>);
 
-    pub fn new(cap: usize) -> DeltaBases {
-        DeltaBases {
-            entries: Default::default(),
-            bytes: 0,
-            cap,
+impl SharedBases {
+    fn lock(&self) -> std::sync::MutexGuard<'_, NoteBases> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Keeps `data` (the object just read) and returns its range.
+    fn keep(&self, data: &[u8]) -> std::ops::Range<usize> {
+        let mut bases = self.lock();
+        let start = bases.text.len();
+        bases.text.extend_from_slice(data);
+        let range = start..bases.text.len();
+        if let Some((key, kind, size)) = bases.pending.take() {
+            bases.entries.insert(key, (kind, size, range.clone()));
         }
+        range
     }
 }
 
-impl gix::odb::pack::cache::DecodeEntry for DeltaBases {
+impl gix::odb::pack::cache::DecodeEntry for SharedBases {
     fn put(
         &mut self,
         pack_id: u32,
         offset: u64,
-        data: &[u8],
+        _data: &[u8],
         kind: gix::objs::Kind,
         compressed_size: usize,
     ) {
-        if data.len() > self.cap / 4 {
-            return;
-        }
-        if self.bytes + data.len() > self.cap {
-            self.entries.clear();
-            self.bytes = 0;
-        }
-        let old = self
-            .entries
-            .insert((pack_id, offset), (kind, compressed_size, data.to_vec()));
-        self.bytes += data.len();
-        if let Some((_, _, old)) = old {
-            self.bytes -= old.len();
-        }
+        // Called with the object a read is about to return: [`SharedBases::keep`]
+        // stores its bytes once.
+        self.lock().pending = Some(((pack_id, offset), kind, compressed_size));
     }
 
     fn get(
@@ -863,19 +869,12 @@ impl gix::odb::pack::cache::DecodeEntry for DeltaBases {
         offset: u64,
         out: &mut Vec<u8>,
     ) -> Option<(gix::objs::Kind, usize)> {
-        let (kind, compressed_size, data) = self.entries.get(&(pack_id, offset))?;
+        let bases = self.lock();
+        let (kind, compressed_size, range) = bases.entries.get(&(pack_id, offset))?;
         out.clear();
-        out.extend_from_slice(data);
+        out.extend_from_slice(&bases.text[range.clone()]);
         Some((*kind, *compressed_size))
     }
-}
-
-/// A handle for reading the whole trail: with [`DeltaBases`].
-pub fn bulk_reader(repo: &gix::Repository) -> gix::Repository {
-    let mut repo = repo.clone();
-    repo.objects
-        .set_pack_cache(|| Box::new(DeltaBases::new(DeltaBases::CAP)));
-    repo
 }
 
 /// Note texts side by side in one buffer, each with its annotated object:
@@ -904,20 +903,71 @@ impl Texts {
 /// anchors are not looked up ([`anchor_of`] names one when needed).
 pub fn read_all(repo: &gix::Repository) -> Result<Texts> {
     use gix::objs::FindExt as _;
-    let repo = &bulk_reader(repo);
     let mut texts = Texts::default();
     let Some(tip) = tip(repo, NOTES_REF)? else {
         return Ok(texts);
     };
+    let bases = SharedBases::default();
+    let mut reader = repo.clone();
+    let cache = bases.clone();
+    reader
+        .objects
+        .set_pack_cache(move || Box::new(cache.clone()));
     let mut buf = Vec::new();
-    for (annotated, blob) in list_notes(repo, tip)? {
-        let data = repo
+    let listed = list_notes(&reader, tip)?;
+    let mut ranges = vec![0..0; listed.len()];
+    for i in pack_order(&reader, &listed) {
+        let blob = listed[i].1;
+        bases.lock().pending = None;
+        let data = reader
             .objects
             .find_blob(&blob, &mut buf)
             .map_err(|e| git(&format!("cannot read blob {blob}"), e))?;
-        texts.push(annotated, data.data);
+        ranges[i] = bases.keep(data.data);
     }
+    drop(reader);
+    texts.text = std::mem::take(&mut bases.lock().text);
+    texts.notes = listed.iter().map(|(a, _)| *a).zip(ranges).collect();
     Ok(texts)
+}
+
+/// The order to read the note blobs of `listed` in: loose ones first, then
+/// by pack and place in the pack. A delta's base comes before it in its
+/// pack, so when the base is itself a note it was decoded just before and
+/// [`DeltaBases`] holds it: no note's delta chain is walked twice. The
+/// order read changes nothing else (the texts keep `listed`'s order).
+fn pack_order(repo: &gix::Repository, listed: &[(ObjectId, ObjectId)]) -> Vec<usize> {
+    let dir = repo.objects.store_ref().path().join("pack");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "idx"))
+                .collect()
+        })
+        .unwrap_or_default();
+    paths.sort();
+    let indices: Vec<gix::odb::pack::index::File> = paths
+        .iter()
+        .filter_map(|p| gix::odb::pack::index::File::at(p, repo.object_hash()).ok())
+        .collect();
+    let mut places: Vec<(usize, u64, usize)> = listed
+        .iter()
+        .enumerate()
+        .map(|(i, (_, blob))| {
+            indices
+                .iter()
+                .enumerate()
+                .find_map(|(n, index)| {
+                    let at = index.lookup(blob)?;
+                    Some((n + 1, index.pack_offset_at_index(at), i))
+                })
+                .unwrap_or((0, 0, i))
+        })
+        .collect();
+    places.sort_unstable();
+    places.into_iter().map(|(_, _, i)| i).collect()
 }
 
 /// The note on one anchor: a single lookup.

@@ -34,6 +34,21 @@ impl Filter {
                 .is_none_or(|p| actor_matches(p, &e.actor))
     }
 
+    /// [`Filter::matches`] on a borrowed reading of the line.
+    pub fn matches_view(&self, e: &super::view::EventView<'_>) -> bool {
+        use super::view::instant;
+        self.cycle
+            .as_ref()
+            .is_none_or(|c| e.cycle.as_ref().is_some_and(|ours| ours.is(c)))
+            && (self.events.is_empty() || self.events.iter().any(|k| e.event.is(k)))
+            && self.since.is_none_or(|t| e.instant >= instant(&t))
+            && self.until.is_none_or(|t| e.instant < instant(&t))
+            && self
+                .actor
+                .as_ref()
+                .is_none_or(|p| actor_matches(p, &e.actor()))
+    }
+
     /// Sorts by `ts` then `id` (oldest first), keeps the matches, then the newest `limit`.
     pub fn apply(&self, mut events: Vec<Recorded>) -> Vec<Recorded> {
         events.retain(|e| self.matches(e));
