@@ -280,12 +280,12 @@ fn log_order_over_many_notes_is_the_order_of_the_lines_git_reads() {
         for i in 0..(5 + rng.next() % 40) {
             // Few distinct seconds: many equal times across notes.
             let second = rng.next() % 50;
-            let micros = if rng.next() % 3 == 0 {
+            let micros = if rng.next().is_multiple_of(3) {
                 0
             } else {
                 rng.next() % 1000
             };
-            let ts = if rng.next() % 7 == 0 {
+            let ts = if rng.next().is_multiple_of(7) {
                 // Same instant, another offset: other text, other byte order.
                 format!("2026-12-01T11:00:{second:02}.{micros:06}+02:00")
             } else {

@@ -3,8 +3,11 @@
 //! The cost is meant to stay at git's own floor for reading the same notes
 //! (list the notes tree, read every note blob): the note texts are read
 //! once and kept as they are, each line gets a small sort key taken from its
-//! leading `ts` and `id` without parsing it, and the lines are then parsed,
-//! filtered and printed one at a time, in order, through one buffer. What
+//! leading `ts` and `id` without parsing it, and the lines are then read,
+//! filtered and printed one at a time, in order, through one buffer. A line
+//! is read in place ([`EventView::fast`]: its values are slices of the
+//! stored text, nothing is allocated per event); only a line in another
+//! form than the tool's goes through the full parser. What
 //! stays in memory is the note text itself plus one key per line (and, with
 //! `--limit N`, the N newest matches): never a parsed copy of the trail.
 
