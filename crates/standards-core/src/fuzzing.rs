@@ -140,6 +140,32 @@ pub fn closure_parser(text: &str) {
 /// order-free.
 pub fn audit_lines(text: &str) {
     for line in text.split('\n').filter(|l| !l.is_empty()) {
+        // `log`'s fast reading takes only lines the full parser takes, and
+        // shows the same values.
+        if let Some(fast) = audit::view::EventView::fast(line, true) {
+            let event =
+                audit::parse_line(line).expect("the full parser takes what the fast reading takes");
+            let slow = audit::view::EventView::of(&event);
+            assert_eq!(fast.instant, slow.instant);
+            assert_eq!(
+                (fast.id.get(), fast.event.get()),
+                (slow.id.get(), slow.event.get())
+            );
+            assert_eq!(fast.actor(), slow.actor());
+            assert_eq!(fast.cycle.map(|c| c.get()), slow.cycle.map(|c| c.get()));
+            let (mut a, mut b) = (String::new(), String::new());
+            fast.push_summary(&mut a);
+            slow.push_summary(&mut b);
+            assert_eq!(a, b);
+            let own = audit::Filter {
+                cycle: event.cycle.clone(),
+                events: vec![event.event.clone()],
+                since: Some(event.time),
+                actor: Some(event.actor.clone()),
+                ..audit::Filter::default()
+            };
+            assert!(own.matches_view(&fast) && own.matches_view(&slow));
+        }
         let Ok(event) = audit::parse_line(line) else {
             continue;
         };
