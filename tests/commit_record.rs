@@ -234,6 +234,9 @@ fn a_linked_worktree_keeps_its_own_record() {
     only_pre_commit(&s.starts(), "a commit in the main worktree");
     assert_eq!(record(&s.repo.join(".git"))[3], "main");
     assert_eq!(record(&own)[3], "topic");
+    // `hooks uninstall` takes this worktree's record away with the hooks.
+    s.env.run(&s.repo, &["hooks", "uninstall"]).success();
+    assert!(!main_record.exists());
 }
 
 #[test]

@@ -453,6 +453,13 @@ pub fn record_passed_commit(project: &Project) {
     }
 }
 
+/// Removes this worktree's [`record_passed_commit`] record (`hooks
+/// uninstall`); a record left in another worktree names a finished process
+/// and so matches nothing.
+pub fn forget_passed_commit(project: &Project) {
+    let _ = std::fs::remove_file(project.git_dir().join(PASSED_COMMIT));
+}
+
 /// The line [`record_passed_commit`] writes: only when this process's
 /// parent is `git` itself (a script that ran the hook by hand and then
 /// `exec`s another command keeps its process ID, but is no `git commit`),
