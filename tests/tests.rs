@@ -20,6 +20,7 @@ mod check_scenarios_policy;
 mod check_scenarios_state;
 mod client_removal;
 mod clients;
+mod commit_record;
 mod completions;
 mod conflicts;
 mod crash;

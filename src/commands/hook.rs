@@ -186,10 +186,17 @@ pub fn run_pre_commit(
     }
     crate::repo::reads::report(ctx.err);
     if failed {
-        Err(Error::Exit { code: 1 })
-    } else {
-        Ok(())
+        return Err(Error::Exit { code: 1 });
     }
+    // The commit's reference-transaction hook passes its branch update from
+    // this record (no operation in progress: a merge, squash or cherry-pick
+    // concluded here is judged there as before).
+    if request.hook.as_deref() == Some("pre-commit")
+        && crate::commands::merge_guard::operation_in_progress(&project).is_none()
+    {
+        crate::repo::hooks::record_passed_commit(&project);
+    }
+    Ok(())
 }
 
 /// A client hook's handler: its payload, and the client that sent it.

@@ -474,6 +474,7 @@ fn uninstall(ctx: &mut Context, project: &Project) -> Result<()> {
             HookFile::Absent => {}
         }
     }
+    hooks::forget_passed_commit(project);
     if hooks::remove_driver(project)? {
         removed.push("merge-driver".into());
         say(ctx, "Removed the STATE.md merge driver configuration.")?;

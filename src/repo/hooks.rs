@@ -122,7 +122,9 @@ local_hook="$hook_dir/{name}.local""#
     );
     // reference-transaction runs for every phase of every ref update; only
     // `prepared` is ours, so the other phases end before any fork (git
-    // ignores the unread input) unless a chained hook wants them.
+    // ignores the unread input) unless a chained hook wants them. Without a
+    // chained hook the input is not copied: the body reads it itself, with
+    // no `$(cat)` or pipe (each a fork on every phase of every commit).
     let early = if name == "reference-transaction" {
         "\n[ \"$1\" = prepared ] || [ -x \"$local_hook\" ] || exit 0"
     } else {
@@ -132,14 +134,16 @@ local_hook="$hook_dir/{name}.local""#
         format!(
             r#"{header}
 {local}{early}
-input=$(cat)
-if [ -x "$local_hook" ]; then
-    printf '%s\n' "$input" | "$local_hook" "$@" || exit $?
-fi
 standards_hook() {{
 {}
 }}
-printf '%s\n' "$input" | standards_hook "$@"
+if [ -x "$local_hook" ]; then
+    input=$(cat)
+    printf '%s\n' "$input" | "$local_hook" "$@" || exit $?
+    printf '%s\n' "$input" | standards_hook "$@"
+    exit
+fi
+standards_hook "$@"
 "#,
             body(name)
         )
@@ -407,6 +411,96 @@ pub fn remove_driver(project: &Project) -> Result<bool, Error> {
     Ok(removed)
 }
 
+/// Where, in the worktree's git directory, the pre-commit hook records the
+/// `git commit` it passed, for that commit's reference-transaction hook
+/// (`git-hooks/reference-transaction`, which reads it with shell builtins).
+pub const PASSED_COMMIT: &str = "standards/pre-commit";
+
+/// Records that the pre-commit hook passed in the `git commit` that runs it:
+/// `<pid> <start> <HEAD id> <branch>`, the process being this one's parent
+/// (the shim `exec`s the binary) and `start` its start time from
+/// `/proc/<pid>/stat`, so neither a finished commit's record nor a reused
+/// process ID ever matches another process. The reference-transaction hook
+/// that the same process runs next then passes the commit's branch update
+/// from that HEAD without a `git rev-parse`: inside `git commit` the branch
+/// moves only to the new commit (a child of HEAD, or its amend).
+///
+/// Nothing is recorded (and an older record is removed) when HEAD is not on
+/// a branch with a commit, the parent is not `git`, or its start time cannot
+/// be read (no `/proc`): the hook then decides as before. A failure to write
+/// costs only that fast path, so it is not an error.
+pub fn record_passed_commit(project: &Project) {
+    let path = project.git_dir().join(PASSED_COMMIT);
+    // Removed first and created anew, never renamed over nor truncated:
+    // ext4 flushes a file that replaces another that way (`auto_da_alloc`),
+    // which cost each commit more than the rest of the record.
+    let _ = std::fs::remove_file(&path);
+    let Some(line) = passed_commit_line(project) else {
+        return;
+    };
+    let write = || -> std::io::Result<()> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
+        std::io::Write::write_all(&mut file, line.as_bytes())
+    };
+    if write().is_err() {
+        let _ = std::fs::remove_file(&path);
+    }
+}
+
+/// Removes this worktree's [`record_passed_commit`] record (`hooks
+/// uninstall`); a record left in another worktree names a finished process
+/// and so matches nothing.
+pub fn forget_passed_commit(project: &Project) {
+    let _ = std::fs::remove_file(project.git_dir().join(PASSED_COMMIT));
+}
+
+/// The line [`record_passed_commit`] writes: only when this process's
+/// parent is `git` itself (a script that ran the hook by hand and then
+/// `exec`s another command keeps its process ID, but is no `git commit`),
+/// its start time is known, and HEAD is on a branch with a commit.
+fn passed_commit_line(project: &Project) -> Option<String> {
+    let ppid = std::os::unix::process::parent_id();
+    let (command, start) = process_name_and_start(ppid)?;
+    if command != "git" {
+        return None;
+    }
+    let head = project.repo.head().ok()?;
+    let branch = head
+        .referent_name()?
+        .as_bstr()
+        .to_string()
+        .strip_prefix("refs/heads/")?
+        .to_string();
+    let id = head.id()?;
+    // Branch names hold no whitespace (git check-ref-format), so the hook's
+    // `read` splits the line back into exactly these four fields.
+    if branch.is_empty() || branch.contains(char::is_whitespace) {
+        return None;
+    }
+    Some(format!("{ppid} {start} {id} {branch}\n"))
+}
+
+/// The command name (field 2) and start time (field 22, clock ticks since
+/// boot) of `/proc/<pid>/stat`, the start time read as the hook reads it:
+/// the 20th field after the name's closing `) `.
+fn process_name_and_start(pid: u32) -> Option<(String, String)> {
+    parse_stat(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+fn parse_stat(stat: &str) -> Option<(String, String)> {
+    let (head, rest) = stat.rsplit_once(") ")?;
+    let (_, name) = head.split_once(" (")?;
+    let start = rest.split_whitespace().nth(19)?;
+    (!start.is_empty() && start.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| (name.to_string(), start.to_string()))
+}
+
 /// Writes a hook file with the executable bits.
 pub fn write_hook(dir: &Path, name: &str, text: &str) -> Result<(), Error> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
@@ -432,6 +526,22 @@ fn set_executable(_: &Path) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_start_time_is_the_twentieth_field_after_the_name() {
+        // A command name may hold spaces and `) `: the last `) ` ends it.
+        let line =
+            "4242 (git) x) (y) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 987654 20 21\n";
+        assert_eq!(
+            parse_stat(line),
+            Some(("git) x) (y".to_string(), "987654".to_string()))
+        );
+        assert_eq!(parse_stat("4242 (git) S 1 2"), None);
+        assert_eq!(parse_stat(""), None);
+        // This process, as the hook reads its parent.
+        let (_, start) = process_name_and_start(std::process::id()).unwrap();
+        assert!(start.parse::<u64>().is_ok(), "{start}");
+    }
 
     #[test]
     fn shims_are_recognised_by_their_fingerprint() {
