@@ -299,3 +299,72 @@ fn a_record_of_another_process_moves_no_branch() {
     s.ok(&s.repo, &["reset", "-q", "--hard", "main"]);
     assert_eq!(s.tip("main"), main);
 }
+
+/// A commit one step ahead of `main` (a child of its tip) or beside it (a
+/// sibling, as an amend looks) that another branch already holds is
+/// arriving history, not a commit `git commit` just made: moving `main` to
+/// it with `git branch -f`, `git reset --hard` or `git update-ref` is judged by the guard like a fast-forward, with or without a
+/// pre-commit record. A commit made with `--no-verify` (no record) still
+/// passes as a plain commit.
+#[test]
+fn a_child_or_sibling_of_main_taken_from_another_branch_is_judged() {
+    let s = Setup::new();
+    let repo = &s.repo;
+    write(repo.join("README.txt"), "main moves on\n");
+    s.ok(repo, &["add", "-A"]);
+    s.ok(repo, &["commit", "-q", "-m", "main moves on"]);
+    let main = s.tip("main");
+    // child: one commit on top of main, a signed-off cycle (never reset).
+    s.ok(repo, &["checkout", "-q", "-b", "child"]);
+    let state = read(repo.join(".standards/STATE.md"));
+    write(repo.join(".standards/STATE.md"), signed_off(&state));
+    write(repo.join("app.py"), "print(\"child\")\n");
+    s.ok(repo, &["add", "-A"]);
+    s.ok(repo, &["commit", "-q", "-m", "child, signed off"]);
+    // sibling: the same on main's parent, so it looks like an amend of main.
+    s.ok(repo, &["checkout", "-q", "-b", "sibling", "main~1"]);
+    let state = read(repo.join(".standards/STATE.md"));
+    write(repo.join(".standards/STATE.md"), signed_off(&state));
+    s.ok(repo, &["add", "-A"]);
+    s.ok(repo, &["commit", "-q", "-m", "sibling, signed off"]);
+    let child = s.tip("child");
+    let sibling = s.tip("sibling");
+    assert_eq!(s.tip("child~1"), main);
+    assert_eq!(s.tip("sibling~1"), s.tip("main~1"));
+
+    // main not checked out.
+    s.refused(repo, &["branch", "-f", "main", "child"]);
+    s.refused(repo, &["branch", "-f", "main", "sibling"]);
+    s.refused(repo, &["update-ref", "refs/heads/main", &child]);
+    // main checked out, with a fresh pre-commit record of a finished commit.
+    s.ok(repo, &["checkout", "-q", "main"]);
+    for target in [&child, &sibling] {
+        s.refused(repo, &["reset", "-q", "--hard", target]);
+        s.ok(repo, &["reset", "-q", "--hard", &main]);
+        s.refused(repo, &["update-ref", "refs/heads/main", target]);
+    }
+    // Only a remote-tracking branch holds it (the local branch is gone).
+    s.ok(repo, &["update-ref", "refs/remotes/origin/child", &child]);
+    s.ok(repo, &["branch", "-q", "-D", "child"]);
+    s.refused(repo, &["reset", "-q", "--hard", &child]);
+    s.ok(repo, &["reset", "-q", "--hard", &main]);
+    assert_eq!(s.tip("main"), main);
+
+    // A commit of main's own made without the pre-commit hook passes: no
+    // other ref holds it.
+    write(repo.join("app.py"), "print(\"quick fix\")\n");
+    s.ok(repo, &["commit", "-q", "--no-verify", "-am", "quick fix"]);
+    assert_eq!(s.tip("main~1"), main);
+    s.ok(
+        repo,
+        &[
+            "commit",
+            "-q",
+            "--no-verify",
+            "--amend",
+            "-m",
+            "quick fix, reworded",
+        ],
+    );
+    assert_eq!(s.tip("main~1"), main);
+}

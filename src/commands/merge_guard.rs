@@ -423,10 +423,16 @@ fn ref_update(
         // no action and no operation is in progress (git verified: 2.47 sets
         // GIT_REFLOG_ACTION for merge, pull and rebase, never for `git
         // commit`). The pre-commit hook judged it.
+        // A commit that another ref already holds is not one `git commit`
+        // just made: it arrives from that line of work (`git reset --hard
+        // <branch>`, `git update-ref`), however its parents look.
         if plain && current_branch(project)?.as_deref() == Some(target) {
             let parents = |id: ObjectId| refs::parents(project, id);
             let of_new = parents(new)?;
-            if of_new == [old] || of_new == parents(old)? {
+            if (of_new == [old] || of_new == parents(old)?)
+                && refs::held_by_another_ref(project, new, &format!("refs/heads/{target}"))
+                    .is_none()
+            {
                 return Ok(());
             }
         }

@@ -101,6 +101,40 @@ pub fn merge_base(project: &Project, a: ObjectId, b: ObjectId) -> Option<ObjectI
         .map(|b| b.detach())
 }
 
+/// The first ref other than `except` (a full ref name) that already holds
+/// the commit `id`: a branch or remote-tracking branch whose history
+/// contains it, or a tag pointing at it. A commit `git commit` has just
+/// made is held by no ref; one a branch update takes from another line of
+/// work (`git branch -f`, `git reset --hard <branch>`, `git update-ref`)
+/// is. A ref that cannot be read is skipped; a history that cannot be
+/// walked counts as holding it (the caller then judges the update).
+pub fn held_by_another_ref(project: &Project, id: ObjectId, except: &str) -> Option<String> {
+    let platform = project.repo.references().ok()?;
+    let all = platform.all().ok()?;
+    for r in all.flatten() {
+        let mut r = r;
+        let name = r.name().as_bstr().to_string();
+        if name == except {
+            continue;
+        }
+        let Ok(tip) = r.peel_to_id().map(|t| t.detach()) else {
+            continue;
+        };
+        if tip == id {
+            return Some(name);
+        }
+        let history = name.starts_with("refs/heads/") || name.starts_with("refs/remotes/");
+        if history && is_commit(project, tip) {
+            match project.repo.merge_base(id, tip) {
+                Ok(Some(base)) if base.detach() == id => return Some(name),
+                Ok(_) => {}
+                Err(_) => return Some(name),
+            }
+        }
+    }
+    None
+}
+
 /// The bytes of the object `id`, or `None` when it cannot be read.
 pub fn object_bytes(project: &Project, id: ObjectId) -> Option<Vec<u8>> {
     project.repo.find_object(id).ok().map(|o| o.detach().data)
