@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::{CommandFactory, Parser};
+use clap::Parser;
 use git_standards::cli::Cli;
 
 fn root() -> PathBuf {
@@ -139,7 +139,7 @@ fn argv(line: &str) -> Option<Argv> {
         .map(|w| w.trim_end_matches([',', ':', ')']).to_string())
         .filter(|w| !w.is_empty())
         .collect();
-    let top = Cli::command();
+    let top = git_standards::cli::expanded_command();
     let mut cmd = &top;
     let mut out = Argv {
         args: vec!["git-standards".to_string()],

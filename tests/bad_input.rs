@@ -318,3 +318,48 @@ fn the_merge_driver_refuses_marker_sides_and_oversized_sides_in_a_real_merge() {
         assert_eq!(unmerged.lines().count(), 3, "{unmerged}");
     }
 }
+
+/// A usage error in a subcommand, nested or not, shows that subcommand's
+/// usage; with `--json` the hint names its own help (the whole path, after
+/// the global options), and that help runs and lists the subcommand's
+/// options.
+#[test]
+fn usage_errors_name_the_help_of_the_subcommand_they_are_in() {
+    let p = Project::brown();
+    for (args, path, option) in [
+        (vec!["check", "--bogus"], "git standards check", "--staged"),
+        (
+            vec!["hook", "pre-commit", "--bogus"],
+            "git standards hook pre-commit",
+            "--hook",
+        ),
+        (
+            vec!["-C", ".", "artifact", "init", "--bogus"],
+            "git standards artifact init",
+            "--kind",
+        ),
+        (
+            vec!["--color", "never", "notes", "sync", "--bogus"],
+            "git standards notes sync",
+            "--dry-run",
+        ),
+    ] {
+        let err = p.usage_error(&args);
+        assert!(err.contains(&format!("Usage: {path} ")), "{args:?}: {err}");
+        let mut json = args.clone();
+        json.push("--json");
+        let a = p.run(&json).code(2);
+        let value: serde_json::Value = serde_json::from_str(&stdout(&a)).unwrap();
+        assert_eq!(
+            value["hint"],
+            format!("run `{path} --help` for its usage"),
+            "{json:?}"
+        );
+        let words: Vec<&str> = path.split(' ').skip(2).chain(["--help"]).collect();
+        let help = p.run(&words).success();
+        assert!(stdout(&help).contains(option), "{path}: {}", stdout(&help));
+    }
+    // A misspelt subcommand is still suggested from the names alone.
+    let err = p.usage_error(&["chek"]);
+    assert!(err.contains("check"), "{err}");
+}

@@ -7,7 +7,6 @@
 
 use std::path::Path;
 
-use clap::CommandFactory;
 use serde_json::Value;
 
 use crate::common::{stdout, write, Env};
@@ -110,7 +109,7 @@ fn leaves() -> Vec<(String, bool)> {
         }
     }
     let mut out = Vec::new();
-    walk(&git_standards::cli::Cli::command(), "", &mut out);
+    walk(&git_standards::cli::expanded_command(), "", &mut out);
     out
 }
 

@@ -125,7 +125,7 @@ fn protocol_files() -> Vec<std::path::PathBuf> {
 
 #[test]
 fn every_command_the_installed_protocol_names_is_accepted_by_the_cli() {
-    let root = git_standards::cli::command();
+    let root = git_standards::cli::expanded_command();
     let mut problems = Vec::new();
     let mut checked = 0;
     for file in protocol_files() {
@@ -146,7 +146,7 @@ fn every_command_the_installed_protocol_names_is_accepted_by_the_cli() {
 
 #[test]
 fn awaited_commands_do_not_exist_yet() {
-    let root = git_standards::cli::command();
+    let root = git_standards::cli::expanded_command();
     for name in AWAITED {
         assert!(
             root.find_subcommand(name).is_none(),
@@ -157,7 +157,7 @@ fn awaited_commands_do_not_exist_yet() {
 
 #[test]
 fn the_checker_rejects_what_the_cli_does_not_accept() {
-    let root = git_standards::cli::command();
+    let root = git_standards::cli::expanded_command();
     assert!(check(&root, "reset --mode greenfield --dry-run").is_ok());
     assert!(check(&root, "cycle new --request \"<request>\"").is_ok());
     assert!(check(&root, "reset --force").is_err());

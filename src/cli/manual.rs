@@ -140,11 +140,11 @@ pub fn completions(shell: Shell) -> String {
     };
     // A fresh definition: clap_complete names the subcommands itself and
     // cannot work with the space in `git standards`.
-    let mut fresh = with_value_lists(
-        super::command()
-            .disable_help_subcommand(true)
-            .bin_name("git-standards"),
-    );
+    let mut fresh = super::command()
+        .disable_help_subcommand(true)
+        .bin_name("git-standards");
+    fresh.build();
+    let mut fresh = with_value_lists(fresh);
     clap_complete::generate(generator, &mut fresh, "git-standards", &mut script);
     let mut script = String::from_utf8(script).expect("clap_complete writes UTF-8");
     if shell == Shell::Bash {
@@ -178,8 +178,9 @@ _git_standards_refs () {
 ",
         );
     }
-    let mut cmd = with_value_lists(super::command().disable_help_subcommand(true));
+    let mut cmd = super::command().disable_help_subcommand(true);
     cmd.build();
+    let cmd = with_value_lists(cmd);
     let paths = word_paths(&cmd);
     match shell {
         Shell::Bash => script.push_str(&bash_git_shim(&paths)),
@@ -214,7 +215,8 @@ fn value_list(value_name: &str) -> Option<Vec<&'static str>> {
 }
 
 /// The definition with every listed value attached to its argument, for the
-/// completion scripts only (parsing keeps its own value parsers).
+/// completion scripts only (parsing keeps its own value parsers). `cmd` must
+/// be built: a subcommand's arguments are deferred until then.
 fn with_value_lists(cmd: Command) -> Command {
     let ids: Vec<(String, Vec<&'static str>)> = cmd
         .get_arguments()

@@ -118,7 +118,6 @@ fn wants_json(args: &[std::ffi::OsString]) -> bool {
 /// The refusal object for a command line clap rejected: its message, and
 /// the help of the subcommand it names.
 fn usage_error_json(e: &clap::Error, args: &[std::ffi::OsString]) -> String {
-    use clap::CommandFactory;
     let rendered = e.render().to_string();
     // The first paragraph of clap's message, on one line.
     let message: Vec<&str> = rendered
@@ -130,7 +129,7 @@ fn usage_error_json(e: &clap::Error, args: &[std::ffi::OsString]) -> String {
         "" => "the command line is not valid".to_string(),
         m => m.to_string(),
     };
-    let command = Cli::command();
+    let command = expanded_command();
     let mut path = vec!["git standards".to_string()];
     let mut current = &command;
     let mut words = args.iter().take_while(|a| *a != "--");
@@ -232,9 +231,20 @@ fn is_hook(args: impl IntoIterator<Item = std::ffi::OsString>) -> bool {
     false
 }
 
-/// The clap definition, for the man page generator and tests.
+/// The clap definition, for the man page generator and tests. Each
+/// subcommand's arguments (and nested subcommands) are deferred until clap
+/// builds it; [`expanded_command`] has them all.
 pub fn command() -> clap::Command {
     <Cli as clap::CommandFactory>::command()
+}
+
+/// The clap definition built: every subcommand with its arguments and nested
+/// subcommands, and clap's own `help` subcommand and `--help` flags, for code
+/// and tests that walk the tree.
+pub fn expanded_command() -> clap::Command {
+    let mut command = command();
+    command.build();
+    command
 }
 
 #[cfg(test)]

@@ -2,7 +2,6 @@
 //! `git standards ...` code span in a skill's files names a subcommand, and
 //! every `--option` it gives is one that subcommand accepts.
 
-use clap::CommandFactory;
 use standards_core::assets::skills::SKILLS;
 
 /// The code spans (text between backticks) of `text`, line by line.
@@ -15,7 +14,7 @@ fn code_spans(text: &str) -> Vec<String> {
 
 #[test]
 fn every_command_a_skill_names_is_accepted_by_the_cli() {
-    let cli = super::Cli::command();
+    let cli = super::expanded_command();
     let mut checked = 0;
     for s in SKILLS {
         for (path, text) in s.files {

@@ -22,7 +22,8 @@ use standards_core::model::vocab::WorkflowState;
 use standards_core::setup::agent_hooks::{self as ah, PROMPT_SUBMIT};
 use standards_core::workflow::transition::dispatch::Move;
 
-/// `signoff`'s options.
+// `signoff`'s options (a plain comment: a doc comment would replace the
+// subcommand's own description, since clap builds these arguments deferred).
 #[derive(Debug, clap::Args)]
 pub struct SignoffArgs {
     /// The person's reply that decided the sign-off, verbatim (kept in the `signed-off` event).

@@ -195,7 +195,9 @@ pub struct CadenceArgs {
     pub json: bool,
 }
 
-/// The options of a transition command that takes no other.
+// The options of a transition command that takes no other (a plain comment:
+// a doc comment would replace the subcommand's own description, since clap
+// builds these arguments deferred).
 #[derive(Debug, clap::Args)]
 pub struct JsonArgs {
     /// Print one JSON object on stdout instead of the next step (keys: TRANSITION JSON below); a refusal prints `{"ok": false, "error", "hint"}`.
