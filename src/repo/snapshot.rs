@@ -612,7 +612,12 @@ impl ObjectTree {
         match &self.source {
             Source::Tree(None) => {}
             Source::Tree(Some(id)) => {
-                walk_tree(&self.repo, *id, &mut String::new(), false, &mut out)?;
+                // Every tree of the project is read once: through a store
+                // dropped after the walk, so the pages they touched are not
+                // still mapped while the blobs are read (see `repo::objects`).
+                let own = super::objects::own_store(&self.repo);
+                let repo = own.as_deref().unwrap_or(&self.repo);
+                walk_tree(repo, *id, &mut String::new(), false, &mut out)?;
             }
             Source::Index(index) => {
                 let prefix = repo_prefix(&self.root_in_repo, "");
@@ -731,6 +736,7 @@ impl ObjectTree {
         match self.repo.find_blob(id) {
             Ok(mut blob) => {
                 super::reads::note();
+                super::objects::note_blob();
                 let bytes = std::rc::Rc::new(fitted(blob.take_data()));
                 share_blob(id, &bytes);
                 Ok(bytes)
