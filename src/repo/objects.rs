@@ -66,13 +66,23 @@ impl Drop for OwnStore {
 }
 
 static BLOBS_BESIDE: AtomicUsize = AtomicUsize::new(0);
+static BLOBS_WITH_INDEX: AtomicUsize = AtomicUsize::new(0);
 
 /// Counts a blob read by a snapshot, and whether a store of [`own_store`]
-/// was alive at the time (a pass that should have ended before).
+/// or the decoded index was alive at the time (a pass that should have
+/// ended before, a lean snapshot's index let go of).
 pub fn note_blob() {
     if LIVE.load(Ordering::Relaxed) > 0 {
         BLOBS_BESIDE.fetch_add(1, Ordering::Relaxed);
     }
+    if super::index::alive() {
+        BLOBS_WITH_INDEX.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Blobs the snapshots read while the decoded index was alive.
+pub fn blobs_with_index() -> usize {
+    BLOBS_WITH_INDEX.load(Ordering::Relaxed)
 }
 
 /// Blobs the snapshots read while a store of [`own_store`] was alive.

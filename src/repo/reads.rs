@@ -45,7 +45,8 @@ pub fn count() -> usize {
 /// blobs), `read from disk: <n>` (files only), `records parsed: <n>`
 /// (provenance blocks the scans parsed), `own object stores: <n>` (opened
 /// for one pass, see `repo::objects`) and `blobs read beside an own store:
-/// <n>` (read while such a pass was still open) to `err`.
+/// <n>` (read while such a pass was still open), `index decodes: <n>` and
+/// `blobs read while the index was decoded: <n>` to `err`.
 pub fn report(err: &mut dyn std::io::Write) {
     if cfg!(debug_assertions) && std::env::var_os(ENV).is_some() {
         let _ = writeln!(err, "files read: {}", count());
@@ -60,6 +61,12 @@ pub fn report(err: &mut dyn std::io::Write) {
             err,
             "blobs read beside an own store: {}",
             super::objects::blobs_beside()
+        );
+        let _ = writeln!(err, "index decodes: {}", super::index::decodes());
+        let _ = writeln!(
+            err,
+            "blobs read while the index was decoded: {}",
+            super::objects::blobs_with_index()
         );
     }
 }
