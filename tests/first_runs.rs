@@ -92,6 +92,39 @@ fn a_first_check_reads_the_markdown_after_letting_go_of_the_index() {
     }
 }
 
+/// The pre-commit hook checks each project of the repository; the projects
+/// share one decoded index (each staged check lets go of it otherwise), and
+/// each still sees its own staged content.
+#[test]
+fn the_pre_commit_hook_decodes_the_index_once_for_every_project() {
+    let (env, repo) = Env::repo();
+    for dir in ["app", "tools"] {
+        std::fs::create_dir_all(repo.join(dir).join(".standards")).unwrap();
+        env.run(&repo.join(dir), &["install"]).success();
+        write(repo.join(dir).join("notes.md"), "# Notes\n");
+    }
+    env.commit_all(&repo, "two projects");
+    write(repo.join("app/notes.md"), "# Notes, staged\n");
+    write(
+        repo.join("tools/.standards/MODE.md"),
+        "`ProjectMode`: `HYBRID`\n",
+    );
+    env.git(&repo, &["add", "-A"]);
+    let mut cmd = env.cmd(&repo);
+    cmd.args(["hook", "pre-commit"])
+        .env("GIT_STANDARDS_COUNT_READS", "1");
+    let out = cmd.output().unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the broken project fails: {said}");
+    assert!(said.contains("RT-005"), "{said}");
+    let decodes = said
+        .lines()
+        .find_map(|l| l.strip_prefix("index decodes: "))
+        .unwrap_or_else(|| panic!("no count in {said}"));
+    assert_eq!(decodes, "1", "{said}");
+}
+
 /// `check --ref` reads every tree of the commit through a store of its own
 /// and drops it before the first blob; the result is the same as the
 /// staged check's on the same content, as git says the index and HEAD agree.

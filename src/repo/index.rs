@@ -86,11 +86,26 @@ pub fn current_stamp(repo: &gix::Repository) -> Stamp {
     stamp(&repo.index_path())
 }
 
+thread_local! {
+    static HELD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Lets go of the decoded index this thread keeps: the next [`shared`]
 /// decodes the file again. For a reader that took what it needs (issue 27,
 /// item 3: 24 MB at 200,000 entries, held while the blobs were read).
+/// Nothing is let go after [`hold`].
 pub fn release() {
-    CACHE.with_borrow_mut(|cache| *cache = None);
+    if !HELD.get() {
+        CACHE.with_borrow_mut(|cache| *cache = None);
+    }
+}
+
+/// Keeps the decoded index for the rest of this thread's run, whoever lets
+/// go of it: a run that checks several projects of one index (the
+/// pre-commit hook) decodes it once for them all, as before the readers
+/// let go of it.
+pub fn hold() {
+    HELD.set(true);
 }
 
 /// [`shared`], without the cache-tree and the resolve-undo records, which
