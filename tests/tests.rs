@@ -28,6 +28,7 @@ mod cycle;
 mod demo;
 mod doors;
 mod events;
+mod first_runs;
 mod fixture;
 mod gates;
 mod hints;

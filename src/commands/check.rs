@@ -205,6 +205,8 @@ fn evaluate_snapshot(
     match source {
         Source::Worktree => {
             let tree = project.worktree()?;
+            // The index is not held while the files are read (issue 27).
+            tree.lean();
             if !runtime::installed(&tree) {
                 // Committed but absent from the working tree: restore, never reinstall.
                 if let Some(source) = crate::support::runtime::committed_runtime(project, &tree)? {
@@ -217,6 +219,8 @@ fn evaluate_snapshot(
         }
         Source::Staged => {
             let tree = project.index()?;
+            // The index is not held while the blobs are read (issue 27).
+            tree.lean();
             let head = project.head()?;
             let against = head.as_ref().map(|h| h.describe());
             Ok((run(&tree, head.as_ref())?, tree.describe(), against))

@@ -165,7 +165,12 @@ pub fn run_pre_commit(
             report(&e, ctx.err);
         }
     }
-    for found in crate::commands::hook::pre_commit_projects(&project)? {
+    let projects = crate::commands::hook::pre_commit_projects(&project)?;
+    if projects.len() > 1 {
+        // One decoded index serves every project's staged check.
+        crate::repo::index::hold();
+    }
+    for found in projects {
         let result = found.and_then(|p| {
             let mut sub = Context {
                 cwd: p.root().to_path_buf(),

@@ -21,6 +21,7 @@ pub mod notes;
 pub mod notes_config;
 pub mod notes_gc;
 pub mod notes_sync;
+pub mod objects;
 pub mod projects;
 pub mod reads;
 pub mod receive;

@@ -42,8 +42,11 @@ pub fn count() -> usize {
 }
 
 /// In debug builds with [`ENV`] set, writes `files read: <n>` (files and
-/// blobs), `read from disk: <n>` (files only) and `records parsed: <n>`
-/// (provenance blocks the scans parsed) to `err`.
+/// blobs), `read from disk: <n>` (files only), `records parsed: <n>`
+/// (provenance blocks the scans parsed), `own object stores: <n>` (opened
+/// for one pass, see `repo::objects`) and `blobs read beside an own store:
+/// <n>` (read while such a pass was still open), `index decodes: <n>` and
+/// `blobs read while the index was decoded: <n>` to `err`.
 pub fn report(err: &mut dyn std::io::Write) {
     if cfg!(debug_assertions) && std::env::var_os(ENV).is_some() {
         let _ = writeln!(err, "files read: {}", count());
@@ -52,6 +55,18 @@ pub fn report(err: &mut dyn std::io::Write) {
             err,
             "records parsed: {}",
             standards_core::records::scan::parsed()
+        );
+        let _ = writeln!(err, "own object stores: {}", super::objects::opened());
+        let _ = writeln!(
+            err,
+            "blobs read beside an own store: {}",
+            super::objects::blobs_beside()
+        );
+        let _ = writeln!(err, "index decodes: {}", super::index::decodes());
+        let _ = writeln!(
+            err,
+            "blobs read while the index was decoded: {}",
+            super::objects::blobs_with_index()
         );
     }
 }

@@ -142,8 +142,13 @@ type Entries = BTreeMap<String, (gix::ObjectId, Kind)>;
 
 /// Where the entries of an object snapshot come from.
 enum Source {
-    /// The index, shared (a snapshot of the file at open time).
-    Index(gix::worktree::Index),
+    /// The index, shared (a snapshot of the file at open time), and the
+    /// stamp of that file. A lean snapshot lets go of it once its entries
+    /// are materialised ([`ObjectTree::lean`]).
+    Index(
+        std::cell::RefCell<Option<gix::worktree::Index>>,
+        super::index::Stamp,
+    ),
     /// The project's tree of a commit or merge result; `None` when the
     /// commit has no folder at the project root.
     Tree(Option<gix::ObjectId>),
@@ -243,6 +248,8 @@ pub struct ObjectTree {
     markdown: std::cell::OnceCell<std::rc::Rc<Vec<String>>>,
     /// The commit this tree comes from, if any.
     pub commit: Option<gix::ObjectId>,
+    /// Whether to let go of the decoded index once the entries are materialised.
+    lean: std::cell::Cell<bool>,
 }
 
 /// Adds to `out` the entries of the tree `id` below `prefix` (project-relative,
@@ -462,11 +469,12 @@ impl ObjectTree {
     /// The staged content. A conflicted path shows its "ours" stage; its
     /// conflict is reported through [`Tree::unmerged`].
     pub(super) fn from_index(repo: &gix::Repository, root_in_repo: &str) -> Result<Self, Error> {
+        let stamp = super::index::current_stamp(repo);
         let index = super::index::entries(repo)?;
         Ok(ObjectTree {
             repo: repo.clone(),
             description: "the index".into(),
-            source: Source::Index(index),
+            source: Source::Index(std::cell::RefCell::new(Some(index)), stamp),
             root_in_repo: root_in_repo.to_string(),
             entries: std::cell::OnceCell::new(),
             unmerged: unmerged_standards(repo, root_in_repo)?,
@@ -475,6 +483,7 @@ impl ObjectTree {
             digest: Default::default(),
             markdown: Default::default(),
             commit: None,
+            lean: Default::default(),
         })
     }
 
@@ -533,6 +542,7 @@ impl ObjectTree {
             digest: Default::default(),
             markdown: Default::default(),
             commit,
+            lean: Default::default(),
         })
     }
 
@@ -540,8 +550,35 @@ impl ObjectTree {
     pub fn tree_id(&self) -> Option<gix::ObjectId> {
         match self.source {
             Source::Tree(id) => id,
-            Source::Index(_) => None,
+            Source::Index(..) => None,
         }
+    }
+
+    /// For an index snapshot: once its entries are materialised, let go of
+    /// the decoded index (and the process's shared copy of it), so it is
+    /// not held while the blobs are read: 24 MB at 200,000 entries (issue
+    /// 27, item 3). A path outside the entries is then looked up in the
+    /// index read anew, refused when the file changed since the snapshot.
+    pub fn lean(&self) {
+        self.lean.set(true);
+        if self.entries.get().is_some() {
+            self.release_index();
+        }
+    }
+
+    /// Lets go of the index once: one read anew later is kept.
+    fn release_index(&self) {
+        self.lean.set(false);
+        if let Source::Index(index, _) = &self.source {
+            if index.borrow_mut().take().is_some() {
+                super::index::release();
+            }
+        }
+    }
+
+    /// Whether the decoded index is held (a test seam).
+    pub fn holds_index(&self) -> bool {
+        matches!(&self.source, Source::Index(index, _) if index.borrow().is_some())
     }
 
     /// Materialises the entries now from `parent`'s, when both are trees
@@ -567,7 +604,7 @@ impl ObjectTree {
         else {
             return Ok(());
         };
-        if matches!(self.source, Source::Index(_)) {
+        if matches!(self.source, Source::Index(..)) {
             return Ok(());
         }
         let mut changes = Vec::new();
@@ -603,6 +640,9 @@ impl ObjectTree {
         if self.entries.get().is_none() {
             let entries = self.walk()?;
             let _ = self.entries.set(std::rc::Rc::new(entries));
+            if self.lean.get() {
+                self.release_index();
+            }
         }
         Ok(())
     }
@@ -612,9 +652,16 @@ impl ObjectTree {
         match &self.source {
             Source::Tree(None) => {}
             Source::Tree(Some(id)) => {
-                walk_tree(&self.repo, *id, &mut String::new(), false, &mut out)?;
+                // Every tree of the project is read once: through a store
+                // dropped after the walk, so the pages they touched are not
+                // still mapped while the blobs are read (see `repo::objects`).
+                let own = super::objects::own_store(&self.repo);
+                let repo = own.as_deref().unwrap_or(&self.repo);
+                walk_tree(repo, *id, &mut String::new(), false, &mut out)?;
             }
-            Source::Index(index) => {
+            Source::Index(index, _) => {
+                let index = self.held_index(index)?;
+                let index = &index;
                 let prefix = repo_prefix(&self.root_in_repo, "");
                 for e in index.entries() {
                     let path = e.path(index);
@@ -645,11 +692,43 @@ impl ObjectTree {
     }
 
     fn entries(&self) -> &Entries {
-        self.entries.get_or_init(|| {
+        let entries = self.entries.get_or_init(|| {
             // A damaged tree reads as empty here; the commands that must
             // refuse it call [`ObjectTree::load`] first.
             std::rc::Rc::new(self.walk().unwrap_or_default())
-        })
+        });
+        if self.lean.get() {
+            self.release_index();
+        }
+        entries
+    }
+
+    /// The decoded index of an index snapshot: the one it holds, or, after
+    /// a lean snapshot let go of it, the file read anew when it is still the
+    /// version the snapshot was taken of.
+    fn held_index(
+        &self,
+        index: &std::cell::RefCell<Option<gix::worktree::Index>>,
+    ) -> Result<gix::worktree::Index, Error> {
+        if let Some(index) = index.borrow().as_ref() {
+            return Ok(index.clone());
+        }
+        let Source::Index(_, stamp) = &self.source else {
+            unreachable!("only an index snapshot holds an index");
+        };
+        let changed = || Error::Refused {
+            message: "the index changed while it was being read".into(),
+            hint: Some("run the command again".into()),
+        };
+        if super::index::current_stamp(&self.repo) != *stamp {
+            return Err(changed());
+        }
+        let again = super::index::shared(&self.repo)?;
+        if super::index::current_stamp(&self.repo) != *stamp {
+            return Err(changed());
+        }
+        *index.borrow_mut() = Some(again.clone());
+        Ok(again)
     }
 
     /// What is at the project path `path`: from the materialised entries when
@@ -671,7 +750,9 @@ impl ObjectTree {
             }
         }
         match &self.source {
-            Source::Index(index) => {
+            Source::Index(index, _) => {
+                let index = self.held_index(index).map_err(|e| e.to_string())?;
+                let index = &index;
                 let full = repo_prefix(&self.root_in_repo, path);
                 let full = full.as_bytes().as_bstr();
                 for stage in [Stage::Unconflicted, Stage::Ours, Stage::Base, Stage::Theirs] {
@@ -731,6 +812,7 @@ impl ObjectTree {
         match self.repo.find_blob(id) {
             Ok(mut blob) => {
                 super::reads::note();
+                super::objects::note_blob();
                 let bytes = std::rc::Rc::new(fitted(blob.take_data()));
                 share_blob(id, &bytes);
                 Ok(bytes)

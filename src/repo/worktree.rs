@@ -152,8 +152,19 @@ pub struct WorktreeTree {
     root: PathBuf,
     root_in_repo: String,
     folders: Folders,
-    /// The index as it was when the snapshot was opened.
-    index: gix::worktree::Index,
+    /// The index as it was when the snapshot was opened; a lean snapshot
+    /// lets go of it once the Markdown is listed ([`WorktreeTree::lean`]).
+    index: RefCell<Option<gix::worktree::Index>>,
+    /// The stamp of the index file the snapshot was opened on.
+    stamp: super::index::Stamp,
+    /// Whether to let go of the index once the Markdown is listed.
+    lean: Cell<bool>,
+    /// After a lean snapshot let go of the index: the listed Markdown files
+    /// whose content is their index blob (with its size), as the walk
+    /// decided; any other file is read from disk.
+    clean: RefCell<Option<HashMap<String, (gix::ObjectId, u64)>>>,
+    /// The unmerged `.standards/` paths of the index at open time.
+    unmerged: Vec<String>,
     reuse: StatReuse,
     /// The Markdown listing: a walk of the whole tree with the ignore rules,
     /// done once per snapshot however many readers ask.
@@ -172,7 +183,9 @@ impl WorktreeTree {
         root: PathBuf,
         root_in_repo: String,
     ) -> Result<Self, Error> {
+        let stamp = super::index::current_stamp(repo);
         let index = super::index::entries(repo)?;
+        let unmerged = unmerged_standards(repo, &root_in_repo)?;
         let reuse = StatReuse {
             enabled: conversion_free_config(repo),
             options: repo.stat_options().unwrap_or_default(),
@@ -190,7 +203,11 @@ impl WorktreeTree {
             folders: Folders::new(root.clone()),
             root,
             root_in_repo,
-            index,
+            index: RefCell::new(Some(index)),
+            stamp,
+            lean: Cell::new(false),
+            clean: RefCell::new(None),
+            unmerged,
             reuse,
             markdown: OnceCell::new(),
             kept: RefCell::new(HashMap::new()),
@@ -204,6 +221,74 @@ impl WorktreeTree {
         &self.root
     }
 
+    /// Lets go of the decoded index once the Markdown is listed, so it is
+    /// not held while the files are read: 24 MB at 200,000 entries (issue
+    /// 27, item 3). The listed files keep what the walk decided; a reader
+    /// that needs the index later reads it anew, while the file is still
+    /// the version the snapshot was opened on.
+    pub fn lean(&self) {
+        self.lean.set(true);
+        if self.markdown.get().is_some() {
+            self.release_index();
+        }
+    }
+
+    /// Whether the decoded index is held (a test seam).
+    pub fn holds_index(&self) -> bool {
+        self.index.borrow().is_some()
+    }
+
+    fn release_index(&self) {
+        self.lean.set(false);
+        let Some(index) = self.index.borrow_mut().take() else {
+            return;
+        };
+        let decided = self.reuse.decided.borrow();
+        let prefix = self.in_repo("");
+        let mut clean = HashMap::new();
+        for (pos, e) in index.entries().iter().enumerate() {
+            if decided.get(pos) != Some(&CLEAN) {
+                continue;
+            }
+            let p = e.path(&index).to_str_lossy();
+            let rel = if self.root_in_repo.is_empty() {
+                &p[..]
+            } else {
+                match p
+                    .strip_prefix(prefix.as_str())
+                    .and_then(|r| r.strip_prefix('/'))
+                {
+                    Some(rel) => rel,
+                    None => continue,
+                }
+            };
+            clean.insert(rel.to_string(), (e.id, u64::from(e.stat.size)));
+        }
+        *self.clean.borrow_mut() = Some(clean);
+        drop(decided);
+        *self.reuse.decided.borrow_mut() = Vec::new();
+        drop(index);
+        super::index::release();
+    }
+
+    /// The decoded index: the one the snapshot holds, or, after a lean
+    /// snapshot let go of it, the file read anew while it is still the
+    /// version the snapshot was opened on (`None` once it changed).
+    fn index(&self) -> Option<gix::worktree::Index> {
+        if let Some(index) = self.index.borrow().as_ref() {
+            return Some(index.clone());
+        }
+        if super::index::current_stamp(&self.repo) != self.stamp {
+            return None;
+        }
+        let again = super::index::shared(&self.repo).ok()?;
+        if super::index::current_stamp(&self.repo) != self.stamp {
+            return None;
+        }
+        *self.index.borrow_mut() = Some(again.clone());
+        Some(again)
+    }
+
     fn in_repo(&self, rel: &str) -> String {
         if self.root_in_repo.is_empty() {
             rel.to_string()
@@ -215,9 +300,11 @@ impl WorktreeTree {
     }
 
     fn tracked(&self, rel_top: &str) -> bool {
-        self.index
-            .entry_index_by_path(rel_top.as_bytes().as_bstr())
-            .is_ok()
+        self.index().is_some_and(|index| {
+            index
+                .entry_index_by_path(rel_top.as_bytes().as_bstr())
+                .is_ok()
+        })
     }
 
     /// Project-relative paths of the untracked files and symbolic links that
@@ -261,10 +348,14 @@ impl WorktreeTree {
 
     /// git's ignore rules for this working tree, asked path by path.
     fn ignore_rules(&self) -> Result<IgnoreRules<'_>, Error> {
+        let index = self.index().ok_or_else(|| Error::Refused {
+            message: "the index changed while the working tree was being read".into(),
+            hint: Some("run the command again".into()),
+        })?;
         let stack = self
             .repo
             .excludes(
-                &self.index,
+                &index,
                 None,
                 gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
             )
@@ -277,19 +368,22 @@ impl WorktreeTree {
     /// whether its stat data still match the index.
     fn list_markdown(&self) -> Vec<String> {
         let mut out = BTreeSet::new();
+        let Some(index) = self.index() else {
+            return Vec::new();
+        };
         let prefix = self.in_repo("");
-        for e in self.index.entries() {
+        for e in index.entries() {
             if e.mode.is_submodule() {
                 continue;
             }
-            let p = e.path(&self.index);
+            let p = e.path(&index);
             let in_root = self.root_in_repo.is_empty()
                 || (p.starts_with(prefix.as_bytes()) && p.get(prefix.len()) == Some(&b'/'));
             if in_root && p.ends_with(b".md") {
                 out.insert(strip_root(&p.to_str_lossy(), &self.root_in_repo).to_string());
             }
         }
-        let mut decided = vec![0u8; self.index.entries().len()];
+        let mut decided = vec![0u8; index.entries().len()];
         let mut folder_seen: Option<String> = None;
         // Tracked files deleted from disk are skipped by the readers (they are Missing).
         let walked = self.walk(&mut |listed, rel, kind, tracked, ignored| {
@@ -311,10 +405,7 @@ impl WorktreeTree {
                 }
                 return;
             }
-            if let Ok(pos) = self
-                .index
-                .entry_index_by_path(self.in_repo(rel).as_bytes().as_bstr())
-            {
+            if let Ok(pos) = index.entry_index_by_path(self.in_repo(rel).as_bytes().as_bstr()) {
                 decided[pos] = match self.clean_entry(listed.fd(), rel) {
                     Some(_) => CLEAN,
                     None => CHANGED,
@@ -324,6 +415,10 @@ impl WorktreeTree {
         if walked.is_ok() {
             *self.reuse.decided.borrow_mut() = decided;
         }
+        drop(index);
+        if self.lean.get() && walked.is_ok() {
+            self.release_index();
+        }
         out.into_iter().collect()
     }
 
@@ -332,12 +427,12 @@ impl WorktreeTree {
         let folder = prefix.trim_end_matches('/');
         let mut out = BTreeSet::new();
         let top = self.in_repo(folder);
-        if let Some(range) = self
-            .index
-            .prefixed_entries_range(format!("{top}/").as_bytes().as_bstr())
-        {
-            for e in &self.index.entries()[range] {
-                let p = e.path(&self.index).to_str_lossy();
+        let Some(index) = self.index() else {
+            return Vec::new();
+        };
+        if let Some(range) = index.prefixed_entries_range(format!("{top}/").as_bytes().as_bstr()) {
+            for e in &index.entries()[range] {
+                let p = e.path(&index).to_str_lossy();
                 if !e.mode.is_submodule() && p.ends_with(".md") {
                     out.insert(strip_root(&p, &self.root_in_repo).to_string());
                 }
@@ -393,8 +488,11 @@ impl WorktreeTree {
         if !self.reuse.enabled {
             return;
         }
-        for e in self.index.entries() {
-            let p = e.path(&self.index);
+        let Some(index) = self.index() else {
+            return;
+        };
+        for e in index.entries() {
+            let p = e.path(&index);
             if p != ".gitattributes" && !p.ends_with(b"/.gitattributes") {
                 continue;
             }
@@ -483,15 +581,14 @@ impl WorktreeTree {
             return None;
         }
         let pos = self.index_position(rel)?;
-        let entry = &self.index.entries()[pos];
+        let index = self.index()?;
+        let entry = &index.entries()[pos];
         if entry.stage_raw() != 0
             || !(entry.mode == Mode::FILE || entry.mode == Mode::FILE_EXECUTABLE)
             || entry
                 .flags
                 .intersects(Flags::ASSUME_VALID | Flags::SKIP_WORKTREE | Flags::INTENT_TO_ADD)
-            || entry
-                .stat
-                .is_racy(self.index.timestamp(), self.reuse.options)
+            || entry.stat.is_racy(index.timestamp(), self.reuse.options)
         {
             return None;
         }
@@ -507,7 +604,7 @@ impl WorktreeTree {
 
     /// Where the index holds `rel` (project-relative), if it does.
     fn index_position(&self, rel: &str) -> Option<usize> {
-        self.index
+        self.index()?
             .entry_index_by_path(self.in_repo(rel).as_bytes().as_bstr())
             .ok()
     }
@@ -518,9 +615,15 @@ impl WorktreeTree {
         if !self.reuse.enabled {
             return None;
         }
+        // A lean snapshot that let go of the index knows the clean files
+        // the walk met; any other file is read from disk.
+        if let Some(clean) = self.clean.borrow().as_ref() {
+            return clean.get(rel).copied();
+        }
         let pos = self.index_position(rel)?;
+        let index = self.index()?;
         let found = |pos: usize| {
-            let entry = &self.index.entries()[pos];
+            let entry = &index.entries()[pos];
             (entry.id, u64::from(entry.stat.size))
         };
         // The walk decided for every tracked Markdown file it met; one it did
@@ -566,6 +669,7 @@ impl WorktreeTree {
     fn blob(&self, id: gix::ObjectId) -> Option<Node> {
         let mut blob = self.repo.find_blob(id).ok()?;
         super::reads::note();
+        super::objects::note_blob();
         Some(Node::File(super::snapshot::fitted(blob.take_data())))
     }
 
@@ -722,7 +826,7 @@ impl Tree for WorktreeTree {
     }
 
     fn unmerged(&self) -> Vec<String> {
-        unmerged_standards(&self.repo, &self.root_in_repo).unwrap_or_default()
+        self.unmerged.clone()
     }
 
     fn stages(&self, path: &str) -> Option<Stages> {
