@@ -303,7 +303,7 @@ fn a_record_of_another_process_moves_no_branch() {
 /// A commit one step ahead of `main` (a child of its tip) or beside it (a
 /// sibling, as an amend looks) that another branch already holds is
 /// arriving history, not a commit `git commit` just made: moving `main` to
-/// it with `git branch -f`, `git reset --hard` or `git update-ref` is judged by the guard like a fast-forward, with or without a
+/// it with `git branch -f`, `git reset --hard`, `git update-ref` or a push is judged by the guard like a fast-forward, with or without a
 /// pre-commit record. A commit made with `--no-verify` (no record) still
 /// passes as a plain commit.
 #[test]
@@ -336,6 +336,27 @@ fn a_child_or_sibling_of_main_taken_from_another_branch_is_judged() {
     s.refused(repo, &["branch", "-f", "main", "child"]);
     s.refused(repo, &["branch", "-f", "main", "sibling"]);
     s.refused(repo, &["update-ref", "refs/heads/main", &child]);
+    // A push runs the hook in the git folder with `GIT_DIR=.`: the guard
+    // opens the repository there, refuses main and lets another branch be.
+    s.refused(repo, &["push", "-q", ".", "child:main"]);
+    s.ok(repo, &["push", "-q", ".", "child:elsewhere"]);
+    assert_eq!(s.tip("elsewhere"), child);
+    // The same from a clone: the pushed objects wait in git's quarantine.
+    let clone = s.env.dir.path().join("clone");
+    s.ok(
+        repo,
+        &[
+            "clone",
+            "-q",
+            repo.to_str().unwrap(),
+            clone.to_str().unwrap(),
+        ],
+    );
+    s.ok(&clone, &["checkout", "-q", "-b", "more", "origin/child"]);
+    write(clone.join("app.py"), "print(\"more\")\n");
+    s.ok(&clone, &["commit", "-q", "--no-verify", "-am", "more"]);
+    s.refused(&clone, &["push", "-q", "origin", "more:main"]);
+    s.ok(&clone, &["push", "-q", "origin", "more:more"]);
     // main checked out, with a fresh pre-commit record of a finished commit.
     s.ok(repo, &["checkout", "-q", "main"]);
     for target in [&child, &sibling] {

@@ -50,7 +50,7 @@ use crate::error::Error;
 /// [`Project::discover`] from the same folder: one discovery per process.
 pub fn color_setting(start: &Path) -> Option<String> {
     let start = std::path::absolute(start).ok()?;
-    let repo = gix::discover_with_environment_overrides(&start).ok()?;
+    let repo = discover_from_environment(&start).ok()?;
     let value = {
         let config = repo.config_snapshot();
         ["color.standards", "color.ui"]
@@ -59,6 +59,24 @@ pub fn color_setting(start: &Path) -> Option<String> {
     };
     DISCOVERED.with(|d| *d.borrow_mut() = Some((start, repo)));
     value
+}
+
+/// gix's discovery with git's environment (`GIT_DIR`, the quarantine's
+/// object folders), after making a relative `GIT_DIR` absolute: git runs a
+/// push's hooks in the git folder with `GIT_DIR=.`, which gix takes for a
+/// working tree and looks for `./.git` in (so every push into a non-bare
+/// repository with the hooks installed failed to open it).
+fn discover_from_environment(start: &Path) -> Result<gix::Repository, impl std::fmt::Display> {
+    if let Some(dir) = std::env::var_os("GIT_DIR").filter(|v| !v.is_empty()) {
+        let dir = PathBuf::from(dir);
+        if dir.is_relative() {
+            let joined = start.join(&dir);
+            let absolute = std::fs::canonicalize(&joined).unwrap_or(joined);
+            // Before any thread starts: discovery is the process's first step.
+            std::env::set_var("GIT_DIR", absolute);
+        }
+    }
+    gix::discover_with_environment_overrides(start)
 }
 
 thread_local! {
@@ -198,7 +216,7 @@ impl Project {
         }
         let mut repo = match discovered_at(&start) {
             Some(repo) => repo,
-            None => gix::discover_with_environment_overrides(&start).map_err(|e| {
+            None => discover_from_environment(&start).map_err(|e| {
                 unsupported_format(&start).unwrap_or_else(|| Error::NotARepository {
                     path: start.clone(),
                     reason: e.to_string(),
@@ -230,7 +248,12 @@ impl Project {
                     config.boolean("core.bare") == Some(true),
                 )
             };
-            if !configured && !bare {
+            // Except in the git folder itself (a push's hooks run there):
+            // git has no working tree to offer then, and the project is the
+            // one the git folder belongs to.
+            let in_git_dir =
+                std::fs::canonicalize(&start).ok() == std::fs::canonicalize(repo.git_dir()).ok();
+            if !configured && !bare && !in_git_dir {
                 repo.set_workdir(Some(start.clone()))
                     .map_err(|e| Error::io(&start, std::io::Error::other(e.to_string())))?;
             }
