@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::{read, write, Env};
-use crate::hooks::{bin_dir, said};
+use crate::hooks::{bin_dir, git_with_first_on_path, said};
 use crate::merge_guard::signed_off;
 
 /// A brownfield install on `main` with the default hooks installed and
@@ -49,23 +49,7 @@ impl Setup {
     }
 
     fn git(&self, dir: &Path, args: &[&str]) -> std::process::Output {
-        let path = format!(
-            "{}:{}",
-            self.wrapper.display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
-        let sealed = self.env.cmd(dir);
-        std::process::Command::new("git")
-            .envs(
-                sealed
-                    .get_envs()
-                    .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_owned()))),
-            )
-            .env("PATH", path)
-            .current_dir(dir)
-            .args(args)
-            .output()
-            .unwrap()
+        git_with_first_on_path(&self.env, dir, &self.wrapper, args)
     }
 
     fn ok(&self, dir: &Path, args: &[&str]) {

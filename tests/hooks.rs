@@ -22,9 +22,20 @@ pub(crate) fn install_hooks(repo: &Path) {
 
 /// Runs git with the binary's folder on PATH, so the hooks find `git-standards`.
 pub(crate) fn git(env: &Env, repo: &Path, args: &[&str]) -> std::process::Output {
+    git_with_first_on_path(env, repo, &bin_dir(), args)
+}
+
+/// Runs git in `repo` with `env`'s sealed environment and `first` at the
+/// head of PATH (where the hooks look for `git-standards`).
+pub(crate) fn git_with_first_on_path(
+    env: &Env,
+    repo: &Path,
+    first: &Path,
+    args: &[&str],
+) -> std::process::Output {
     let path = format!(
         "{}:{}",
-        bin_dir().display(),
+        first.display(),
         std::env::var("PATH").unwrap_or_default()
     );
     let sealed = env.cmd(repo);

@@ -514,26 +514,23 @@ mod tests {
         for version in ["2", "3", "4"] {
             let dir = tempfile::tempdir().unwrap();
             let root = dir.path();
-            let run = |args: &[&str]| -> String {
-                let o = std::process::Command::new("git")
+            let output = |args: &[&str]| {
+                std::process::Command::new("git")
                     .current_dir(root)
                     .env("GIT_CONFIG_GLOBAL", "/dev/null")
                     .env("GIT_CONFIG_SYSTEM", "/dev/null")
                     .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
                     .args(args)
                     .output()
-                    .unwrap();
-                String::from_utf8_lossy(&o.stdout).trim().to_string()
+                    .unwrap()
+            };
+            let run = |args: &[&str]| -> String {
+                String::from_utf8_lossy(&output(args).stdout)
+                    .trim()
+                    .to_string()
             };
             let git = |args: &[&str]| {
-                let o = std::process::Command::new("git")
-                    .current_dir(root)
-                    .env("GIT_CONFIG_GLOBAL", "/dev/null")
-                    .env("GIT_CONFIG_SYSTEM", "/dev/null")
-                    .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-                    .args(args)
-                    .output()
-                    .unwrap();
+                let o = output(args);
                 assert!(o.status.success(), "{args:?}: {o:?}");
             };
             git(&["init", "-q", "-b", "main"]);
