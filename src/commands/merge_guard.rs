@@ -430,8 +430,7 @@ fn ref_update(
             let parents = |id: ObjectId| refs::parents(project, id);
             let of_new = parents(new)?;
             if (of_new == [old] || of_new == parents(old)?)
-                && refs::held_by_another_ref(project, new, &format!("refs/heads/{target}"))
-                    .is_none()
+                && !refs::held_by_another_ref(project, new, &format!("refs/heads/{target}"), old)
             {
                 return Ok(());
             }

@@ -2,7 +2,7 @@
 //! merge bases, objects, and moving a ref by compare-and-swap. Every function
 //! takes the [`Project`], so the raw repository never leaves `repo`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{ObjectId, Project};
 use crate::error::Error;
@@ -101,18 +101,30 @@ pub fn merge_base(project: &Project, a: ObjectId, b: ObjectId) -> Option<ObjectI
         .map(|b| b.detach())
 }
 
-/// The first ref other than `except` (a full ref name) that already holds
-/// the commit `id`: a branch or remote-tracking branch whose history
-/// contains it, or a tag pointing at it. A commit `git commit` has just
-/// made is held by no ref; one a branch update takes from another line of
-/// work (`git branch -f`, `git reset --hard <branch>`, `git update-ref`)
-/// is. A ref that cannot be read is skipped; a history that cannot be
-/// walked counts as holding it (the caller then judges the update).
-pub fn held_by_another_ref(project: &Project, id: ObjectId, except: &str) -> Option<String> {
-    let platform = project.repo.references().ok()?;
-    let all = platform.all().ok()?;
-    for r in all.flatten() {
-        let mut r = r;
+/// Whether a ref other than `except` (a full ref name) already holds the
+/// commit `id`: a tag or any ref pointing at it, or a branch or
+/// remote-tracking branch whose history contains it. A commit `git commit`
+/// has just made is held by none; one a branch update takes from another
+/// line of work (`git branch -f`, `git reset --hard <branch>`, `git
+/// update-ref`) is. `outside` is a commit whose history cannot hold `id`
+/// (the branch's old tip, when `id` is its child or sibling): one walk from
+/// every other branch tip, hidden behind it, visits only the commits the
+/// other branches have beyond it. A ref that cannot be read is skipped; a
+/// walk that fails counts as holding it (the caller then judges the update).
+pub fn held_by_another_ref(
+    project: &Project,
+    id: ObjectId,
+    except: &str,
+    outside: ObjectId,
+) -> bool {
+    let Ok(platform) = project.repo.references() else {
+        return true;
+    };
+    let Ok(all) = platform.all() else {
+        return true;
+    };
+    let mut tips = BTreeSet::new();
+    for mut r in all.flatten() {
         let name = r.name().as_bstr().to_string();
         if name == except {
             continue;
@@ -121,18 +133,28 @@ pub fn held_by_another_ref(project: &Project, id: ObjectId, except: &str) -> Opt
             continue;
         };
         if tip == id {
-            return Some(name);
+            return true;
         }
         let history = name.starts_with("refs/heads/") || name.starts_with("refs/remotes/");
-        if history && is_commit(project, tip) {
-            match project.repo.merge_base(id, tip) {
-                Ok(Some(base)) if base.detach() == id => return Some(name),
-                Ok(_) => {}
-                Err(_) => return Some(name),
-            }
+        if history && tip != outside && is_commit(project, tip) {
+            tips.insert(tip);
         }
     }
-    None
+    if tips.is_empty() {
+        return false;
+    }
+    let walk = match project.repo.rev_walk(tips).with_hidden([outside]).all() {
+        Ok(walk) => walk,
+        Err(_) => return true,
+    };
+    for info in walk {
+        match info {
+            Ok(info) if info.id == id => return true,
+            Ok(_) => {}
+            Err(_) => return true,
+        }
+    }
+    false
 }
 
 /// The bytes of the object `id`, or `None` when it cannot be read.
