@@ -7,22 +7,14 @@
 use std::path::Path;
 
 use standards_core::check::{self, Options};
+
+use crate::common::Rng;
 use standards_core::model::tree::{MemTree, Node, Tree};
 use standards_core::model::vocab::ProjectMode;
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
+/// The shared xorshift generator, so failures reproduce; indices here are `usize`.
+fn below(rng: &mut Rng, n: usize) -> usize {
+    rng.below(n as u64) as usize
 }
 
 const INSERTS: [&str; 12] = [
@@ -42,35 +34,35 @@ const INSERTS: [&str; 12] = [
 
 fn mangle(text: &str, rng: &mut Rng) -> String {
     let mut lines: Vec<String> = text.split_inclusive('\n').map(str::to_string).collect();
-    match rng.below(8) {
+    match below(rng, 8) {
         0 => {
             // Truncate at an arbitrary byte, then back to a char boundary.
-            let mut cut = rng.below(text.len() + 1);
+            let mut cut = below(rng, text.len() + 1);
             while !text.is_char_boundary(cut) {
                 cut -= 1;
             }
             return text[..cut].to_string();
         }
         1 if !lines.is_empty() => {
-            let i = rng.below(lines.len());
+            let i = below(rng, lines.len());
             lines.remove(i);
         }
         2 if !lines.is_empty() => {
-            let i = rng.below(lines.len());
+            let i = below(rng, lines.len());
             let l = lines[i].clone();
             lines.insert(i, l);
         }
         3 if lines.len() > 1 => {
-            let (a, b) = (rng.below(lines.len()), rng.below(lines.len()));
+            let (a, b) = (below(rng, lines.len()), below(rng, lines.len()));
             lines.swap(a, b);
         }
         4 => return text.replace('\n', "\r\n"),
         5 => return format!("\u{feff}{text}"),
         _ => {
-            let at = rng.below(lines.len() + 1);
-            let what = INSERTS[rng.below(INSERTS.len())];
+            let at = below(rng, lines.len() + 1);
+            let what = INSERTS[below(rng, INSERTS.len())];
             let mut line = lines.get(at).cloned().unwrap_or_default();
-            let mut pos = rng.below(line.len() + 1);
+            let mut pos = below(rng, line.len() + 1);
             while !line.is_char_boundary(pos) {
                 pos -= 1;
             }

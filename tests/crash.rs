@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use git_standards::commands::{artifact, install};
 use standards_core::setup::install as setup_install;
 
+use crate::common::Rng;
 use crate::fixture::{snapshot, Project};
 
 const VERSION: &str = ".standards/VERSION.json";
@@ -219,32 +220,21 @@ fn artifact_init_with_its_active_work_path_is_one_journaled_operation() {
     assert_eq!(hit, artifact::JOURNAL_FAILPOINTS.len());
 }
 
-/// A small deterministic generator (xorshift), seeded from the clock and
-/// printed, so a failing trial can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn new() -> Rng {
-        let seed = std::env::var("CRASH_SEED")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .unwrap()
-                    .as_nanos() as u64
-                    | 1
-            });
-        eprintln!("crash trials: CRASH_SEED={seed}");
-        Rng(seed)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n.max(1)
-    }
+/// The shared xorshift generator, seeded from the clock (or `CRASH_SEED`)
+/// and printed, so a failing trial can be replayed.
+fn seeded() -> Rng {
+    let seed = std::env::var("CRASH_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as u64
+                | 1
+        });
+    eprintln!("crash trials: CRASH_SEED={seed}");
+    Rng(seed)
 }
 
 /// Starts `args`, kills it with SIGKILL after a random part of `typical`;
@@ -292,7 +282,7 @@ const TRIALS: usize = 100;
 
 #[test]
 fn install_and_artifact_init_survive_sigkill_at_random_moments() {
-    let mut rng = Rng::new();
+    let mut rng = seeded();
 
     let p = Project::brown();
     p.commit("installed");

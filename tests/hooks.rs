@@ -38,15 +38,8 @@ pub(crate) fn git_with_first_on_path(
         first.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let sealed = env.cmd(repo);
-    std::process::Command::new("git")
-        .envs(
-            sealed
-                .get_envs()
-                .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_owned()))),
-        )
+    env.sealed("git", repo)
         .env("PATH", path)
-        .current_dir(repo)
         .args(args)
         .output()
         .unwrap()

@@ -216,15 +216,7 @@ fn the_installed_reference_transaction_hook_refuses_a_fast_forward() {
 #[test]
 fn the_installed_pre_push_hook_refuses_pushing_cycle_state_to_main() {
     let (env, repo) = installed();
-    let remote = env.dir.path().join("remote.git");
-    env.git(
-        env.dir.path(),
-        &["init", "-q", "--bare", remote.to_str().unwrap()],
-    );
-    env.git(
-        &repo,
-        &["remote", "add", "origin", remote.to_str().unwrap()],
-    );
+    env.bare_origin(&repo);
     env.git(&repo, &["push", "-q", "origin", "main"]);
     env.run(&repo, &["hooks", "install", "--pre-push"])
         .success();

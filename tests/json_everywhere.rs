@@ -282,15 +282,7 @@ fn every_json_command_succeeds_in_json() {
     let (env3, ready) = crate::agent_hooks::at_signoff(&[]);
     answer(&env3, &ready, &["signoff"], true);
     // The notes shared with a bare remote on disk.
-    let remote = env.dir.path().join("remote.git");
-    env.git(
-        env.dir.path(),
-        &["init", "-q", "--bare", remote.to_str().unwrap()],
-    );
-    env.git(
-        &repo,
-        &["remote", "add", "origin", remote.to_str().unwrap()],
-    );
+    env.bare_origin(&repo);
     ok(&["notes", "sync"]);
     // A STATE.md conflict, resolved.
     env.commit_all(&repo, "cancelled");

@@ -13,7 +13,7 @@
 use std::path::Path;
 
 use crate::audit::{cycle_anchor, project_anchor};
-use crate::common::{write, Env};
+use crate::common::{write, Env, Rng};
 
 const PINNED: &str = "fixtures/log/pinned.txt";
 
@@ -244,19 +244,6 @@ fn same(got: &str, want: &str) {
             got.lines().nth(first),
             want.lines().nth(first)
         );
-    }
-}
-
-/// A small deterministic generator (xorshift), so the trail is the same on
-/// every run without a fixture.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
     }
 }
 

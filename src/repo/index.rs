@@ -136,12 +136,7 @@ mod tests {
     fn the_index_is_decoded_once_loses_its_cache_tree_and_is_read_anew_when_rewritten() {
         let dir = tempfile::tempdir().unwrap();
         let git = |args: &[&str]| {
-            let o = std::process::Command::new("git")
-                .current_dir(dir.path())
-                .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-                .args(args)
-                .output()
-                .unwrap();
+            let o = crate::repo::test_support::test_git(dir.path(), args);
             assert!(o.status.success(), "{args:?}: {o:?}");
         };
         git(&["init", "-q"]);

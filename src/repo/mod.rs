@@ -451,3 +451,23 @@ impl Project {
         }
     }
 }
+
+/// Helpers for the unit tests of `repo`'s modules (last in the file: the
+/// hint registry's scan reads a file only up to its first test item).
+#[cfg(test)]
+pub(crate) mod test_support {
+    use std::path::Path;
+
+    /// Runs `git` in `dir` for a unit test, with neither the user's nor the
+    /// system's configuration and a fixed identity.
+    pub(crate) fn test_git(dir: &Path, args: &[&str]) -> std::process::Output {
+        std::process::Command::new("git")
+            .current_dir(dir)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_SYSTEM", "/dev/null")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .output()
+            .unwrap()
+    }
+}

@@ -466,13 +466,7 @@ mod tests {
     fn a_plain_commit_reads_only_the_trees_on_the_way_to_its_change() {
         let dir = tempfile::tempdir().unwrap();
         let git = |args: &[&str]| {
-            let o = std::process::Command::new("git")
-                .current_dir(dir.path())
-                .env("GIT_CONFIG_GLOBAL", "/dev/null")
-                .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-                .args(args)
-                .output()
-                .unwrap();
+            let o = crate::repo::test_support::test_git(dir.path(), args);
             assert!(o.status.success(), "{args:?}: {o:?}");
         };
         git(&["init", "-q"]);
@@ -514,16 +508,7 @@ mod tests {
         for version in ["2", "3", "4"] {
             let dir = tempfile::tempdir().unwrap();
             let root = dir.path();
-            let output = |args: &[&str]| {
-                std::process::Command::new("git")
-                    .current_dir(root)
-                    .env("GIT_CONFIG_GLOBAL", "/dev/null")
-                    .env("GIT_CONFIG_SYSTEM", "/dev/null")
-                    .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-                    .args(args)
-                    .output()
-                    .unwrap()
-            };
+            let output = |args: &[&str]| crate::repo::test_support::test_git(root, args);
             let run = |args: &[&str]| -> String {
                 String::from_utf8_lossy(&output(args).stdout)
                     .trim()

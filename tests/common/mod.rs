@@ -80,6 +80,18 @@ impl Env {
         cmd.current_dir(dir).args(args).output().expect("git runs")
     }
 
+    /// A bare repository `remote.git` beside the test's repositories, added
+    /// to `repo` as `origin`; returns its path.
+    pub fn bare_origin(&self, repo: &Path) -> PathBuf {
+        let remote = self.dir.path().join("remote.git");
+        self.git(
+            self.dir.path(),
+            &["init", "-q", "--bare", remote.to_str().unwrap()],
+        );
+        self.git(repo, &["remote", "add", "origin", remote.to_str().unwrap()]);
+        remote
+    }
+
     /// `git add -A && git commit -m <msg>`.
     pub fn commit_all(&self, dir: &Path, msg: &str) {
         self.git(dir, &["add", "-A"]);
@@ -179,6 +191,24 @@ impl Reads {
             files: count("files read: "),
             disk: count("read from disk: "),
         }
+    }
+}
+
+/// A small deterministic generator (xorshift): the same seed gives the same
+/// sequence on every run, so a failure reproduces from its seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
     }
 }
 
