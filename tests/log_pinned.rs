@@ -193,9 +193,20 @@ const CASES: &[&[&str]] = &[
 
 /// Every case's stdout, stderr and exit code, as one text.
 fn outputs(env: &Env, repo: &Path) -> String {
+    outputs_keeping(env, repo, None)
+}
+
+/// [`outputs`], with `log` keeping at most `keep` bytes of note text from
+/// its first reading (`GIT_STANDARDS_LOG_KEEP`, read by debug builds):
+/// past it, texts are dropped and read again when the output reaches them.
+fn outputs_keeping(env: &Env, repo: &Path, keep: Option<usize>) -> String {
     let mut all = String::new();
     for args in CASES {
-        let out = env.cmd(repo).args(*args).output().unwrap();
+        let mut cmd = env.cmd(repo);
+        if let Some(keep) = keep {
+            cmd.env("GIT_STANDARDS_LOG_KEEP", keep.to_string());
+        }
+        let out = cmd.args(*args).output().unwrap();
         all.push_str(&format!("$ git standards {}\n", args.join(" ")));
         all.push_str("--- stdout\n");
         all.push_str(&String::from_utf8_lossy(&out.stdout));
@@ -217,6 +228,10 @@ fn log_outputs_are_pinned_byte_for_byte() {
     }
     let want = std::fs::read_to_string(&path).unwrap();
     same(&got, &want);
+    // With no text kept (every note read twice) or some: the same bytes.
+    for keep in [0, 700] {
+        same(&outputs_keeping(&env, &repo, Some(keep)), &want);
+    }
     // Packed as `git gc` leaves a trail (the notes are read in pack order),
     // then with one note rewritten loose on top: the same bytes.
     env.git(&repo, &["repack", "-adq"]);
@@ -225,6 +240,7 @@ fn log_outputs_are_pinned_byte_for_byte() {
         .git(&repo, &["count-objects", "-v"])
         .contains("\nin-pack: 0\n"));
     same(&outputs(&env, &repo), &want);
+    same(&outputs_keeping(&env, &repo, Some(0)), &want);
     let project = project_anchor(&env, &repo);
     let text = env.git(&repo, &["notes", "--ref=standards", "show", &project]);
     put_note(&env, &repo, &project, text.as_bytes());
@@ -317,22 +333,19 @@ fn log_order_over_many_notes_is_the_order_of_the_lines_git_reads() {
     want.sort_by(|a, b| (a.0, &a.1, &a.2).cmp(&(b.0, &b.1, &b.2)));
     let want: Vec<String> = want.into_iter().map(|w| w.3).collect();
     assert!(want.len() > 300, "{}", want.len());
-    let out = env.cmd(&repo).args(["log", "--json"]).output().unwrap();
-    assert!(out.status.success());
-    let got: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
     // Equal lines in different notes are printed once (they sort together).
     let mut unique = want.clone();
     unique.dedup();
-    if let Some(i) = (0..got.len().max(unique.len()))
-        .find(|i| got.get(*i).copied() != unique.get(*i).map(String::as_str))
-    {
-        panic!(
-            "line {i} of {} (want {}): got {:?}, want {:?}",
-            got.len(),
-            unique.len(),
-            got.get(i),
-            unique.get(i)
-        );
+    // Every text kept, none, or some (the rest read again).
+    for keep in [None, Some(0), Some(4000)] {
+        let mut cmd = env.cmd(&repo);
+        if let Some(keep) = keep {
+            cmd.env("GIT_STANDARDS_LOG_KEEP", keep.to_string());
+        }
+        let out = cmd.args(["log", "--json"]).output().unwrap();
+        assert!(out.status.success());
+        let got: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+        same_lines(&got, &unique, keep);
     }
     // The readable form prints the same events, one line each, in order.
     let out = env
@@ -350,5 +363,19 @@ fn log_order_over_many_notes_is_the_order_of_the_lines_git_reads() {
             "{line} / {json}"
         );
         assert!(line.contains(v["cycle"].as_str().unwrap()), "{line}");
+    }
+}
+
+fn same_lines(got: &[&str], unique: &[String], keep: Option<usize>) {
+    if let Some(i) = (0..got.len().max(unique.len()))
+        .find(|i| got.get(*i).copied() != unique.get(*i).map(String::as_str))
+    {
+        panic!(
+            "keeping {keep:?}: line {i} of {} (want {}): got {:?}, want {:?}",
+            got.len(),
+            unique.len(),
+            got.get(i),
+            unique.get(i)
+        );
     }
 }

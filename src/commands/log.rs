@@ -14,17 +14,17 @@
 use std::collections::VecDeque;
 use std::io::Write as _;
 
-use chrono::{DateTime, Utc};
-
 use crate::cli::style;
 use crate::cli::values::text_value;
 use crate::commands::Context;
 use crate::error::{Error, Result};
-use crate::repo::notes::{self, Anchor, Note, Texts};
-use crate::repo::{trail, Project};
+use crate::repo::notes::{self, Anchor, Note};
+use crate::repo::{trail, ObjectId, Project};
 use standards_core::audit::line::one_line;
-use standards_core::audit::view::{fast_instant, instant, EventView, Instant};
-use standards_core::audit::{parse_line, parse_line_without_details, Filter, Recorded};
+use standards_core::audit::line::{parse_bytes, parse_bytes_without_details};
+use standards_core::audit::order::{Listed, Trail};
+use standards_core::audit::view::EventView;
+use standards_core::audit::{Filter, Recorded};
 
 #[derive(Debug, clap::Args)]
 pub struct LogArgs {
@@ -120,191 +120,81 @@ pub struct BadLine {
     pub problem: String,
 }
 
-/// Where a line sits and how it sorts: by time, then `ts` and `id` as
-/// written (the order [`Filter::apply`] gives parsed events).
-struct Key {
-    time: Instant,
+/// How many bytes of note text `log` keeps from its first reading of the
+/// trail. A trail that fits (10,000 of the tool's events take about 6 MB)
+/// is read once; past it, a note's text is dropped once keyed and read
+/// again when the output reaches its oldest line. Memory then stays at this
+/// budget, plus the notes whose events interleave with the line being
+/// printed, plus a few bytes per note, however long the trail grows.
+const KEPT_TEXT: usize = 8 << 20;
+
+/// [`KEPT_TEXT`], or in debug builds (the binary the tests drive) the
+/// bytes `GIT_STANDARDS_LOG_KEEP` names, so a small trail takes every path.
+fn kept_text() -> usize {
+    #[cfg(debug_assertions)]
+    if let Some(bytes) = std::env::var("GIT_STANDARDS_LOG_KEEP")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return bytes;
+    }
+    KEPT_TEXT
+}
+
+/// The bad line `line` (0-based) of note `note`, described.
+fn bad_line(
+    trail: &Trail<ObjectId>,
+    project: &Project,
     note: u32,
-    /// 0-based line number inside the note.
     line: u32,
-    start: usize,
-    end: usize,
-    tie: Tie,
-}
-
-/// The `ts` and `id` texts a key compares after the time.
-enum Tie {
-    /// Byte ranges inside the line (the canonical form holds no escapes).
-    Raw { ts: (u32, u32), id: (u32, u32) },
-    /// Read by the full parser (a line in another form).
-    Parsed(Box<(String, String)>),
-}
-
-/// The trail's note texts, and one key per line.
-pub struct Lines {
-    texts: Texts,
-    keys: Vec<Key>,
-    /// Lines that could not be read at all (found while keying).
-    bad: Vec<(u32, u32, String)>,
-}
-
-/// `ts` and `id` of a canonical line (`{"ts":"...","id":"...",`): byte
-/// ranges of the two values, when both are plain (no escapes).
-fn canonical_prefix(line: &[u8]) -> Option<((usize, usize), (usize, usize))> {
-    const TS: &[u8] = br#"{"ts":""#;
-    const ID: &[u8] = br#"","id":""#;
-    let rest = line.strip_prefix(TS)?;
-    let ts_start = TS.len();
-    let ts_len = rest.iter().position(|b| *b == b'"' || *b == b'\\')?;
-    let after = &rest[ts_len..];
-    let after = after.strip_prefix(ID)?;
-    let id_start = ts_start + ts_len + ID.len();
-    let id_len = after.iter().position(|b| *b == b'"' || *b == b'\\')?;
-    if after[id_len] != b'"' || rest[ts_len] != b'"' {
-        return None;
+    problem: String,
+) -> BadLine {
+    let annotated = trail.annotated(note);
+    let anchor = trail::anchor_of(project, annotated);
+    let described = Note {
+        annotated,
+        anchor: anchor.clone(),
+        text: Vec::new(),
     }
-    Some(((ts_start, ts_start + ts_len), (id_start, id_start + id_len)))
+    .describe();
+    BadLine {
+        note: described,
+        annotated: annotated.to_string(),
+        cycle: match anchor {
+            Some(Anchor::Cycle(c)) => Some(c),
+            _ => None,
+        },
+        line: line as usize + 1,
+        problem,
+    }
 }
 
-impl Lines {
-    /// Keys every line of `notes`; a line that cannot even be keyed (not
-    /// an event) is kept aside as bad, with its problem.
-    pub fn new(texts: Texts) -> Lines {
-        let mut keys = Vec::new();
-        let mut bad = Vec::new();
-        for (n, (_, range)) in texts.notes.iter().enumerate() {
-            let text = &texts.text[range.clone()];
-            // The lines `split(b'\n')` gives, found with a vectorised search
-            // (a byte-at-a-time scan was a tenth of the run).
-            let ends = memchr::memchr_iter(b'\n', text).chain(std::iter::once(text.len()));
-            let mut start = 0;
-            for (i, end) in ends.enumerate() {
-                let raw = &text[start..end];
-                let at = range.start + start;
-                start = end + 1;
-                let end = range.start + end;
-                if raw.is_empty() {
-                    continue;
-                }
-                let fast = canonical_prefix(raw).and_then(|(ts, id)| {
-                    let text = &raw[ts.0..ts.1];
-                    let time = match fast_instant(text) {
-                        Some(t) => t,
-                        None => instant(
-                            &DateTime::parse_from_rfc3339(std::str::from_utf8(text).ok()?)
-                                .ok()?
-                                .with_timezone(&Utc),
-                        ),
-                    };
-                    Some((time, ts, id))
-                });
-                let (time, tie) = match fast {
-                    Some((time, ts, id)) => (
-                        time,
-                        Tie::Raw {
-                            ts: (ts.0 as u32, ts.1 as u32),
-                            id: (id.0 as u32, id.1 as u32),
-                        },
-                    ),
-                    None => match parse_raw(raw) {
-                        Ok(e) => (instant(&e.time), Tie::Parsed(Box::new((e.ts, e.id)))),
-                        Err(problem) => {
-                            bad.push((n as u32, i as u32, problem));
-                            continue;
-                        }
-                    },
-                };
-                keys.push(Key {
-                    time,
-                    note: n as u32,
-                    line: i as u32,
-                    start: at,
-                    end,
-                    tie,
-                });
+/// The notes a filter needs, read once: one lookup for `--cycle`, else the
+/// whole tree, texts kept up to `budget` bytes.
+fn read(project: &Project, filter: &Filter, budget: usize) -> Result<Trail<ObjectId>> {
+    Trail::read(|visit| match &filter.cycle {
+        Some(cycle) => match trail::read_anchor(project, &Anchor::Cycle(cycle.clone()))? {
+            Some(note) => {
+                visit(0, &note.text, Some(0));
+                Ok(Listed {
+                    // Kept whole: its blob is never read again.
+                    notes: vec![(note.annotated, note.annotated)],
+                    kept: note.text,
+                })
             }
+            None => Ok(Listed {
+                notes: Vec::new(),
+                kept: Vec::new(),
+            }),
+        },
+        None => {
+            let listed = trail::read_each(project, budget, visit)?;
+            Ok(Listed {
+                notes: listed.notes,
+                kept: listed.kept,
+            })
         }
-        Lines { texts, keys, bad }
-    }
-
-    fn raw(&self, k: &Key) -> &[u8] {
-        &self.texts.text[k.start..k.end]
-    }
-
-    fn tie<'a>(&'a self, k: &'a Key) -> (&'a [u8], &'a [u8]) {
-        match &k.tie {
-            Tie::Raw { ts, id } => {
-                let raw = self.raw(k);
-                (
-                    &raw[ts.0 as usize..ts.1 as usize],
-                    &raw[id.0 as usize..id.1 as usize],
-                )
-            }
-            Tie::Parsed(p) => (p.0.as_bytes(), p.1.as_bytes()),
-        }
-    }
-
-    /// Oldest first; lines with equal keys keep their stored order.
-    pub fn sort(&mut self) {
-        let mut keys = std::mem::take(&mut self.keys);
-        keys.sort_by(|a, b| {
-            a.time
-                .cmp(&b.time)
-                .then_with(|| self.tie(a).cmp(&self.tie(b)))
-        });
-        self.keys = keys;
-    }
-
-    /// The bad line `line` (0-based) of note `note`, described.
-    fn bad_line(&self, project: &Project, note: u32, line: u32, problem: String) -> BadLine {
-        let annotated = self.texts.notes[note as usize].0;
-        let anchor = trail::anchor_of(project, annotated);
-        let described = Note {
-            annotated,
-            anchor: anchor.clone(),
-            text: Vec::new(),
-        }
-        .describe();
-        BadLine {
-            note: described,
-            annotated: annotated.to_string(),
-            cycle: match anchor {
-                Some(Anchor::Cycle(c)) => Some(c),
-                _ => None,
-            },
-            line: line as usize + 1,
-            problem,
-        }
-    }
-}
-
-fn parse_raw(raw: &[u8]) -> std::result::Result<Recorded, String> {
-    std::str::from_utf8(raw)
-        .map_err(|_| "not UTF-8".to_string())
-        .and_then(parse_line)
-}
-
-/// [`parse_raw`] for `--json`, which prints the stored line and never the
-/// event-specific keys: the same lines are valid, and those keys are read
-/// past without being built.
-fn parse_raw_without_details(raw: &[u8]) -> std::result::Result<Recorded, String> {
-    std::str::from_utf8(raw)
-        .map_err(|_| "not UTF-8".to_string())
-        .and_then(parse_line_without_details)
-}
-
-/// The notes a filter needs: one lookup for `--cycle`, else the whole tree.
-pub fn read(project: &Project, filter: &Filter) -> Result<Texts> {
-    match &filter.cycle {
-        Some(cycle) => {
-            let mut texts = Texts::default();
-            if let Some(note) = trail::read_anchor(project, &Anchor::Cycle(cycle.clone()))? {
-                texts.push(note.annotated, &note.text);
-            }
-            Ok(texts)
-        }
-        None => trail::read_all(project),
-    }
+    })
 }
 
 /// One readable line: time, actor, cycle, event, summary. Stored text is
@@ -492,12 +382,10 @@ fn push_shortened(out: &mut String, text: &str, max: usize) {
 
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
-    let notes = read(&project, &request.filter)?;
-    let no_notes = notes.is_empty();
-    let mut lines = Lines::new(notes);
-    lines.sort();
+    let mut trail = read(&project, &request.filter, kept_text())?;
+    let no_notes = trail.is_empty();
     let filter = &request.filter;
-    let mut bad = std::mem::take(&mut lines.bad);
+    let mut bad = std::mem::take(&mut trail.bad);
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, &mut *ctx.out);
     let styles = Styles::new(ctx.color);
     let mut text = String::with_capacity(256);
@@ -515,52 +403,62 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     // `--json` prints the stored line and never the event-specific keys.
     let details = !request.json;
     let parse = if request.json {
-        parse_raw_without_details
+        parse_bytes_without_details
     } else {
-        parse_raw
+        parse_bytes
     };
-    // `--limit N` keeps the N newest matches (as keys): the only events
+    // `--limit N` keeps the N newest matches (their lines): the only events
     // held at once, read again to print.
-    let mut newest: VecDeque<&Key> = VecDeque::new();
+    let mut newest: VecDeque<Vec<u8>> = VecDeque::new();
     let mut printed = 0usize;
-    let mut last: Option<&[u8]> = None;
-    for k in &lines.keys {
-        let raw = lines.raw(k);
-        // The fast reading, else the full parser (which words the problem).
-        let fast = std::str::from_utf8(raw)
-            .ok()
-            .and_then(|l| EventView::fast(l, details));
-        let slow;
-        let e = match fast {
-            Some(e) => e,
-            None => match parse(raw) {
-                Ok(e) => {
-                    slow = e;
-                    EventView::of(&slow)
-                }
-                Err(problem) => {
-                    bad.push((k.note, k.line, problem));
-                    continue;
-                }
-            },
-        };
-        if !filter.matches_view(&e) || last == Some(raw) {
-            continue;
-        }
-        last = Some(raw);
-        printed += 1;
-        match filter.limit {
-            Some(n) => {
-                newest.push_back(k);
-                if newest.len() > n {
-                    newest.pop_front();
-                }
+    // The last line printed (or kept), to print a line stored twice once.
+    let mut last: Option<Vec<u8>> = None;
+    let mut reader = trail::note_reader(&project);
+    trail.in_order(
+        |blob| reader.read(blob),
+        |note, line, raw| {
+            // The fast reading, else the full parser (which words the problem).
+            let fast = std::str::from_utf8(raw)
+                .ok()
+                .and_then(|l| EventView::fast(l, details));
+            let slow;
+            let e = match fast {
+                Some(e) => e,
+                None => match parse(raw) {
+                    Ok(e) => {
+                        slow = e;
+                        EventView::of(&slow)
+                    }
+                    Err(problem) => {
+                        bad.push((note, line, problem));
+                        return Ok(());
+                    }
+                },
+            };
+            if !filter.matches_view(&e) || last.as_deref() == Some(raw) {
+                return Ok(());
             }
-            None => print(&mut out, &e)?,
-        }
-    }
-    for k in &newest {
-        let raw = lines.raw(k);
+            let mut kept = last.take().unwrap_or_default();
+            kept.clear();
+            kept.extend_from_slice(raw);
+            last = Some(kept);
+            printed += 1;
+            match filter.limit {
+                Some(n) => {
+                    let mut line = match newest.len() >= n {
+                        true => newest.pop_front().unwrap_or_default(),
+                        false => Vec::new(),
+                    };
+                    line.clear();
+                    line.extend_from_slice(raw);
+                    newest.push_back(line);
+                    Ok(())
+                }
+                None => print(&mut out, &e),
+            }
+        },
+    )?;
+    for raw in &newest {
         let fast = std::str::from_utf8(raw)
             .ok()
             .and_then(|l| EventView::fast(l, details));
@@ -579,7 +477,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let any_bad = !bad.is_empty();
     bad.sort_by_key(|(note, line, _)| (*note, *line));
     for (note, line, problem) in bad.drain(..) {
-        let b = lines.bad_line(&project, note, line, problem);
+        let b = bad_line(&trail, &project, note, line, problem);
         let text = format!(
             "{}, line {}: {}; the line is skipped",
             b.note, b.line, b.problem
@@ -611,93 +509,7 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn note(texts: &mut Texts, byte: u8, lines: &[&str]) {
-        let mut text = lines.join("\n").into_bytes();
-        text.push(b'\n');
-        texts.push(ObjectId::from_bytes_or_panic(&[byte; 20]), &text);
-    }
-
-    use crate::repo::ObjectId;
-
-    #[test]
-    fn canonical_prefixes_are_found_and_others_are_not() {
-        let line = br#"{"ts":"2026-12-01T09:04:53.123456Z","id":"ab","event":"x"}"#;
-        let ((a, b), (c, d)) = canonical_prefix(line).unwrap();
-        assert_eq!(&line[a..b], b"2026-12-01T09:04:53.123456Z");
-        assert_eq!(&line[c..d], b"ab");
-        assert_eq!(canonical_prefix(br#"{"id":"ab","ts":"x"}"#), None);
-        assert_eq!(canonical_prefix(br#"{"ts":"x","id":"a\"b"}"#), None);
-        assert_eq!(canonical_prefix(br#"{ "ts":"x","id":"ab"}"#), None);
-        assert_eq!(canonical_prefix(br#"{"ts":"x"#), None);
-    }
-
-    /// The keyed order is the order `Filter::apply` gives the parsed events,
-    /// whatever form the lines take, and bad lines are set aside.
-    #[test]
-    fn keyed_order_is_the_parsed_order() {
-        let mut notes = Texts::default();
-        note(
-            &mut notes,
-            1,
-            &[
-                r#"{"ts":"2026-12-01T09:00:00.000001Z","id":"b","event":"x"}"#,
-                r#"{"ts":"2026-12-01T09:00:02Z","id":"c","event":"x"}"#,
-                "not json",
-                r#"{"ts":"2026-12-01T11:00:01+02:00","id":"d","event":"x"}"#,
-            ],
-        );
-        note(
-            &mut notes,
-            2,
-            &[
-                r#"{"ts":"2026-12-01T09:00:00.000001Z","id":"a","event":"x"}"#,
-                r#"{ "ts":"2026-12-01T09:00:00.000000Z","id":"e","event":"x"}"#,
-                r#"{"ts":"2026-12-01T09:00:03.000000Z","id":"f\u0067","event":"x"}"#,
-                r#"{"ts":"yesterday","id":"g","event":"x"}"#,
-            ],
-        );
-        let parsed: Vec<Recorded> = notes
-            .text
-            .split(|b| *b == b'\n')
-            .filter_map(|l| parse_raw(l).ok())
-            .collect();
-        let want: Vec<String> = Filter::default()
-            .apply(parsed)
-            .into_iter()
-            .map(|e| e.id)
-            .collect();
-        assert_eq!(want, ["e", "a", "b", "d", "c", "fg"]);
-        let mut lines = Lines::new(notes);
-        lines.sort();
-        let got: Vec<String> = lines
-            .keys
-            .iter()
-            .map(|k| parse_raw(lines.raw(k)).unwrap().id)
-            .collect();
-        assert_eq!(got, want);
-        let bad: Vec<(u32, u32)> = lines.bad.iter().map(|b| (b.0, b.1)).collect();
-        assert_eq!(bad, [(0, 2), (1, 3)]);
-    }
-
-    /// Lines are found and numbered as stored: blank lines count, and a
-    /// last line without its newline is read too.
-    #[test]
-    fn lines_are_numbered_as_stored() {
-        let mut notes = Texts::default();
-        let line = br#"{"ts":"2026-12-01T09:00:00Z","id":"a","event":"x"}"#;
-        let mut text = b"\nbad one\n\n".to_vec();
-        text.extend_from_slice(line);
-        text.extend_from_slice(b"\nbad two");
-        notes.push(ObjectId::from_bytes_or_panic(&[1; 20]), &text);
-        notes.push(ObjectId::from_bytes_or_panic(&[2; 20]), b"bad three\n");
-        let lines = Lines::new(notes);
-        let bad: Vec<(u32, u32)> = lines.bad.iter().map(|b| (b.0, b.1)).collect();
-        assert_eq!(bad, [(0, 1), (0, 4), (1, 0)]);
-        assert_eq!(lines.keys.len(), 1);
-        assert_eq!(lines.keys[0].line, 3);
-        assert_eq!(lines.raw(&lines.keys[0]), line);
-    }
+    use standards_core::audit::parse_line;
 
     #[test]
     fn shorten_cuts_on_a_char_boundary_with_an_ellipsis() {

@@ -807,23 +807,38 @@ pub fn anchor_of(repo: &gix::Repository, annotated: ObjectId) -> Option<Anchor> 
     Anchor::parse(&blob.data)
 }
 
-/// The delta base cache of [`read_all`]: the note blobs of a packed trail
+/// The delta base cache of [`read_each`]: the note blobs of a packed trail
 /// are deltas of one another, and without a cache every read inflates its
 /// whole delta chain again (git keeps a delta base cache for the same
-/// reason; the gix build here has no pack cache of its own). It keeps no
-/// copy of its own: a decoded note is the text [`read_all`] keeps anyway,
-/// so the cache only remembers where in that text each decoded object sits
-/// and serves a base from there.
+/// reason; the gix build here has no pack cache of its own). The texts a
+/// reader keeps serve as bases from where they sit (no second copy); of
+/// the texts read past the budget, only the last few are copied.
 #[derive(Default)]
 struct NoteBases {
-    /// The note texts read so far.
+    /// The note texts kept so far.
     text: Vec<u8>,
     /// (pack, offset) -> (kind, compressed size, range in `text`).
     entries:
         std::collections::HashMap<(u32, u64), (gix::objs::Kind, usize, std::ops::Range<usize>)>,
+    /// The objects read last without being kept, newest last.
+    recent: std::collections::VecDeque<Recent>,
     /// The object the last decode produced, until its text is kept.
     pending: Option<((u32, u64), gix::objs::Kind, usize)>,
 }
+
+/// An object read without being kept: where it sits in its pack, its
+/// kind, compressed size and bytes.
+struct Recent {
+    at: (u32, u64),
+    kind: gix::objs::Kind,
+    compressed_size: usize,
+    data: Vec<u8>,
+}
+
+/// How many texts read past the budget stay as delta bases, and their most
+/// bytes together: git packs a blob against one of the few before it.
+const RECENT_BASES: usize = 16;
+const RECENT_BYTES: usize = 2 << 20;
 
 /// [`NoteBases`] as the object database holds it (it must be `Send`).
 #[derive(Clone, Default)]
@@ -847,6 +862,30 @@ impl SharedBases {
         }
         range
     }
+
+    /// Remembers `data` (the object just read, not kept) as a recent base.
+    fn remember(&self, data: &[u8]) {
+        let mut bases = self.lock();
+        let Some((key, kind, size)) = bases.pending.take() else {
+            return;
+        };
+        if data.len() > RECENT_BYTES {
+            return;
+        }
+        bases.recent.push_back(Recent {
+            at: key,
+            kind,
+            compressed_size: size,
+            data: data.to_vec(),
+        });
+        let mut bytes: usize = bases.recent.iter().map(|r| r.data.len()).sum();
+        while bases.recent.len() > RECENT_BASES || bytes > RECENT_BYTES {
+            let Some(old) = bases.recent.pop_front() else {
+                break;
+            };
+            bytes -= old.data.len();
+        }
+    }
 }
 
 impl gix::odb::pack::cache::DecodeEntry for SharedBases {
@@ -859,7 +898,7 @@ impl gix::odb::pack::cache::DecodeEntry for SharedBases {
         compressed_size: usize,
     ) {
         // Called with the object a read is about to return: [`SharedBases::keep`]
-        // stores its bytes once.
+        // or [`SharedBases::remember`] stores its bytes once.
         self.lock().pending = Some(((pack_id, offset), kind, compressed_size));
     }
 
@@ -870,71 +909,115 @@ impl gix::odb::pack::cache::DecodeEntry for SharedBases {
         out: &mut Vec<u8>,
     ) -> Option<(gix::objs::Kind, usize)> {
         let bases = self.lock();
-        let (kind, compressed_size, range) = bases.entries.get(&(pack_id, offset))?;
+        let key = (pack_id, offset);
+        if let Some((kind, compressed_size, range)) = bases.entries.get(&key) {
+            out.clear();
+            out.extend_from_slice(&bases.text[range.clone()]);
+            return Some((*kind, *compressed_size));
+        }
+        let recent = bases.recent.iter().rev().find(|r| r.at == key)?;
         out.clear();
-        out.extend_from_slice(&bases.text[range.clone()]);
-        Some((*kind, *compressed_size))
+        out.extend_from_slice(&recent.data);
+        Some((recent.kind, recent.compressed_size))
     }
 }
 
-/// Note texts side by side in one buffer, each with its annotated object:
-/// reading the whole trail allocates once per doubling, not once per note.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Texts {
-    pub text: Vec<u8>,
-    /// (annotated object, the range of its note in `text`), by annotated object.
-    pub notes: Vec<(ObjectId, std::ops::Range<usize>)>,
+/// Note blobs read one at a time through [`NoteBases`].
+pub struct NoteReader {
+    reader: gix::Repository,
+    bases: SharedBases,
+    buf: Vec<u8>,
 }
 
-impl Texts {
-    pub fn push(&mut self, annotated: ObjectId, text: &[u8]) {
-        let start = self.text.len();
-        self.text.extend_from_slice(text);
-        self.notes.push((annotated, start..self.text.len()));
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.notes.is_empty()
-    }
-}
-
-/// Every note of the trail (empty when the ref does not exist), with only
-/// the reads git's own floor does: the notes trees and each note blob. The
-/// anchors are not looked up ([`anchor_of`] names one when needed).
-pub fn read_all(repo: &gix::Repository) -> Result<Texts> {
-    use gix::objs::FindExt as _;
-    let mut texts = Texts::default();
-    let Some(tip) = tip(repo, NOTES_REF)? else {
-        return Ok(texts);
-    };
-    let bases = SharedBases::default();
-    let mut reader = repo.clone();
-    let cache = bases.clone();
-    reader
-        .objects
-        .set_pack_cache(move || Box::new(cache.clone()));
-    let mut buf = Vec::new();
-    let listed = list_notes(&reader, tip)?;
-    let mut ranges = vec![0..0; listed.len()];
-    for i in pack_order(&reader, &listed) {
-        let blob = listed[i].1;
-        bases.lock().pending = None;
-        let data = reader
+impl NoteReader {
+    pub fn new(repo: &gix::Repository) -> NoteReader {
+        let bases = SharedBases::default();
+        let mut reader = repo.clone();
+        let cache = bases.clone();
+        reader
             .objects
-            .find_blob(&blob, &mut buf)
-            .map_err(|e| git(&format!("cannot read blob {blob}"), e))?;
-        ranges[i] = bases.keep(data.data);
+            .set_pack_cache(move || Box::new(cache.clone()));
+        NoteReader {
+            reader,
+            bases,
+            buf: Vec::new(),
+        }
     }
-    drop(reader);
-    texts.text = std::mem::take(&mut bases.lock().text);
-    texts.notes = listed.iter().map(|(a, _)| *a).zip(ranges).collect();
-    Ok(texts)
+
+    /// The text of the note blob `blob`.
+    pub fn read(&mut self, blob: ObjectId) -> Result<Vec<u8>> {
+        self.read_with(blob, false, |text, _| text.to_vec())
+    }
+
+    /// Reads `blob` and hands its text to `visit`, with where it now sits
+    /// among the kept texts when `keep`.
+    fn read_with<R>(
+        &mut self,
+        blob: ObjectId,
+        keep: bool,
+        visit: impl FnOnce(&[u8], Option<usize>) -> R,
+    ) -> Result<R> {
+        use gix::objs::FindExt as _;
+        self.bases.lock().pending = None;
+        let data = self
+            .reader
+            .objects
+            .find_blob(&blob, &mut self.buf)
+            .map_err(|e| git(&format!("cannot read blob {blob}"), e))?;
+        if keep {
+            let range = self.bases.keep(data.data);
+            let bases = self.bases.lock();
+            Ok(visit(&bases.text[range.clone()], Some(range.start)))
+        } else {
+            self.bases.remember(data.data);
+            Ok(visit(data.data, None))
+        }
+    }
+
+    /// How many bytes of text are kept.
+    fn kept(&self) -> usize {
+        self.bases.lock().text.len()
+    }
+}
+
+/// The trail as [`read_each`] leaves it: every note, and the texts kept.
+#[derive(Debug, Default)]
+pub struct Listed {
+    /// (annotated object, note blob), by annotated object.
+    pub notes: Vec<(ObjectId, ObjectId)>,
+    /// The texts kept, side by side (where each sits was handed to the visitor).
+    pub kept: Vec<u8>,
+}
+
+/// Reads every note of the trail (none when the ref does not exist) with
+/// only the reads git's own floor does: the notes trees and each note blob,
+/// in the order cheapest to read. `visit` gets each note's place in
+/// [`Listed::notes`], its text, and where the text sits in [`Listed::kept`]
+/// when it is kept: texts are kept while they fit in `budget` bytes; the
+/// others are handed over and dropped, for a [`NoteReader`] to read again.
+/// The anchors are not looked up ([`anchor_of`] names one when needed).
+pub fn read_each(
+    repo: &gix::Repository,
+    budget: usize,
+    mut visit: impl FnMut(usize, &[u8], Option<usize>),
+) -> Result<Listed> {
+    let Some(tip) = tip(repo, NOTES_REF)? else {
+        return Ok(Listed::default());
+    };
+    let mut reader = NoteReader::new(repo);
+    let notes = list_notes(&reader.reader, tip)?;
+    for i in pack_order(&reader.reader, &notes) {
+        let keep = reader.kept() < budget;
+        reader.read_with(notes[i].1, keep, |text, at| visit(i, text, at))?;
+    }
+    let kept = std::mem::take(&mut reader.bases.lock().text);
+    Ok(Listed { notes, kept })
 }
 
 /// The order to read the note blobs of `listed` in: loose ones first, then
 /// by pack and place in the pack. A delta's base comes before it in its
 /// pack, so when the base is itself a note it was decoded just before and
-/// [`DeltaBases`] holds it: no note's delta chain is walked twice. The
+/// [`NoteBases`] holds it: no note's delta chain is walked twice. The
 /// order read changes nothing else (the texts keep `listed`'s order).
 fn pack_order(repo: &gix::Repository, listed: &[(ObjectId, ObjectId)]) -> Vec<usize> {
     let dir = repo.objects.store_ref().path().join("pack");

@@ -31,9 +31,18 @@ pub fn read_anchor(project: &Project, anchor: &Anchor) -> Result<Option<Note>> {
     notes::read_anchor(&project.repo, anchor)
 }
 
-/// Every note of the trail.
-pub fn read_all(project: &Project) -> Result<notes::Texts> {
-    notes::read_all(&project.repo)
+/// Every note of the trail, texts kept up to `budget` bytes (see [`notes::read_each`]).
+pub fn read_each(
+    project: &Project,
+    budget: usize,
+    visit: impl FnMut(usize, &[u8], Option<usize>),
+) -> Result<notes::Listed> {
+    notes::read_each(&project.repo, budget, visit)
+}
+
+/// A reader of note blobs one at a time (for the texts [`read_each`] did not keep).
+pub fn note_reader(project: &Project) -> notes::NoteReader {
+    notes::NoteReader::new(&project.repo)
 }
 
 /// Takes the trail's writer lock (see [`WriterLock::acquire`]).

@@ -127,6 +127,20 @@ pub fn parse_line_without_details(line: &str) -> Result<Recorded, String> {
     parse(line, false)
 }
 
+/// [`parse_line`] of a line's stored bytes (a note may hold any bytes).
+pub fn parse_bytes(raw: &[u8]) -> Result<Recorded, String> {
+    std::str::from_utf8(raw)
+        .map_err(|_| "not UTF-8".to_string())
+        .and_then(parse_line)
+}
+
+/// [`parse_line_without_details`] of a line's stored bytes.
+pub fn parse_bytes_without_details(raw: &[u8]) -> Result<Recorded, String> {
+    std::str::from_utf8(raw)
+        .map_err(|_| "not UTF-8".to_string())
+        .and_then(parse_line_without_details)
+}
+
 fn parse(line: &str, details: bool) -> Result<Recorded, String> {
     let slots = if line.trim_start().starts_with('{') {
         let mut de = serde_json::Deserializer::from_str(line);

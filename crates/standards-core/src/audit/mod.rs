@@ -8,6 +8,7 @@
 
 pub mod filter;
 pub mod line;
+pub mod order;
 pub mod view;
 
 use serde::{Deserialize, Serialize};
