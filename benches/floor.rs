@@ -508,6 +508,7 @@ pub const COMMIT_FLOOR: &str =
 const PLAIN_COMMIT: &str = "git -c core.hooksPath=<empty folder> commit -q -m 'bench commit'";
 const EMPTY_HOOK_COMMIT: &str =
     "git -c core.hooksPath=<folder with a pre-commit `#!/bin/sh` `exit 0`> commit -q -m 'bench commit'";
+const EMPTY_GUARD_COMMIT: &str = "git -c core.hooksPath=<folder with a pre-commit and a reference-transaction, each `#!/bin/sh` `exit 0`> commit -q -m 'bench commit'";
 const HOOKED_COMMIT: &str =
     "git commit -q -m 'bench commit' (hooks of `git standards hooks install`)";
 
@@ -527,6 +528,9 @@ enum Case {
     PlainCommitUnrelated,
     PlainCommitMarkdown,
     EmptyHookCommitUnrelated,
+    /// The two hooks a commit runs of ours, each only `exit 0`: git's own
+    /// cost of having a merge guard that sees every branch update.
+    EmptyGuardCommitUnrelated,
     // Cold: page cache dropped before the run; the tool without its scan cache.
     ColdCheck,
     ColdStaged,
@@ -548,6 +552,7 @@ const WARM: &[Case] = &[
     Case::PlainCommitUnrelated,
     Case::CommitUnrelated,
     Case::EmptyHookCommitUnrelated,
+    Case::EmptyGuardCommitUnrelated,
     Case::PlainCommitMarkdown,
     Case::CommitMarkdown,
 ];
@@ -575,19 +580,28 @@ fn stage(root: &Path, markdown: bool, change: usize, files: usize) {
 /// pre-commit hook: a fork and exec, and reading the index again after it).
 struct HookFolders {
     none: tempfile::TempDir,
+    /// A `pre-commit` that only exits 0.
     empty: tempfile::TempDir,
+    /// A `pre-commit` and a `reference-transaction` that only exit 0.
+    empty_guard: tempfile::TempDir,
 }
 
 impl HookFolders {
     fn new() -> HookFolders {
-        let empty = tempfile::tempdir().unwrap();
-        let hook = empty.path().join("pre-commit");
-        std::fs::write(&hook, "#!/bin/sh\nexit 0\n").unwrap();
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let folder = |hooks: &[&str]| {
+            let folder = tempfile::tempdir().unwrap();
+            for name in hooks {
+                let hook = folder.path().join(name);
+                std::fs::write(&hook, "#!/bin/sh\nexit 0\n").unwrap();
+                use std::os::unix::fs::PermissionsExt as _;
+                std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+            }
+            folder
+        };
         HookFolders {
-            none: tempfile::tempdir().unwrap(),
-            empty,
+            none: folder(&[]),
+            empty: folder(&["pre-commit"]),
+            empty_guard: folder(&["pre-commit", "reference-transaction"]),
         }
     }
 }
@@ -633,6 +647,7 @@ fn command(case: Case, root: &Path, setup: &Setup) -> Command {
             commit(Some(setup.hooks.none.path()))
         }
         Case::EmptyHookCommitUnrelated => commit(Some(setup.hooks.empty.path())),
+        Case::EmptyGuardCommitUnrelated => commit(Some(setup.hooks.empty_guard.path())),
         Case::WorktreeFloor | Case::ColdWorktreeFloor => sh(WORKTREE_FLOOR),
         Case::IndexFloor | Case::ColdIndexFloor => sh(INDEX_FLOOR),
         Case::CommitFloor | Case::ColdCommitFloor => sh(COMMIT_FLOOR),
@@ -653,6 +668,7 @@ fn shown(case: Case, setup: &Setup) -> String {
         Case::CommitUnrelated | Case::CommitMarkdown => HOOKED_COMMIT.into(),
         Case::PlainCommitUnrelated | Case::PlainCommitMarkdown => PLAIN_COMMIT.into(),
         Case::EmptyHookCommitUnrelated => EMPTY_HOOK_COMMIT.into(),
+        Case::EmptyGuardCommitUnrelated => EMPTY_GUARD_COMMIT.into(),
         Case::WorktreeFloor | Case::ColdWorktreeFloor => WORKTREE_FLOOR.into(),
         Case::IndexFloor | Case::ColdIndexFloor => INDEX_FLOOR.into(),
         Case::CommitFloor | Case::ColdCommitFloor => COMMIT_FLOOR.into(),
@@ -820,6 +836,28 @@ const ROWS: &[Row] = &[
         note: "git's own cost of any hook",
     },
     Row {
+        name: "commit with hooks, unrelated file",
+        case: Case::CommitUnrelated,
+        reference: "commit, empty pre-commit and reference-transaction",
+        against: Case::EmptyGuardCommitUnrelated,
+        basis: Basis::Cpu,
+        time: None,
+        rss: None,
+        rss_cap: false,
+        note: "what ours adds beyond the hooks a guard needs",
+    },
+    Row {
+        name: "commit, empty pre-commit and reference-transaction, unrelated",
+        case: Case::EmptyGuardCommitUnrelated,
+        reference: "plain commit",
+        against: Case::PlainCommitUnrelated,
+        basis: Basis::Cpu,
+        time: None,
+        rss: None,
+        rss_cap: false,
+        note: "git's own cost of the hooks a guard needs",
+    },
+    Row {
         name: "commit with hooks, Markdown file",
         case: Case::CommitMarkdown,
         reference: "plain commit",
@@ -982,7 +1020,8 @@ fn measure(size: &Size, rounds: usize, cold_rounds: usize) -> Option<Measured> {
             match case {
                 Case::CommitUnrelated
                 | Case::PlainCommitUnrelated
-                | Case::EmptyHookCommitUnrelated => stage(root, false, change, size.files),
+                | Case::EmptyHookCommitUnrelated
+                | Case::EmptyGuardCommitUnrelated => stage(root, false, change, size.files),
                 Case::CommitMarkdown | Case::PlainCommitMarkdown => {
                     stage(root, true, change, size.files)
                 }

@@ -811,8 +811,10 @@ pub fn anchor_of(repo: &gix::Repository, annotated: ObjectId) -> Option<Anchor> 
 /// are deltas of one another, and without a cache every read inflates its
 /// whole delta chain again (git keeps a delta base cache for the same
 /// reason; the gix build here has no pack cache of its own). The texts a
-/// reader keeps serve as bases from where they sit (no second copy); of
-/// the texts read past the budget, only the last few are copied.
+/// reader keeps serve as bases from where they sit (no second copy). The
+/// texts read past the budget are not cached: a cache of the last 16 of
+/// them, or of 8 MiB, saved no time on a 100,000-event trail (its texts
+/// are read again in time order, which packs do not follow).
 #[derive(Default)]
 struct NoteBases {
     /// The note texts kept so far.
@@ -820,25 +822,9 @@ struct NoteBases {
     /// (pack, offset) -> (kind, compressed size, range in `text`).
     entries:
         std::collections::HashMap<(u32, u64), (gix::objs::Kind, usize, std::ops::Range<usize>)>,
-    /// The objects read last without being kept, newest last.
-    recent: std::collections::VecDeque<Recent>,
     /// The object the last decode produced, until its text is kept.
     pending: Option<((u32, u64), gix::objs::Kind, usize)>,
 }
-
-/// An object read without being kept: where it sits in its pack, its
-/// kind, compressed size and bytes.
-struct Recent {
-    at: (u32, u64),
-    kind: gix::objs::Kind,
-    compressed_size: usize,
-    data: Vec<u8>,
-}
-
-/// How many texts read past the budget stay as delta bases, and their most
-/// bytes together: git packs a blob against one of the few before it.
-const RECENT_BASES: usize = 16;
-const RECENT_BYTES: usize = 2 << 20;
 
 /// [`NoteBases`] as the object database holds it (it must be `Send`).
 #[derive(Clone, Default)]
@@ -862,30 +848,6 @@ impl SharedBases {
         }
         range
     }
-
-    /// Remembers `data` (the object just read, not kept) as a recent base.
-    fn remember(&self, data: &[u8]) {
-        let mut bases = self.lock();
-        let Some((key, kind, size)) = bases.pending.take() else {
-            return;
-        };
-        if data.len() > RECENT_BYTES {
-            return;
-        }
-        bases.recent.push_back(Recent {
-            at: key,
-            kind,
-            compressed_size: size,
-            data: data.to_vec(),
-        });
-        let mut bytes: usize = bases.recent.iter().map(|r| r.data.len()).sum();
-        while bases.recent.len() > RECENT_BASES || bytes > RECENT_BYTES {
-            let Some(old) = bases.recent.pop_front() else {
-                break;
-            };
-            bytes -= old.data.len();
-        }
-    }
 }
 
 impl gix::odb::pack::cache::DecodeEntry for SharedBases {
@@ -898,7 +860,7 @@ impl gix::odb::pack::cache::DecodeEntry for SharedBases {
         compressed_size: usize,
     ) {
         // Called with the object a read is about to return: [`SharedBases::keep`]
-        // or [`SharedBases::remember`] stores its bytes once.
+        // stores its bytes once.
         self.lock().pending = Some(((pack_id, offset), kind, compressed_size));
     }
 
@@ -909,16 +871,10 @@ impl gix::odb::pack::cache::DecodeEntry for SharedBases {
         out: &mut Vec<u8>,
     ) -> Option<(gix::objs::Kind, usize)> {
         let bases = self.lock();
-        let key = (pack_id, offset);
-        if let Some((kind, compressed_size, range)) = bases.entries.get(&key) {
-            out.clear();
-            out.extend_from_slice(&bases.text[range.clone()]);
-            return Some((*kind, *compressed_size));
-        }
-        let recent = bases.recent.iter().rev().find(|r| r.at == key)?;
+        let (kind, compressed_size, range) = bases.entries.get(&(pack_id, offset))?;
         out.clear();
-        out.extend_from_slice(&recent.data);
-        Some((recent.kind, recent.compressed_size))
+        out.extend_from_slice(&bases.text[range.clone()]);
+        Some((*kind, *compressed_size))
     }
 }
 
@@ -969,7 +925,6 @@ impl NoteReader {
             let bases = self.bases.lock();
             Ok(visit(&bases.text[range.clone()], Some(range.start)))
         } else {
-            self.bases.remember(data.data);
             Ok(visit(data.data, None))
         }
     }
