@@ -1,15 +1,16 @@
 //! `git standards log`: the audit trail, oldest first, readable or as JSON Lines.
 //!
 //! The cost is meant to stay at git's own floor for reading the same notes
-//! (list the notes tree, read every note blob): the note texts are read
-//! once and kept as they are, each line gets a small sort key taken from its
-//! leading `ts` and `id` without parsing it, and the lines are then read,
-//! filtered and printed one at a time, in order, through one buffer. A line
-//! is read in place ([`EventView::fast`]: its values are slices of the
-//! stored text, nothing is allocated per event); only a line in another
-//! form than the tool's goes through the full parser. What
-//! stays in memory is the note text itself plus one key per line (and, with
-//! `--limit N`, the N newest matches): never a parsed copy of the trail.
+//! (list the notes tree, read every note blob), in bounded memory: each
+//! note's lines get small sort keys as it is read, its text is kept while
+//! the kept texts fit in [`KEPT_TEXT`], and the notes are merged oldest line
+//! first ([`standards_core::audit::order`]), a note not kept being read
+//! again when the output reaches it. The lines are read, filtered and
+//! printed one at a time, in order, through one buffer. A line is read in
+//! place ([`EventView::fast`]: its values are slices of the stored text,
+//! nothing is allocated per event); only a line in another form than the
+//! tool's goes through the full parser. Never is a parsed copy of the
+//! trail held; with `--limit N`, the N newest matching lines are.
 
 use std::collections::VecDeque;
 use std::io::Write as _;
@@ -187,13 +188,7 @@ fn read(project: &Project, filter: &Filter, budget: usize) -> Result<Trail<Objec
                 kept: Vec::new(),
             }),
         },
-        None => {
-            let listed = trail::read_each(project, budget, visit)?;
-            Ok(Listed {
-                notes: listed.notes,
-                kept: listed.kept,
-            })
-        }
+        None => trail::read_each(project, budget, visit),
     })
 }
 

@@ -24,6 +24,7 @@ use gix::refs::Target;
 
 use crate::error::{Error, Result};
 use standards_core::audit::merge_note_text;
+use standards_core::audit::order::Listed;
 
 /// The notes ref holding the trail.
 pub const NOTES_REF: &str = "refs/notes/standards";
@@ -935,19 +936,10 @@ impl NoteReader {
     }
 }
 
-/// The trail as [`read_each`] leaves it: every note, and the texts kept.
-#[derive(Debug, Default)]
-pub struct Listed {
-    /// (annotated object, note blob), by annotated object.
-    pub notes: Vec<(ObjectId, ObjectId)>,
-    /// The texts kept, side by side (where each sits was handed to the visitor).
-    pub kept: Vec<u8>,
-}
-
 /// Reads every note of the trail (none when the ref does not exist) with
 /// only the reads git's own floor does: the notes trees and each note blob,
 /// in the order cheapest to read. `visit` gets each note's place in
-/// [`Listed::notes`], its text, and where the text sits in [`Listed::kept`]
+/// `notes` (by annotated object), its text, and where the text sits in `kept`
 /// when it is kept: texts are kept while they fit in `budget` bytes; the
 /// others are handed over and dropped, for a [`NoteReader`] to read again.
 /// The anchors are not looked up ([`anchor_of`] names one when needed).
@@ -955,9 +947,12 @@ pub fn read_each(
     repo: &gix::Repository,
     budget: usize,
     mut visit: impl FnMut(usize, &[u8], Option<usize>),
-) -> Result<Listed> {
+) -> Result<Listed<ObjectId>> {
     let Some(tip) = tip(repo, NOTES_REF)? else {
-        return Ok(Listed::default());
+        return Ok(Listed {
+            notes: Vec::new(),
+            kept: Vec::new(),
+        });
     };
     let mut reader = NoteReader::new(repo);
     let notes = list_notes(&reader.reader, tip)?;

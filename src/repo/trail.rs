@@ -36,7 +36,7 @@ pub fn read_each(
     project: &Project,
     budget: usize,
     visit: impl FnMut(usize, &[u8], Option<usize>),
-) -> Result<notes::Listed> {
+) -> Result<standards_core::audit::order::Listed<ObjectId>> {
     notes::read_each(&project.repo, budget, visit)
 }
 
