@@ -44,6 +44,7 @@ mod invocation_scenarios;
 mod json_everywhere;
 mod layering;
 mod lifecycle;
+mod link_form;
 mod log_format;
 mod log_pinned;
 mod man;
