@@ -298,6 +298,52 @@ fn several_projects_verify_as_checked_from_scratch() {
     assert!(failing >= 1);
 }
 
+/// The ways around a walk that derives each commit's scan from its
+/// parent's: a project deleted and brought back, the folder holding a
+/// project's `.standards/` renamed (the tip's folder is the one verified;
+/// the commits before hold no runtime there), Markdown with a provenance
+/// block added in a folder that then becomes a file, each commit checked
+/// from scratch too.
+#[test]
+fn projects_deleted_restored_and_renamed_verify_as_checked_from_scratch() {
+    let (env, repo) = Env::repo();
+    code_base(&repo);
+    for dir in ["app", "svc"] {
+        std::fs::create_dir_all(repo.join(dir).join(".standards")).unwrap();
+        write(repo.join(dir).join("main.py"), "x\n");
+        gs(&env, &repo.join(dir), &["install"]);
+    }
+    commit(&env, &repo, "two projects");
+    env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+    gs(
+        &env,
+        &repo.join("app"),
+        &["start", "--request", "Add search"],
+    );
+    gs(&env, &repo.join("app"), &["artifact", "init", "SCOPE"]);
+    commit(&env, &repo, "app starts");
+    write(
+        repo.join("app/docs/deep/claimed.md"),
+        "<!-- STANDARDS\nArtifact: SCOPE\nCycle: someone-else\n-->\n# x\n",
+    );
+    commit(&env, &repo, "claimed markdown, nested");
+    env.git(&repo, &["rm", "-q", "-r", "app/docs/deep"]);
+    write(repo.join("app/docs/deep"), "now a file\n");
+    commit(&env, &repo, "folder became a file");
+    env.git(&repo, &["rm", "-q", "-r", "svc"]);
+    commit(&env, &repo, "svc deleted");
+    env.git(&repo, &["checkout", "-q", "HEAD~1", "--", "svc"]);
+    commit(&env, &repo, "svc restored");
+    env.git(&repo, &["mv", "app", "web"]);
+    commit(&env, &repo, "app renamed to web");
+    write(repo.join("web/notes.md"), "# notes\n");
+    commit(&env, &repo, "web notes");
+
+    let (n, _) = same_as_from_scratch(&env, &repo, "main..feature", &["web", "svc"]);
+    assert_eq!(n, 7);
+    same_as_from_scratch(&env, &repo, "feature~3..feature~1", &["web", "svc"]);
+}
+
 /// A shallow clone: a range inside the fetched history verifies as checked
 /// from scratch there; one reaching the boundary is refused, never clean.
 #[test]
