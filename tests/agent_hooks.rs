@@ -743,6 +743,42 @@ fn the_commit_that_records_the_sign_off_carries_nothing_else() {
     assert_eq!(so_001(&env, &repo, 1), None);
 }
 
+/// The commit that records the sign-off is held against the recorded tree
+/// path by path (its own changes looked up in that tree, not the two trees
+/// compared whole): a nested file that became a folder is named with the
+/// file now below it, an untouched file is not, and a file the commit
+/// restores to its content at sign-off is not either.
+#[test]
+fn the_sign_off_commit_is_compared_with_the_recorded_tree_path_by_path() {
+    let (env, repo) = at_signoff(&[]);
+    write(repo.join("lib/a/b.py"), "print(\"b\")\n");
+    write(repo.join("lib/same.py"), "print(\"same\")\n");
+    env.commit_all(&repo, "nested code");
+    env.run(&repo, &["signoff"]).success();
+    std::fs::remove_file(repo.join("lib/a/b.py")).unwrap();
+    write(repo.join("lib/a/b.py/c.py"), "print(\"c\")\n");
+    env.commit_all(&repo, "signed off");
+    let out = so_001(&env, &repo, 1).expect("the file turned folder");
+    assert!(out.contains("lib/a/b.py/c.py"), "{out}");
+    assert!(out.contains("lib/a/b.py"), "{out}");
+    assert!(!out.contains("lib/same.py"), "{out}");
+    assert!(out.contains("records the sign-off"), "{out}");
+
+    // A change committed between the sign-off and its commit, undone by
+    // the sign-off commit: that commit brings back the signed-off content,
+    // so only the commit in between is named.
+    let (env, repo) = at_signoff(&[]);
+    env.run(&repo, &["signoff"]).success();
+    let signed = read(repo.join("app.py"));
+    write(repo.join("app.py"), "print(\"late\")\n");
+    env.git(&repo, &["commit", "-q", "-m", "a late change", "app.py"]);
+    write(repo.join("app.py"), &signed);
+    env.commit_all(&repo, "signed off");
+    assert_eq!(so_001(&env, &repo, 1), None);
+    let out = so_001(&env, &repo, 2).expect("the commit in between");
+    assert!(out.contains("before the commit that records it"), "{out}");
+}
+
 /// A payload that cannot be read (standard input is a folder) is each
 /// hook's own error, reported by its fail-safe (exit 1, a message), never
 /// taken as an empty payload that the guard would let through unseen.

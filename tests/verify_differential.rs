@@ -298,6 +298,52 @@ fn several_projects_verify_as_checked_from_scratch() {
     assert!(failing >= 1);
 }
 
+/// The ways around a walk that derives each commit's scan from its
+/// parent's: a project deleted and brought back, the folder holding a
+/// project's `.standards/` renamed (the tip's folder is the one verified;
+/// the commits before hold no runtime there), Markdown with a provenance
+/// block added in a folder that then becomes a file, each commit checked
+/// from scratch too.
+#[test]
+fn projects_deleted_restored_and_renamed_verify_as_checked_from_scratch() {
+    let (env, repo) = Env::repo();
+    code_base(&repo);
+    for dir in ["app", "svc"] {
+        std::fs::create_dir_all(repo.join(dir).join(".standards")).unwrap();
+        write(repo.join(dir).join("main.py"), "x\n");
+        gs(&env, &repo.join(dir), &["install"]);
+    }
+    commit(&env, &repo, "two projects");
+    env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+    gs(
+        &env,
+        &repo.join("app"),
+        &["start", "--request", "Add search"],
+    );
+    gs(&env, &repo.join("app"), &["artifact", "init", "SCOPE"]);
+    commit(&env, &repo, "app starts");
+    write(
+        repo.join("app/docs/deep/claimed.md"),
+        "<!-- STANDARDS\nArtifact: SCOPE\nCycle: someone-else\n-->\n# x\n",
+    );
+    commit(&env, &repo, "claimed markdown, nested");
+    env.git(&repo, &["rm", "-q", "-r", "app/docs/deep"]);
+    write(repo.join("app/docs/deep"), "now a file\n");
+    commit(&env, &repo, "folder became a file");
+    env.git(&repo, &["rm", "-q", "-r", "svc"]);
+    commit(&env, &repo, "svc deleted");
+    env.git(&repo, &["checkout", "-q", "HEAD~1", "--", "svc"]);
+    commit(&env, &repo, "svc restored");
+    env.git(&repo, &["mv", "app", "web"]);
+    commit(&env, &repo, "app renamed to web");
+    write(repo.join("web/notes.md"), "# notes\n");
+    commit(&env, &repo, "web notes");
+
+    let (n, _) = same_as_from_scratch(&env, &repo, "main..feature", &["web", "svc"]);
+    assert_eq!(n, 7);
+    same_as_from_scratch(&env, &repo, "feature~3..feature~1", &["web", "svc"]);
+}
+
 /// A shallow clone: a range inside the fetched history verifies as checked
 /// from scratch there; one reaching the boundary is refused, never clean.
 #[test]
@@ -368,3 +414,400 @@ fn a_second_run_and_a_cold_run_report_the_same() {
     assert_eq!(run(), first);
     same_as_from_scratch(&env, &repo, "main..feature", &[""]);
 }
+
+/// `text` with each commit ID of `repo` (full, and its 12- and 7-character
+/// abbreviations) replaced by `<subject>`, and each cycle ID that a
+/// STATE.md of those commits names by `<cycle N>`: what stays the same from
+/// run to run.
+fn normalised(env: &Env, repo: &Path, text: &str) -> String {
+    let mut out = text.to_string();
+    let log = env.git(repo, &["log", "--all", "--format=%H %s"]);
+    let mut cycles: Vec<String> = Vec::new();
+    for line in log.lines() {
+        let (id, subject) = line.split_once(' ').unwrap();
+        for len in [40, 12, 7] {
+            out = out.replace(&id[..len], &format!("<{subject}>"));
+        }
+        let state = env.git_status(repo, &["show", &format!("{id}:.standards/STATE.md")]);
+        let state = String::from_utf8_lossy(&state.stdout).into_owned();
+        if let Some(at) = state.find("`Id`: `") {
+            let rest = &state[at + 7..];
+            let cycle = &rest[..rest.find('`').unwrap()];
+            if cycle != "UNSET" && !cycles.iter().any(|c| c == cycle) {
+                cycles.push(cycle.to_string());
+            }
+        }
+    }
+    for (n, cycle) in cycles.iter().enumerate() {
+        out = out.replace(cycle, &format!("<cycle {n}>"));
+    }
+    out
+}
+
+/// The exact output of `verify` (text and JSON) over a range whose commits
+/// add, change, rename and delete records and Markdown files with provenance
+/// blocks in nested folders, skip roles by hand, delete the runtime and
+/// bring it back: pinned, so a change to how the range is walked cannot
+/// change a byte of what it reports.
+#[test]
+fn the_output_of_a_range_is_pinned() {
+    let (env, repo) = Env::repo();
+    code_base(&repo);
+    gs(&env, &repo, &["install"]);
+    commit(&env, &repo, "install");
+    env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+    gs(&env, &repo, &["start", "--request", "Add search"]);
+    commit(&env, &repo, "start search");
+    gs(&env, &repo, &["artifact", "init", "SCOPE"]);
+    commit(&env, &repo, "scope record");
+    let block =
+        |cycle: &str| format!("<!-- STANDARDS\nArtifact: SCOPE\nCycle: {cycle}\n-->\n# x\n");
+    write(
+        repo.join("docs/d3/deep/er/claimed.md"),
+        block("someone-else"),
+    );
+    write(repo.join("docs/d3/deep/plain.md"), "# plain\n");
+    commit(&env, &repo, "claimed markdown, nested");
+    write(repo.join("docs/d3/deep/er/claimed.md"), block("another"));
+    commit(&env, &repo, "claimed markdown changed");
+    env.git(&repo, &["mv", "docs/d3", "docs/moved"]);
+    commit(&env, &repo, "folder of markdown renamed");
+    write(repo.join("src/m1/f1.rs"), "fn search() {}\n");
+    commit(&env, &repo, "code");
+    edit_state(&repo, "WorkflowState", "DEVELOPING");
+    commit(&env, &repo, "roles skipped by hand");
+    env.git(&repo, &["rm", "-q", "-r", "docs/moved/deep/er"]);
+    commit(&env, &repo, "nested folder deleted");
+    let scope = crate::common::files_below(&repo.join(".standards/docs/scope"));
+    let scope = format!(".standards/docs/scope/{}", scope[0]);
+    env.git(&repo, &["mv", &scope, ".standards/docs/scope/moved.md"]);
+    commit(&env, &repo, "record renamed");
+    env.git(&repo, &["rm", "-q", ".standards/docs/scope/moved.md"]);
+    commit(&env, &repo, "record deleted");
+    env.git(&repo, &["rm", "-q", "-r", ".standards"]);
+    commit(&env, &repo, "runtime removed");
+    env.git(&repo, &["checkout", "-q", "HEAD~1", "--", ".standards"]);
+    commit(&env, &repo, "runtime restored");
+
+    let text = stdout(&env.run(&repo, &["verify", "main..feature"]).code(1));
+    let json = stdout(
+        &env.run(&repo, &["verify", "main..feature", "--format", "json"])
+            .code(1),
+    );
+    let got = normalised(&env, &repo, &format!("{text}\n{json}"));
+    assert_eq!(got, PINNED, "verify's output changed:\n{got}");
+}
+
+const PINNED: &str = r##"<start search> start search: pass
+<scope record> scope record: pass
+<claimed markdown, nested> claimed markdown, nested: pass
+<claimed markdown changed> claimed markdown changed: pass
+<folder of markdown renamed> folder of markdown renamed: pass
+<code> code: pass
+<roles skipped by hand> roles skipped by hand: 5 problems
+    .standards/CONTEXT.md: the STANDARD cycle is at `DEVELOPING`, past the audit, but `.standards/CONTEXT.md` is missing or empty; implementation work relies on valid project context [PR-036]
+    .standards/STATE.md: Active Work `Architecture` is `NONE`, but the cycle is past ARCHITECTING (it is now DEVELOPING); the technical design's path must be recorded [CP-008]
+    .standards/STATE.md: line 3: the handoff is still the cycle's `INITIAL` start, but the STANDARD cycle is at `DEVELOPING`; it starts in `AUDITING` [PR-006]
+    .standards/STATE.md: `WorkflowState` went from `AUDITING` in the last commit to `DEVELOPING`, but no sequence of legal moves connects them with these records: at `SCOPING` the move `handoff --to ARCHITECTING` is refused: the handoff would leave a state `check` rejects (1 problem(s), whether new or not): .standards/docs/scope/<cycle 0>.md: this STANDARD cycle is at `ARCHITECTING`, past SCOPING, but its scope defines no current acceptance condition; every verifiable completion obligation is an `AC-NNN` condition [PR-043] (protocol: Runtime Tools and Hooks) [PR-046]
+    .standards/docs/scope/<cycle 0>.md: this STANDARD cycle is at `DEVELOPING`, past SCOPING, but its scope defines no current acceptance condition; every verifiable completion obligation is an `AC-NNN` condition [PR-043]
+<nested folder deleted> nested folder deleted: 4 problems
+    .standards/CONTEXT.md: the STANDARD cycle is at `DEVELOPING`, past the audit, but `.standards/CONTEXT.md` is missing or empty; implementation work relies on valid project context [PR-036]
+    .standards/STATE.md: Active Work `Architecture` is `NONE`, but the cycle is past ARCHITECTING (it is now DEVELOPING); the technical design's path must be recorded [CP-008]
+    .standards/STATE.md: line 3: the handoff is still the cycle's `INITIAL` start, but the STANDARD cycle is at `DEVELOPING`; it starts in `AUDITING` [PR-006]
+    .standards/docs/scope/<cycle 0>.md: this STANDARD cycle is at `DEVELOPING`, past SCOPING, but its scope defines no current acceptance condition; every verifiable completion obligation is an `AC-NNN` condition [PR-043]
+<record renamed> record renamed: 4 problems
+    .standards/CONTEXT.md: the STANDARD cycle is at `DEVELOPING`, past the audit, but `.standards/CONTEXT.md` is missing or empty; implementation work relies on valid project context [PR-036]
+    .standards/STATE.md: Active Work `Architecture` is `NONE`, but the cycle is past ARCHITECTING (it is now DEVELOPING); the technical design's path must be recorded [CP-008]
+    .standards/STATE.md: line 3: the handoff is still the cycle's `INITIAL` start, but the STANDARD cycle is at `DEVELOPING`; it starts in `AUDITING` [PR-006]
+    .standards/STATE.md: Active Work `Scope` names `.standards/docs/scope/<cycle 0>.md`, which does not exist [PV-011]
+<record deleted> record deleted: 4 problems
+    .standards/CONTEXT.md: the STANDARD cycle is at `DEVELOPING`, past the audit, but `.standards/CONTEXT.md` is missing or empty; implementation work relies on valid project context [PR-036]
+    .standards/STATE.md: Active Work `Architecture` is `NONE`, but the cycle is past ARCHITECTING (it is now DEVELOPING); the technical design's path must be recorded [CP-008]
+    .standards/STATE.md: line 3: the handoff is still the cycle's `INITIAL` start, but the STANDARD cycle is at `DEVELOPING`; it starts in `AUDITING` [PR-006]
+    .standards/STATE.md: Active Work `Scope` names `.standards/docs/scope/<cycle 0>.md`, which does not exist [PV-011]
+<runtime removed> runtime removed: skipped (no STANDARDS runtime in this commit)
+<runtime restored> runtime restored: 4 problems
+    .standards/CONTEXT.md: the STANDARD cycle is at `DEVELOPING`, past the audit, but `.standards/CONTEXT.md` is missing or empty; implementation work relies on valid project context [PR-036]
+    .standards/STATE.md: Active Work `Architecture` is `NONE`, but the cycle is past ARCHITECTING (it is now DEVELOPING); the technical design's path must be recorded [CP-008]
+    .standards/STATE.md: line 3: the handoff is still the cycle's `INITIAL` start, but the STANDARD cycle is at `DEVELOPING`; it starts in `AUDITING` [PR-006]
+    .standards/STATE.md: Active Work `Scope` names `.standards/docs/scope/<cycle 0>.md`, which does not exist [PV-011]
+verify failed: 5 of 12 commits with problems (<install>..<runtime restored>)
+
+{
+  "ok": false,
+  "mainBranch": "main",
+  "projects": [
+    ""
+  ],
+  "base": "<install>",
+  "tip": "<runtime restored>",
+  "commits": [
+    {
+      "id": "<start search>",
+      "subject": "start search",
+      "ok": true,
+      "skipped": null,
+      "reusedFrom": null,
+      "cycle": "<cycle 0>",
+      "problems": []
+    },
+    {
+      "id": "<scope record>",
+      "subject": "scope record",
+      "ok": true,
+      "skipped": null,
+      "reusedFrom": null,
+      "cycle": "<cycle 0>",
+      "problems": []
+    },
+    {
+      "id": "<claimed markdown, nested>",
+      "subject": "claimed markdown, nested",
+      "ok": true,
+      "skipped": null,
+      "reusedFrom": null,
+      "cycle": "<cycle 0>",
+      "problems": []
+    },
+    {
+      "id": "<claimed markdown changed>",
+      "subject": "claimed markdown changed",
+      "ok": true,
+      "skipped": null,
+      "reusedFrom": null,
+      "cycle": "<cycle 0>",
+      "problems": []
+    },
+    {
+      "id": "<folder of markdown renamed>",
+      "subject": "folder of markdown renamed",
+      "ok": true,
+      "skipped": null,
+      "reusedFrom": null,
+      "cycle": "<cycle 0>",
+      "problems": []
+    },
+    {
+      "id": "<code>",
+      "subject": "code",
+      "ok": true,
+      "skipped": null,
+      "reusedFrom": null,
+      "cycle": "<cycle 0>",
+      "problems": []
+    },
+    {
+      "id": "<roles skipped by hand>",
+      "subject": "roles skipped by hand",
+      "ok": false,
+      "skipped": null,
+      "reusedFrom": null,
+      "cycle": "<cycle 0>",
+      "problems": [
+        {
+          "rule": "PR-036",
+          "file": ".standards/CONTEXT.md",
+          "line": null,
+          "message": "the STANDARD cycle is at `DEVELOPING`, past the audit, but `.standards/CONTEXT.md` is missing or empty; implementation work relies on valid project context",
+          "hint": "route a `PROJECT_CONTEXT` failure to `AUDITING` so Auditor establishes the project context"
+        },
+        {
+          "rule": "CP-008",
+          "file": ".standards/STATE.md",
+          "line": null,
+          "message": "Active Work `Architecture` is `NONE`, but the cycle is past ARCHITECTING (it is now DEVELOPING); the technical design's path must be recorded",
+          "hint": "Architect: set `Architecture` to the technical design's path before handing off"
+        },
+        {
+          "rule": "PR-006",
+          "file": ".standards/STATE.md",
+          "line": 3,
+          "message": "line 3: the handoff is still the cycle's `INITIAL` start, but the STANDARD cycle is at `DEVELOPING`; it starts in `AUDITING`",
+          "hint": "start the cycle in its entry state, or record the transition that moved it (a `FORWARD`, `FAILURE`, ...) in the Handoff section"
+        },
+        {
+          "rule": "PR-046",
+          "file": ".standards/STATE.md",
+          "line": null,
+          "message": "`WorkflowState` went from `AUDITING` in the last commit to `DEVELOPING`, but no sequence of legal moves connects them with these records: at `SCOPING` the move `handoff --to ARCHITECTING` is refused: the handoff would leave a state `check` rejects (1 problem(s), whether new or not): .standards/docs/scope/<cycle 0>.md: this STANDARD cycle is at `ARCHITECTING`, past SCOPING, but its scope defines no current acceptance condition; every verifiable completion obligation is an `AC-NNN` condition [PR-043] (protocol: Runtime Tools and Hooks)",
+          "hint": "restore the last commit's `WorkflowState` `AUDITING` (and its handoff) in STATE.md; each skipped role then completes its record and records its own handoff once its gate passes"
+        },
+        {
+          "rule": "PR-043",
+          "file": ".standards/docs/scope/<cycle 0>.md",
+          "line": null,
+          "message": "this STANDARD cycle is at `DEVELOPING`, past SCOPING, but its scope defines no current acceptance condition; every verifiable completion obligation is an `AC-NNN` condition",
+          "hint": "Scoper defines the cycle's conditions as list items such as ``- `AC-001`: <condition>`` (`git standards id next AC .standards/docs/scope/<cycle 0>.md` gives the number); past SCOPING the defect goes back to the Scoper as a `SCOPING` failure"
+        }
+      ]
+    },
+    {
+      "id": "<nested folder deleted>",
+      "subject": "nested folder deleted",
+      "ok": false,
+      "skipped": null,
+      "reusedFrom": null,
+      "cycle": "<cycle 0>",
+      "problems": [
+        {
+          "rule": "PR-036",
+          "file": ".standards/CONTEXT.md",
+          "line": null,
+          "message": "the STANDARD cycle is at `DEVELOPING`, past the audit, but `.standards/CONTEXT.md` is missing or empty; implementation work relies on valid project context",
+          "hint": "route a `PROJECT_CONTEXT` failure to `AUDITING` so Auditor establishes the project context"
+        },
+        {
+          "rule": "CP-008",
+          "file": ".standards/STATE.md",
+          "line": null,
+          "message": "Active Work `Architecture` is `NONE`, but the cycle is past ARCHITECTING (it is now DEVELOPING); the technical design's path must be recorded",
+          "hint": "Architect: set `Architecture` to the technical design's path before handing off"
+        },
+        {
+          "rule": "PR-006",
+          "file": ".standards/STATE.md",
+          "line": 3,
+          "message": "line 3: the handoff is still the cycle's `INITIAL` start, but the STANDARD cycle is at `DEVELOPING`; it starts in `AUDITING`",
+          "hint": "start the cycle in its entry state, or record the transition that moved it (a `FORWARD`, `FAILURE`, ...) in the Handoff section"
+        },
+        {
+          "rule": "PR-043",
+          "file": ".standards/docs/scope/<cycle 0>.md",
+          "line": null,
+          "message": "this STANDARD cycle is at `DEVELOPING`, past SCOPING, but its scope defines no current acceptance condition; every verifiable completion obligation is an `AC-NNN` condition",
+          "hint": "Scoper defines the cycle's conditions as list items such as ``- `AC-001`: <condition>`` (`git standards id next AC .standards/docs/scope/<cycle 0>.md` gives the number); past SCOPING the defect goes back to the Scoper as a `SCOPING` failure"
+        }
+      ]
+    },
+    {
+      "id": "<record renamed>",
+      "subject": "record renamed",
+      "ok": false,
+      "skipped": null,
+      "reusedFrom": null,
+      "cycle": "<cycle 0>",
+      "problems": [
+        {
+          "rule": "PR-036",
+          "file": ".standards/CONTEXT.md",
+          "line": null,
+          "message": "the STANDARD cycle is at `DEVELOPING`, past the audit, but `.standards/CONTEXT.md` is missing or empty; implementation work relies on valid project context",
+          "hint": "route a `PROJECT_CONTEXT` failure to `AUDITING` so Auditor establishes the project context"
+        },
+        {
+          "rule": "CP-008",
+          "file": ".standards/STATE.md",
+          "line": null,
+          "message": "Active Work `Architecture` is `NONE`, but the cycle is past ARCHITECTING (it is now DEVELOPING); the technical design's path must be recorded",
+          "hint": "Architect: set `Architecture` to the technical design's path before handing off"
+        },
+        {
+          "rule": "PR-006",
+          "file": ".standards/STATE.md",
+          "line": 3,
+          "message": "line 3: the handoff is still the cycle's `INITIAL` start, but the STANDARD cycle is at `DEVELOPING`; it starts in `AUDITING`",
+          "hint": "start the cycle in its entry state, or record the transition that moved it (a `FORWARD`, `FAILURE`, ...) in the Handoff section"
+        },
+        {
+          "rule": "PV-011",
+          "file": ".standards/STATE.md",
+          "line": null,
+          "message": "Active Work `Scope` names `.standards/docs/scope/<cycle 0>.md`, which does not exist",
+          "hint": "create it with `git standards artifact init SCOPE` or correct the path"
+        }
+      ]
+    },
+    {
+      "id": "<record deleted>",
+      "subject": "record deleted",
+      "ok": false,
+      "skipped": null,
+      "reusedFrom": null,
+      "cycle": "<cycle 0>",
+      "problems": [
+        {
+          "rule": "PR-036",
+          "file": ".standards/CONTEXT.md",
+          "line": null,
+          "message": "the STANDARD cycle is at `DEVELOPING`, past the audit, but `.standards/CONTEXT.md` is missing or empty; implementation work relies on valid project context",
+          "hint": "route a `PROJECT_CONTEXT` failure to `AUDITING` so Auditor establishes the project context"
+        },
+        {
+          "rule": "CP-008",
+          "file": ".standards/STATE.md",
+          "line": null,
+          "message": "Active Work `Architecture` is `NONE`, but the cycle is past ARCHITECTING (it is now DEVELOPING); the technical design's path must be recorded",
+          "hint": "Architect: set `Architecture` to the technical design's path before handing off"
+        },
+        {
+          "rule": "PR-006",
+          "file": ".standards/STATE.md",
+          "line": 3,
+          "message": "line 3: the handoff is still the cycle's `INITIAL` start, but the STANDARD cycle is at `DEVELOPING`; it starts in `AUDITING`",
+          "hint": "start the cycle in its entry state, or record the transition that moved it (a `FORWARD`, `FAILURE`, ...) in the Handoff section"
+        },
+        {
+          "rule": "PV-011",
+          "file": ".standards/STATE.md",
+          "line": null,
+          "message": "Active Work `Scope` names `.standards/docs/scope/<cycle 0>.md`, which does not exist",
+          "hint": "create it with `git standards artifact init SCOPE` or correct the path"
+        }
+      ]
+    },
+    {
+      "id": "<runtime removed>",
+      "subject": "runtime removed",
+      "ok": true,
+      "skipped": "no STANDARDS runtime in this commit",
+      "reusedFrom": null,
+      "cycle": null,
+      "problems": []
+    },
+    {
+      "id": "<runtime restored>",
+      "subject": "runtime restored",
+      "ok": false,
+      "skipped": null,
+      "reusedFrom": null,
+      "cycle": "<cycle 0>",
+      "problems": [
+        {
+          "rule": "PR-036",
+          "file": ".standards/CONTEXT.md",
+          "line": null,
+          "message": "the STANDARD cycle is at `DEVELOPING`, past the audit, but `.standards/CONTEXT.md` is missing or empty; implementation work relies on valid project context",
+          "hint": "route a `PROJECT_CONTEXT` failure to `AUDITING` so Auditor establishes the project context"
+        },
+        {
+          "rule": "CP-008",
+          "file": ".standards/STATE.md",
+          "line": null,
+          "message": "Active Work `Architecture` is `NONE`, but the cycle is past ARCHITECTING (it is now DEVELOPING); the technical design's path must be recorded",
+          "hint": "Architect: set `Architecture` to the technical design's path before handing off"
+        },
+        {
+          "rule": "PR-006",
+          "file": ".standards/STATE.md",
+          "line": 3,
+          "message": "line 3: the handoff is still the cycle's `INITIAL` start, but the STANDARD cycle is at `DEVELOPING`; it starts in `AUDITING`",
+          "hint": "start the cycle in its entry state, or record the transition that moved it (a `FORWARD`, `FAILURE`, ...) in the Handoff section"
+        },
+        {
+          "rule": "PV-011",
+          "file": ".standards/STATE.md",
+          "line": null,
+          "message": "Active Work `Scope` names `.standards/docs/scope/<cycle 0>.md`, which does not exist",
+          "hint": "create it with `git standards artifact init SCOPE` or correct the path"
+        }
+      ]
+    }
+  ],
+  "into": null,
+  "summary": {
+    "commits": 12,
+    "failed": 5,
+    "reused": 0
+  }
+}
+"##;

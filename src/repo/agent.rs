@@ -131,6 +131,44 @@ pub fn stored(project: &Project, hex: &str, kind: &str) -> Option<gix::ObjectId>
     (object.kind().to_string() == kind).then_some(id)
 }
 
+/// Those of `paths` (relative to the trees) whose file differs between the
+/// trees `a` and `b` (`None`: no tree): a blob in one and not the other, or
+/// two different blobs; the same answer as keeping the `paths` that
+/// [`diff_trees`] lists, at the cost of looking up `paths` alone, not of
+/// walking two trees that may differ everywhere (a tree recorded in another
+/// repository).
+pub fn differing_paths(
+    project: &Project,
+    a: Option<gix::ObjectId>,
+    b: Option<gix::ObjectId>,
+    paths: Vec<String>,
+) -> Result<Vec<String>, Error> {
+    if a == b {
+        return Ok(Vec::new());
+    }
+    let repo = &project.repo;
+    let git = |e: &dyn std::fmt::Display| Error::Internal(format!("cannot read a tree: {e}"));
+    let tree = |id: Option<gix::ObjectId>| -> Result<Option<gix::Tree<'_>>, Error> {
+        id.map(|id| repo.find_tree(id).map_err(|e| git(&e)))
+            .transpose()
+    };
+    let (ta, tb) = (tree(a)?, tree(b)?);
+    let blob = |t: &Option<gix::Tree<'_>>, path: &str| -> Result<Option<gix::ObjectId>, Error> {
+        let Some(t) = t else { return Ok(None) };
+        Ok(t.lookup_entry_by_path(path)
+            .map_err(|e| git(&e))?
+            .filter(|e| !e.mode().is_tree())
+            .map(|e| e.object_id()))
+    };
+    let mut out = Vec::new();
+    for path in paths {
+        if blob(&ta, &path)? != blob(&tb, &path)? {
+            out.push(path);
+        }
+    }
+    Ok(out)
+}
+
 /// The paths that differ between the trees `a` and `b` (`None`: no tree),
 /// relative to them.
 pub fn diff_trees(

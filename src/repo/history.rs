@@ -294,6 +294,7 @@ impl Walk {
             tree.derive_with(&self.repo, parent)?;
         }
         tree.load()?;
+        tree.keyed();
         Ok(tree)
     }
 }

@@ -9,7 +9,7 @@ use super::handles;
 use super::worktree::WorktreeTree;
 
 use crate::error::Error;
-use standards_core::model::tree::{Node, Stages, Tree};
+use standards_core::model::tree::{Node, ScanKey, Stages, Tree};
 
 /// The index is the user's file: a damaged one is a refusal with a way out, not an internal error.
 pub(super) fn index_err(e: impl std::fmt::Display) -> Error {
@@ -250,6 +250,12 @@ pub struct ObjectTree {
     pub commit: Option<gix::ObjectId>,
     /// Whether to let go of the decoded index once the entries are materialised.
     lean: std::cell::Cell<bool>,
+    /// Whether the snapshot tells the scan its key ([`Tree::scan_key`]):
+    /// set for a history walk's snapshots, which compute their digest anyway.
+    keyed: std::cell::Cell<bool>,
+    /// For a snapshot derived from its parent's: the parent's digest and the
+    /// paths whose entries differ, each with whether it is a Markdown file here.
+    derived: std::cell::OnceCell<([u8; 32], standards_core::model::tree::Changed)>,
 }
 
 /// Adds to `out` the entries of the tree `id` below `prefix` (project-relative,
@@ -436,20 +442,27 @@ fn tree_changes(
     Ok(())
 }
 
-/// Applies `changes`, in order, to `out`.
-fn apply_changes(changes: Vec<EntryChange>, out: &mut Entries) {
+/// Applies `changes`, in order, to `out`; returns every path whose entry
+/// was inserted or removed, sorted, each once.
+fn apply_changes(changes: Vec<EntryChange>, out: &mut Entries) -> Vec<String> {
+    let mut touched = Vec::new();
     for change in changes {
         match change {
             EntryChange::Insert(path, id, kind) => {
+                touched.push(path.clone());
                 out.insert(path, (id, kind));
             }
-            EntryChange::Remove(path, folder) => remove_entry(&path, folder, out),
+            EntryChange::Remove(path, folder) => remove_entry(&path, folder, out, &mut touched),
         }
     }
+    touched.sort_unstable();
+    touched.dedup();
+    touched
 }
 
-/// Removes the entry at `path`, or with `folder` every entry below it.
-fn remove_entry(path: &str, folder: bool, out: &mut Entries) {
+/// Removes the entry at `path`, or with `folder` every entry below it;
+/// adds the paths removed to `removed`.
+fn remove_entry(path: &str, folder: bool, out: &mut Entries, removed: &mut Vec<String>) {
     if folder {
         let below = format!("{path}/");
         let doomed: Vec<String> = out
@@ -459,9 +472,10 @@ fn remove_entry(path: &str, folder: bool, out: &mut Entries) {
             .collect();
         for k in doomed {
             out.remove(&k);
+            removed.push(k);
         }
-    } else {
-        out.remove(path);
+    } else if out.remove(path).is_some() {
+        removed.push(path.to_string());
     }
 }
 
@@ -484,6 +498,8 @@ impl ObjectTree {
             markdown: Default::default(),
             commit: None,
             lean: Default::default(),
+            keyed: Default::default(),
+            derived: Default::default(),
         })
     }
 
@@ -543,6 +559,8 @@ impl ObjectTree {
             markdown: Default::default(),
             commit,
             lean: Default::default(),
+            keyed: Default::default(),
+            derived: Default::default(),
         })
     }
 
@@ -628,10 +646,28 @@ impl ObjectTree {
             }
         } else {
             let mut out = (**old_entries).clone();
-            apply_changes(changes, &mut out);
+            let touched = apply_changes(changes, &mut out);
+            if let Some(digest) = parent.digest.get() {
+                let changed = touched
+                    .into_iter()
+                    .map(|path| {
+                        let markdown = out
+                            .get(&path)
+                            .is_some_and(|(_, kind)| path.ends_with(".md") && *kind == Kind::Blob);
+                        (path, markdown)
+                    })
+                    .collect();
+                let _ = self.derived.set((*digest, std::rc::Rc::new(changed)));
+            }
             let _ = self.entries.set(std::rc::Rc::new(out));
         }
         Ok(())
+    }
+
+    /// Tells the artifact scan this snapshot's key ([`Tree::scan_key`]), so
+    /// a scan sharing a cache with its parent's judges only what changed.
+    pub(super) fn keyed(&self) {
+        self.keyed.set(true);
     }
 
     /// Materialises the entries now, so a damaged tree is an error here
@@ -1041,6 +1077,16 @@ impl Tree for ObjectTree {
 
     fn unmerged(&self) -> Vec<String> {
         self.unmerged.clone()
+    }
+
+    fn scan_key(&self) -> Option<ScanKey> {
+        if !self.keyed.get() {
+            return None;
+        }
+        Some(ScanKey {
+            id: self.content_digest(),
+            from: self.derived.get().cloned(),
+        })
     }
 
     /// Only the index snapshot has stages; a commit's tree never does.

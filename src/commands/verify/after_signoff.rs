@@ -89,8 +89,14 @@ fn signoff_commit(
             "in the commit that records the sign-off, against its parent: no `signed-off` event with a stored tree is at hand",
         ));
     };
-    let since = agent::diff_trees(project, Some(signed), agent::folder_tree(project, id, dir)?)?;
-    let changed: Vec<String> = own.into_iter().filter(|p| since.contains(p)).collect();
+    // Only the commit's own paths are compared: the recorded tree may come
+    // from another repository and differ from this one everywhere.
+    let changed = agent::differing_paths(
+        project,
+        Some(signed),
+        agent::folder_tree(project, id, dir)?,
+        own,
+    )?;
     let short = signed.to_string();
     Ok(after_signoff::check_signoff_commit(
         cycle,

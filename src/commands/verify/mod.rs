@@ -20,7 +20,7 @@ use crate::repo::{merge_tree, projects, ObjectTree, Project};
 use clap::ValueEnum;
 use standards_core::check::{self, Options, Problem, Report};
 use standards_core::model::layout::{PROTOCOL_PATH, STATE_PATH};
-use standards_core::model::tree::{Node, Tree};
+use standards_core::model::tree::{Node, ScanKey, Tree};
 
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
@@ -241,6 +241,9 @@ impl Tree for CachedTree<'_> {
     }
     fn unmerged(&self) -> Vec<String> {
         self.inner.unmerged()
+    }
+    fn scan_key(&self) -> Option<ScanKey> {
+        self.inner.scan_key()
     }
 }
 

@@ -143,6 +143,8 @@ pub struct Cx<'a> {
     pub active_paths: Vec<ActivePath>,
     /// Own records in own-record order (check-rules §3).
     pub own: Vec<OwnRecord>,
+    /// The verdicts and scans this run shares with the others of its walk.
+    pub cache: Option<&'a crate::records::verdicts::ContentCache>,
 }
 
 impl<'a> Cx<'a> {
@@ -161,7 +163,7 @@ impl<'a> Cx<'a> {
         head: Option<&'a dyn Tree>,
         options: Options,
         sink: &mut Sink,
-        cache: Option<&crate::records::verdicts::ContentCache>,
+        cache: Option<&'a crate::records::verdicts::ContentCache>,
     ) -> Cx<'a> {
         let (mode, mode_error) = match tree.text(MODE_PATH) {
             Text::Ok(t) => match mode::parse(&t) {
@@ -216,6 +218,7 @@ impl<'a> Cx<'a> {
             fixed: Vec::new(),
             active_paths: Vec::new(),
             own: Vec::new(),
+            cache,
         };
         if let Some(id) = cx
             .doc()

@@ -108,7 +108,31 @@ pub trait Tree {
     fn exists(&self, path: &str) -> bool {
         !matches!(self.node(path), Node::Missing)
     }
+
+    /// What the artifact scan may know of this snapshot without listing
+    /// it; `None` by default: the scan lists and judges every candidate.
+    fn scan_key(&self) -> Option<ScanKey> {
+        None
+    }
 }
+
+/// A snapshot's identity as the artifact scan reads it (see
+/// [`crate::records::scan::scan_cached`]): a history walk derives each
+/// commit's scan from its parent's by judging only the paths that differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScanKey {
+    /// Equal for two snapshots only when they hold the same Markdown files
+    /// with the same contents (a digest of their paths and content IDs).
+    pub id: [u8; 32],
+    /// The snapshot this one was derived from (its `id`) and every path
+    /// whose entry differs from it there, each with whether it is a
+    /// Markdown file in this snapshot.
+    pub from: Option<([u8; 32], Changed)>,
+}
+
+/// Paths whose entries differ between two snapshots, sorted, each with
+/// whether it is a Markdown file in the later one.
+pub type Changed = std::rc::Rc<Vec<(String, bool)>>;
 
 /// Why a path cannot be reached through real folders of a snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,6 +220,12 @@ impl Tree for LinksRead<'_> {
 
     fn content_id(&self, path: &str) -> Option<Vec<u8>> {
         self.0.content_id(path)
+    }
+
+    /// A path below a link reads as the link, but the scan's candidates are
+    /// listed files, which no link hides: the same scan as the snapshot's.
+    fn scan_key(&self) -> Option<ScanKey> {
+        self.0.scan_key()
     }
 
     /// As [`LinksRead::node`] answers it, without reading the file.
@@ -328,6 +358,23 @@ impl Tree for WithFile<'_> {
 
     fn unmerged(&self) -> Vec<String> {
         self.base.unmerged()
+    }
+
+    fn content_id(&self, path: &str) -> Option<Vec<u8>> {
+        if path == self.path {
+            None
+        } else {
+            self.base.content_id(path)
+        }
+    }
+
+    /// The base's scan when the replaced file is not one the scan reads
+    /// (STATE.md, for a planned move); otherwise none.
+    fn scan_key(&self) -> Option<ScanKey> {
+        if self.path.ends_with(".md") && crate::model::layout::is_scanned(self.path) {
+            return None;
+        }
+        self.base.scan_key()
     }
 }
 

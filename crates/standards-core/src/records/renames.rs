@@ -3,7 +3,7 @@
 
 use similar::{ChangeTag, TextDiff};
 
-use crate::model::tree::{Text, Tree};
+use crate::model::tree::{ScanKey, Text, Tree};
 
 /// Git's default rename threshold: half the content must be kept.
 const THRESHOLD: f64 = 0.5;
@@ -33,7 +33,7 @@ pub fn renamed_from(tree: &dyn Tree, head: &dyn Tree, path: &str) -> Option<Stri
         return None;
     };
     let mut best: Option<(f64, String)> = None;
-    for old in head.markdown_files() {
+    for old in maybe_gone(tree, head) {
         if tree.exists(&old) {
             continue;
         }
@@ -46,6 +46,30 @@ pub fn renamed_from(tree: &dyn Tree, head: &dyn Tree, path: &str) -> Option<Stri
         }
     }
     best.map(|(_, p)| p)
+}
+
+/// The Markdown files of `head` that `tree` may no longer have, sorted:
+/// when `tree` was derived from `head` (a history walk's commit and its
+/// parent, as their [`ScanKey`]s tell), only those among the paths whose
+/// entries differ; otherwise every one.
+fn maybe_gone(tree: &dyn Tree, head: &dyn Tree) -> Vec<String> {
+    if let (
+        Some(ScanKey {
+            from: Some((from, changed)),
+            ..
+        }),
+        Some(parent),
+    ) = (tree.scan_key(), head.scan_key())
+    {
+        if from == parent.id {
+            return changed
+                .iter()
+                .filter(|(p, _)| p.ends_with(".md") && head.content_id(p).is_some())
+                .map(|(p, _)| p.clone())
+                .collect();
+        }
+    }
+    head.markdown_files()
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 //! (RT §1.4, check-rules §1.15).
 
 use crate::model::layout;
+#[cfg(doc)]
+use crate::model::tree::ScanKey;
 use crate::model::tree::{Node, Text, Tree};
 use crate::records::provenance::{self, Marking};
 use crate::records::verdicts::ContentCache;
@@ -57,7 +59,30 @@ pub fn scan(tree: &dyn Tree) -> Scan {
 }
 
 /// [`scan`], taking and leaving the verdicts of unchanged content in `cache`.
+///
+/// With a cache, a snapshot that tells its [`ScanKey`] gets the scan the
+/// cache holds for the same key, or one derived from the scan of the
+/// snapshot it was derived from by judging only the paths that differ (a
+/// history walk's commits), so the cost follows the change, not the number
+/// of Markdown files. The result is the same as scanning every candidate.
 pub fn scan_cached(tree: &dyn Tree, cache: Option<&ContentCache>) -> Scan {
+    let Some((cache, key)) = cache.zip(tree.scan_key()) else {
+        return scan_all(tree, cache);
+    };
+    if let Some(known) = cache.scan_of(&key.id) {
+        return (*known).clone();
+    }
+    let derived = key.from.as_ref().and_then(|(from, changed)| {
+        let base = cache.scan_of(from)?;
+        Some(rescan(tree, cache, &base, changed))
+    });
+    let scan = derived.unwrap_or_else(|| scan_all(tree, Some(cache)));
+    cache.keep_scan(key.id, scan.clone());
+    scan
+}
+
+/// Every candidate of `tree`, judged.
+fn scan_all(tree: &dyn Tree, cache: Option<&ContentCache>) -> Scan {
     let mut out = Scan::default();
     let mut candidates: Vec<String> = tree
         .markdown_files()
@@ -67,34 +92,78 @@ pub fn scan_cached(tree: &dyn Tree, cache: Option<&ContentCache>) -> Scan {
     candidates.sort();
     candidates.dedup();
     for path in candidates {
-        let key = cache.and_then(|_| tree.content_id(&path));
-        let known = match (cache, &key) {
-            (Some(cache), Some(key)) => cache.known_artifact(key),
-            _ => None,
-        };
-        let verdict = match known {
-            Some(verdict) => verdict,
-            None => match judge(tree, &path) {
-                Some(verdict) => {
-                    if let (Some(cache), Some(key)) = (cache, key) {
-                        cache.learn_artifact(key, &verdict);
-                    }
-                    verdict
-                }
-                None => continue,
-            },
-        };
-        match verdict {
-            Verdict::NotARecord => {}
-            Verdict::Record(record) => out.artifacts.push(Artifact {
-                path,
-                text: record.0.clone(),
-                marking: record.1.clone(),
-            }),
-            Verdict::Unreadable(why) => out.unreadable.push((path, why)),
+        if let Some(verdict) = verdict(tree, cache, &path) {
+            add(&mut out, path, verdict);
         }
     }
     out
+}
+
+/// `base` (the scan of the snapshot `tree` was derived from) with the
+/// `changed` paths judged again: dropped, and judged anew where they are
+/// Markdown candidates of `tree`. Both lists stay in path order, as
+/// [`scan_all`] leaves them.
+fn rescan(tree: &dyn Tree, cache: &ContentCache, base: &Scan, changed: &[(String, bool)]) -> Scan {
+    let gone: std::collections::HashSet<&str> = changed.iter().map(|(p, _)| p.as_str()).collect();
+    let mut out = Scan {
+        artifacts: base
+            .artifacts
+            .iter()
+            .filter(|a| !gone.contains(a.path.as_str()))
+            .cloned()
+            .collect(),
+        unreadable: base
+            .unreadable
+            .iter()
+            .filter(|(p, _)| !gone.contains(p.as_str()))
+            .cloned()
+            .collect(),
+    };
+    let mut fresh: Vec<&str> = changed
+        .iter()
+        .filter(|(p, markdown)| *markdown && layout::is_scanned(p))
+        .map(|(p, _)| p.as_str())
+        .collect();
+    fresh.sort_unstable();
+    fresh.dedup();
+    for path in fresh {
+        if let Some(verdict) = verdict(tree, Some(cache), path) {
+            add(&mut out, path.to_string(), verdict);
+        }
+    }
+    out.artifacts.sort_by(|a, b| a.path.cmp(&b.path));
+    out.unreadable.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The verdict on the candidate at `path`, from `cache` when it knows the
+/// content; `None` when it is not a file after all.
+fn verdict(tree: &dyn Tree, cache: Option<&ContentCache>, path: &str) -> Option<Verdict> {
+    let key = cache.and_then(|_| tree.content_id(path));
+    let known = match (cache, &key) {
+        (Some(cache), Some(key)) => cache.known_artifact(key),
+        _ => None,
+    };
+    if known.is_some() {
+        return known;
+    }
+    let verdict = judge(tree, path)?;
+    if let (Some(cache), Some(key)) = (cache, key) {
+        cache.learn_artifact(key, &verdict);
+    }
+    Some(verdict)
+}
+
+fn add(out: &mut Scan, path: String, verdict: Verdict) {
+    match verdict {
+        Verdict::NotARecord => {}
+        Verdict::Record(record) => out.artifacts.push(Artifact {
+            path,
+            text: record.0.clone(),
+            marking: record.1.clone(),
+        }),
+        Verdict::Unreadable(why) => out.unreadable.push((path, why)),
+    }
 }
 
 /// Reads and judges the candidate at `path`; `None` when it is not a file
@@ -299,5 +368,111 @@ mod tests {
         assert!(provenance::opening_undecided("<!-- STAN"));
         assert!(provenance::opening_undecided("\u{feff}<!"));
         assert!(!provenance::opening_undecided("<!-- x"));
+    }
+
+    /// An [`Ided`] tree that tells its scan key, derived from another's.
+    struct Keyed {
+        inner: Ided,
+        key: crate::model::tree::ScanKey,
+    }
+
+    impl Tree for Keyed {
+        fn describe(&self) -> String {
+            self.inner.describe()
+        }
+        fn node(&self, path: &str) -> Node {
+            self.inner.node(path)
+        }
+        fn markdown_files(&self) -> Vec<String> {
+            self.inner.markdown_files()
+        }
+        fn unmerged(&self) -> Vec<String> {
+            Vec::new()
+        }
+        fn content_id(&self, path: &str) -> Option<Vec<u8>> {
+            self.inner.content_id(path)
+        }
+        fn scan_key(&self) -> Option<crate::model::tree::ScanKey> {
+            Some(self.key.clone())
+        }
+    }
+
+    #[test]
+    fn a_derived_snapshot_is_scanned_from_its_parents_scan_by_what_changed() {
+        let block = |c: &str| format!("<!-- STANDARDS\nArtifact: SCOPE\nCycle: {c}\n-->\n");
+        let parent = MemTree::new()
+            .with("a.md", "# plain\n")
+            .with("b/x.md", block("c-1"))
+            .with("b/y.md", b"\xff\xfe")
+            .with("c/d.md", block("c-2"))
+            .with("z.md", block("c-3"))
+            .with(".standards/STATE.md", block("c-9"));
+        let child = MemTree::new()
+            .with("a.md", "# plain\n")
+            .with("b/x.md", "# plain now\n")
+            .with("b/y.md", "# readable now\n")
+            .with("e/f.md", block("c-4"))
+            .with("e/g.md", b"\xff")
+            .with("z.md", block("c-3"))
+            .with(".standards/STATE.md", block("c-9"));
+        let changed: Vec<(String, bool)> = [
+            "b/x.md",
+            "b/y.md",
+            "c/d.md",
+            "c/d.md/no",
+            "e/f.md",
+            "e/g.md",
+        ]
+        .iter()
+        .map(|p| (p.to_string(), child.node(p) != Node::Missing))
+        .collect();
+        let key = |id: u8, from: Option<u8>| crate::model::tree::ScanKey {
+            id: [id; 32],
+            from: from.map(|f| ([f; 32], std::rc::Rc::new(changed.clone()))),
+        };
+        let cache = ContentCache::default();
+        let p = Keyed {
+            inner: Ided {
+                tree: parent,
+                reads: Default::default(),
+            },
+            key: key(1, None),
+        };
+        let first = scan_cached(&p, Some(&cache));
+        assert_eq!(first.artifacts.len(), 3);
+        let c = Keyed {
+            inner: Ided {
+                tree: child.clone(),
+                reads: Default::default(),
+            },
+            key: key(2, Some(1)),
+        };
+        let derived = scan_cached(&c, Some(&cache));
+        let whole = scan(&child);
+        assert_eq!(derived.artifacts, whole.artifacts);
+        assert_eq!(derived.unreadable, whole.unreadable);
+        let paths: Vec<_> = derived.artifacts.iter().map(|a| a.path.as_str()).collect();
+        assert_eq!(paths, ["e/f.md", "z.md"]);
+        assert_eq!(derived.unreadable.len(), 1);
+        // Only the changed files were read: b/x.md, b/y.md and e/g.md
+        // (their openings), e/f.md (opening and text).
+        assert_eq!(c.inner.reads.get(), 5);
+        // The same key again: the kept scan, nothing read.
+        c.inner.reads.set(0);
+        let again = scan_cached(&c, Some(&cache));
+        assert_eq!(again.artifacts, whole.artifacts);
+        assert_eq!(c.inner.reads.get(), 0);
+        // Derived from a scan the cache does not hold: every file is judged.
+        let other = Keyed {
+            inner: Ided {
+                tree: child.clone(),
+                reads: Default::default(),
+            },
+            key: key(3, Some(7)),
+        };
+        assert_eq!(
+            scan_cached(&other, Some(&ContentCache::default())).artifacts,
+            whole.artifacts
+        );
     }
 }

@@ -138,7 +138,14 @@ pub struct ContentCache {
     learnt: Cell<usize>,
     /// STATE.md parses of this run, by content ID (never kept between runs).
     states: RefCell<HashMap<Vec<u8>, StateParse>>,
+    /// The latest scans of this run, by [`crate::model::tree::ScanKey`] ID,
+    /// newest last (never kept between runs).
+    scans: RefCell<Vec<([u8; 32], std::rc::Rc<crate::records::scan::Scan>)>>,
 }
+
+/// How many scans a [`ContentCache`] holds: a walk needs its parent's, the
+/// rules' planned moves the snapshot's own.
+const SCANS_KEPT: usize = 4;
 
 /// Marks position `at` of a set of `len` in `met`.
 fn mark(met: &RefCell<Vec<bool>>, len: usize, at: usize) {
@@ -183,6 +190,26 @@ impl ContentCache {
             plain: IdSet::collect(id_len, plain),
             unmarked: IdSet::collect(id_len, unmarked),
         })
+    }
+
+    /// The scan this run made of the snapshot whose scan key is `id`.
+    pub(crate) fn scan_of(&self, id: &[u8; 32]) -> Option<std::rc::Rc<crate::records::scan::Scan>> {
+        let scans = self.scans.borrow();
+        scans
+            .iter()
+            .rev()
+            .find(|(k, _)| k == id)
+            .map(|(_, s)| s.clone())
+    }
+
+    /// Keeps `scan` as the scan of the snapshot whose scan key is `id`.
+    pub(crate) fn keep_scan(&self, id: [u8; 32], scan: crate::records::scan::Scan) {
+        let mut scans = self.scans.borrow_mut();
+        scans.retain(|(k, _)| *k != id);
+        if scans.len() >= SCANS_KEPT {
+            scans.remove(0);
+        }
+        scans.push((id, std::rc::Rc::new(scan)));
     }
 
     /// The scan's verdict on the content `key`, from this run or an earlier one.

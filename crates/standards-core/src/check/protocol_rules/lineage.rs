@@ -71,7 +71,8 @@ fn pr_048_new_cycle_carries_no_policy(now: &StateDoc, then: &StateDoc, sink: &mu
 /// not (`verify` compares each commit with its first parent this way).
 fn pr_046_route_is_legal(cx: &Cx, now: &StateDoc, then: &StateDoc, sink: &mut Sink) {
     let Some(project) = cx.mode else { return };
-    let Some(s) = crate::workflow::transition::route::judge(cx.tree, project, now, then) else {
+    let Some(s) = crate::workflow::transition::route::judge(cx.tree, project, now, then, cx.cache)
+    else {
         return;
     };
     sink.push_hinted(

@@ -115,6 +115,8 @@ pub struct Gate<'a> {
     doc: &'a StateDoc,
     before: Report,
     facts: Facts,
+    /// The verdicts every `check` run of the gate shares (a range's walk).
+    cache: Option<&'a check::ContentCache>,
 }
 
 impl<'a> Gate<'a> {
@@ -123,7 +125,17 @@ impl<'a> Gate<'a> {
         head: Option<&'a dyn Tree>,
         doc: &'a StateDoc,
     ) -> Result<Gate<'a>, Refusal> {
-        let before = check::run(tree, head, Options::default());
+        Self::new_cached(tree, head, doc, None)
+    }
+
+    /// [`Gate::new`], its `check` runs sharing `cache`'s verdicts and scans.
+    pub fn new_cached(
+        tree: &'a dyn Tree,
+        head: Option<&'a dyn Tree>,
+        doc: &'a StateDoc,
+        cache: Option<&'a check::ContentCache>,
+    ) -> Result<Gate<'a>, Refusal> {
+        let before = check::run_cached(tree, head, Options::default(), cache);
         let facts = facts(tree, doc, &before)?;
         Ok(Gate {
             tree,
@@ -131,6 +143,7 @@ impl<'a> Gate<'a> {
             doc,
             before,
             facts,
+            cache,
         })
     }
 
@@ -154,7 +167,7 @@ impl<'a> Gate<'a> {
             path: STATE_PATH,
             content: t.doc.render().as_bytes(),
         };
-        let after = check::run(&after_tree, self.head, Options::default());
+        let after = check::run_cached(&after_tree, self.head, Options::default(), self.cache);
         // A handoff gives the next role its work: what `check` asks of the
         // files that role owns in the new state (a Tester's report that does
         // not yet show the checkpoint's increment) is the next role's to do,

@@ -43,6 +43,7 @@ pub fn judge(
     project: ProjectMode,
     now: &StateDoc,
     then: &StateDoc,
+    cache: Option<&crate::check::ContentCache>,
 ) -> Option<Skipped> {
     let (from, to) = (then.workflow_state.value, now.workflow_state.value);
     if from == to
@@ -80,7 +81,7 @@ pub fn judge(
         };
         // No last commit inside the replay: the lineage rules belong to the
         // outer check, and the replay must not judge its own route.
-        let gate = Gate::new(&snapshot, None, &doc).ok()?;
+        let gate = Gate::new_cached(&snapshot, None, &doc, cache).ok()?;
         // A question answered since the last commit was cleared by `unblock`.
         if doc.active_work.blocked_on.value != "NONE" && now.active_work.blocked_on.value == "NONE"
         {
