@@ -225,11 +225,17 @@ impl Styles {
 /// U+001F and U+007F to U+009F), found on its bytes.
 fn has_control(s: &str) -> bool {
     let b = s.as_bytes();
-    b.iter().enumerate().any(|(i, &c)| {
-        c < 0x20
-            || c == 0x7f
-            || (c == 0xc2 && b.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)))
-    })
+    // First a branch-free pass the compiler vectorises: most summaries hold
+    // none of the bytes a control character starts with.
+    let suspect = b.iter().fold(false, |any, &c| {
+        any | (c < 0x20) | (c == 0x7f) | (c == 0xc2)
+    });
+    suspect
+        && b.iter().enumerate().any(|(i, &c)| {
+            c < 0x20
+                || c == 0x7f
+                || (c == 0xc2 && b.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)))
+        })
 }
 
 /// Appends `s` with control characters escaped ([`one_line`]).
@@ -311,8 +317,45 @@ pub fn oneline(e: &Recorded, color: bool) -> String {
         &EventView::of(e),
         &Styles::new(color),
         &mut String::new(),
+        &mut OnelineMemo::default(),
     );
     line
+}
+
+/// The shortened event type and cycle of the last oneline line: the events
+/// of a trail come a cycle at a time, and a few types make most of them.
+#[derive(Default)]
+struct OnelineMemo {
+    event: Shown,
+    cycle: Shown,
+}
+
+/// A value as a oneline line shows it (escaped, shortened), with its
+/// characters, and the stored value it was made from.
+#[derive(Default)]
+struct Shown {
+    from: Option<(String, bool)>,
+    shown: String,
+    chars: usize,
+}
+
+impl Shown {
+    /// `text` (`-` for none) escaped and shortened by `shorten`, made once
+    /// for a run of equal stored values.
+    fn of(
+        &mut self,
+        text: Option<&standards_core::audit::view::Text<'_>>,
+        shorten: impl FnOnce(&str) -> String,
+    ) -> (&str, usize) {
+        let stored = text.map_or(("-", false), |t| t.stored());
+        if self.from.as_ref().map(|(s, e)| (s.as_str(), *e)) != Some(stored) {
+            let full = text.map_or(std::borrow::Cow::Borrowed("-"), |t| t.get());
+            self.shown = shorten(&one_line(&full));
+            self.chars = chars(&self.shown);
+            self.from = Some((stored.0.to_string(), stored.1));
+        }
+        (&self.shown, self.chars)
+    }
 }
 
 /// Characters in `s`: its bytes less its UTF-8 continuation bytes.
@@ -320,27 +363,30 @@ fn chars(s: &str) -> usize {
     s.len() - s.bytes().filter(|b| (*b as i8) < -0x40).count()
 }
 
-fn write_oneline(line: &mut String, e: &EventView<'_>, st: &Styles, summary: &mut String) {
-    let event = e.event.get();
-    let event = one_line(&event);
-    let event = shorten(&event, EVENT_WIDTH);
-    let cycle = e
-        .cycle
-        .as_ref()
-        .map_or(std::borrow::Cow::Borrowed("-"), |c| c.get());
-    let cycle = one_line(&cycle);
-    let cycle = shorten_middle(&cycle, CYCLE_WIDTH);
+fn write_oneline(
+    line: &mut String,
+    e: &EventView<'_>,
+    st: &Styles,
+    summary: &mut String,
+    memo: &mut OnelineMemo,
+) {
+    let (event, event_chars) = memo
+        .event
+        .of(Some(&e.event), |t| shorten(t, EVENT_WIDTH).into_owned());
+    let (cycle, cycle_chars) = memo.cycle.of(e.cycle.as_ref(), |t| {
+        shorten_middle(t, CYCLE_WIDTH).into_owned()
+    });
     line.push_str(&st.dim);
     e.push_time(line);
     line.push_str(&st.reset);
     line.push_str("  ");
     line.push_str(&st.bold);
-    line.push_str(&event);
+    line.push_str(event);
     line.push_str(&st.reset);
     line.push_str("  ");
-    line.push_str(&cycle);
+    line.push_str(cycle);
     // "YYYY-MM-DD HH:MM:SSZ" and two separators of two spaces.
-    let used = 20 + 2 + chars(&event) + 2 + chars(&cycle);
+    let used = 20 + 2 + event_chars + 2 + cycle_chars;
     let room = ONELINE_WIDTH.saturating_sub(used + 2);
     if room == 0 {
         return;
@@ -364,6 +410,19 @@ fn write_oneline(line: &mut String, e: &EventView<'_>, st: &Styles, summary: &mu
 
 /// Appends [`shorten`]`(text, max)` without building it apart.
 fn push_shortened(out: &mut String, text: &str, max: usize) {
+    // No more bytes than `max`: no more characters either.
+    if text.len() <= max {
+        out.push_str(text);
+        return;
+    }
+    // ASCII: a character is a byte.
+    if text.is_ascii() {
+        if max > 0 {
+            out.push_str(&text[..max - 1]);
+            out.push('…');
+        }
+        return;
+    }
     match text.char_indices().nth(max) {
         None => out.push_str(text),
         Some(_) if max == 0 => {}
@@ -385,11 +444,14 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let styles = Styles::new(ctx.color);
     let mut text = String::with_capacity(256);
     let mut summary = String::with_capacity(256);
+    let mut memo = OnelineMemo::default();
     let mut print = |out: &mut dyn std::io::Write, e: &EventView<'_>| -> Result<()> {
         text.clear();
         match (request.json, request.format) {
             (true, _) => text.push_str(e.line),
-            (false, Format::Oneline) => write_oneline(&mut text, e, &styles, &mut summary),
+            (false, Format::Oneline) => {
+                write_oneline(&mut text, e, &styles, &mut summary, &mut memo)
+            }
             (false, Format::Full) => write_readable(&mut text, e, &styles, &mut summary),
         }
         text.push('\n');
@@ -505,6 +567,39 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
 mod tests {
     use super::*;
     use standards_core::audit::parse_line;
+
+    /// The fast paths (ASCII, short text, no suspect byte) give what the
+    /// character-by-character definitions give.
+    #[test]
+    fn push_shortened_and_has_control_match_their_definitions() {
+        let texts = [
+            "",
+            "a",
+            "abc",
+            "abcd",
+            "ééééé",
+            "日本語テキスト",
+            "mixed é ascii",
+            "x\u{1b}y",
+            "tab\there",
+            "\u{7f}",
+            "\u{85}next line",
+            "\u{a0}no-break",
+            "plain text here",
+        ];
+        for text in texts {
+            assert_eq!(
+                has_control(text),
+                text.chars().any(char::is_control),
+                "{text:?}"
+            );
+            for max in 0..16 {
+                let mut out = String::new();
+                push_shortened(&mut out, text, max);
+                assert_eq!(out, shorten(text, max), "{text:?} at {max}");
+            }
+        }
+    }
 
     #[test]
     fn shorten_cuts_on_a_char_boundary_with_an_ellipsis() {

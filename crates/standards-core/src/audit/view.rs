@@ -118,6 +118,12 @@ impl<'a> Text<'a> {
         }
     }
 
+    /// The value as stored, and whether it holds an escape: what
+    /// [`Text::get`] is a function of (a key for a reader that memoises it).
+    pub fn stored(&self) -> (&'a str, bool) {
+        (self.raw, self.escaped)
+    }
+
     /// The string, unescaped (borrowed when it holds no escape).
     pub fn get(&self) -> Cow<'a, str> {
         if self.escaped {
