@@ -442,6 +442,13 @@ fn tree_changes(
     Ok(())
 }
 
+/// Whether the entry at `path` is one of [`Tree::markdown_files`]: a file
+/// (not a link or a submodule) whose name ends in `.md`. The scan derived
+/// from a parent's marks changed paths with it, so both agree.
+fn is_markdown_file(path: &str, kind: Kind) -> bool {
+    path.ends_with(".md") && kind == Kind::Blob
+}
+
 /// Applies `changes`, in order, to `out`; returns every path whose entry
 /// was inserted or removed, sorted, each once.
 fn apply_changes(changes: Vec<EntryChange>, out: &mut Entries) -> Vec<String> {
@@ -653,7 +660,7 @@ impl ObjectTree {
                     .map(|path| {
                         let markdown = out
                             .get(&path)
-                            .is_some_and(|(_, kind)| path.ends_with(".md") && *kind == Kind::Blob);
+                            .is_some_and(|(_, kind)| is_markdown_file(&path, *kind));
                         (path, markdown)
                     })
                     .collect();
@@ -1054,7 +1061,7 @@ impl Tree for ObjectTree {
             std::rc::Rc::new(
                 self.entries()
                     .iter()
-                    .filter(|(k, (_, kind))| k.ends_with(".md") && *kind == Kind::Blob)
+                    .filter(|(k, (_, kind))| is_markdown_file(k, *kind))
                     .map(|(k, _)| k.clone())
                     .collect(),
             )
@@ -1070,7 +1077,7 @@ impl Tree for ObjectTree {
                 std::ops::Bound::Unbounded,
             ))
             .take_while(|(k, _)| k.starts_with(prefix))
-            .filter(|(k, (_, kind))| k.ends_with(".md") && *kind == Kind::Blob)
+            .filter(|(k, (_, kind))| is_markdown_file(k, *kind))
             .map(|(k, _)| k.clone())
             .collect()
     }
