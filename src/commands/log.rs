@@ -434,6 +434,24 @@ fn push_shortened(out: &mut String, text: &str, max: usize) {
     }
 }
 
+/// A stored line read for printing: in place when it is in the tool's form
+/// ([`EventView::fast`]), else by `parse` into `slow`, which words the
+/// problem of a line that is no event.
+fn view<'a>(
+    raw: &'a [u8],
+    details: bool,
+    parse: fn(&[u8]) -> std::result::Result<Recorded, String>,
+    slow: &'a mut Option<Recorded>,
+) -> std::result::Result<EventView<'a>, String> {
+    if let Some(e) = std::str::from_utf8(raw)
+        .ok()
+        .and_then(|l| EventView::fast(l, details))
+    {
+        return Ok(e);
+    }
+    Ok(EventView::of(slow.insert(parse(raw)?)))
+}
+
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let mut trail = read(&project, &request.filter, kept_text())?;
@@ -474,37 +492,27 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     trail.in_order(
         |blob| reader.read(blob),
         |note, line, raw| {
-            // The fast reading, else the full parser (which words the problem).
-            let fast = std::str::from_utf8(raw)
-                .ok()
-                .and_then(|l| EventView::fast(l, details));
-            let slow;
-            let e = match fast {
-                Some(e) => e,
-                None => match parse(raw) {
-                    Ok(e) => {
-                        slow = e;
-                        EventView::of(&slow)
-                    }
-                    Err(problem) => {
-                        bad.push((note, line, problem));
-                        return Ok(());
-                    }
-                },
+            let mut slow = None;
+            let e = match view(raw, details, parse, &mut slow) {
+                Ok(e) => e,
+                Err(problem) => {
+                    bad.push((note, line, problem));
+                    return Ok(());
+                }
             };
             if !filter.matches_view(&e) || last.as_deref() == Some(raw) {
                 return Ok(());
             }
-            let mut kept = last.take().unwrap_or_default();
+            let kept = last.get_or_insert_with(Vec::new);
             kept.clear();
             kept.extend_from_slice(raw);
-            last = Some(kept);
             printed += 1;
             match filter.limit {
                 Some(n) => {
-                    let mut line = match newest.len() >= n {
-                        true => newest.pop_front().unwrap_or_default(),
-                        false => Vec::new(),
+                    let mut line = if newest.len() >= n {
+                        newest.pop_front().unwrap_or_default()
+                    } else {
+                        Vec::new()
                     };
                     line.clear();
                     line.extend_from_slice(raw);
@@ -516,16 +524,9 @@ pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
         },
     )?;
     for raw in &newest {
-        let fast = std::str::from_utf8(raw)
-            .ok()
-            .and_then(|l| EventView::fast(l, details));
-        match fast {
-            Some(e) => print(&mut out, &e)?,
-            None => {
-                let e = parse(raw).expect("a line read once already");
-                print(&mut out, &EventView::of(&e))?;
-            }
-        }
+        let mut slow = None;
+        let e = view(raw, details, parse, &mut slow).expect("a line read once already");
+        print(&mut out, &e)?;
     }
     out.flush().map_err(Error::stdout)?;
     drop(out);
