@@ -157,13 +157,7 @@ pub fn audit_lines(text: &str) {
             fast.push_summary(&mut a);
             slow.push_summary(&mut b);
             assert_eq!(a, b);
-            let own = audit::Filter {
-                cycle: event.cycle.clone(),
-                events: vec![event.event.clone()],
-                since: Some(event.time),
-                actor: Some(event.actor.clone()),
-                ..audit::Filter::default()
-            };
+            let own = own_filter(&event);
             assert!(own.matches_view(&fast) && own.matches_view(&slow));
         }
         let Ok(event) = audit::parse_line(line) else {
@@ -177,13 +171,7 @@ pub fn audit_lines(text: &str) {
             "the summary {summary:?} is one line without control characters"
         );
         assert!(audit::Filter::default().matches(&event));
-        let own = audit::Filter {
-            cycle: event.cycle.clone(),
-            events: vec![event.event.clone()],
-            since: Some(event.time),
-            actor: Some(event.actor.clone()),
-            ..audit::Filter::default()
-        };
+        let own = own_filter(&event);
         assert!(own.matches(&event), "an event matches its own values");
         let by_pattern = audit::Filter {
             actor: text.lines().next().map(str::to_string),
@@ -211,6 +199,18 @@ pub fn audit_lines(text: &str) {
 /// `.standards/config.toml` (D19, D23): parsing never panics, an error names
 /// a line of the file, a parsed configuration holds valid branch names that
 /// the guard recognises, and branch globs answer in bounded time.
+/// The filter an event matches by its own values: its cycle, type, time
+/// and actor.
+fn own_filter(event: &audit::Recorded) -> audit::Filter {
+    audit::Filter {
+        cycle: event.cycle.clone(),
+        events: vec![event.event.clone()],
+        since: Some(event.time),
+        actor: Some(event.actor.clone()),
+        ..audit::Filter::default()
+    }
+}
+
 pub fn config_toml(text: &str) {
     match config::parse(text, config::CONFIG_PATH) {
         Err(e) => {
