@@ -379,3 +379,65 @@ fn same_lines(got: &[&str], unique: &[String], keep: Option<usize>) {
         );
     }
 }
+
+/// A second process rewrites a note and repacks the trail while `log` is
+/// between its two readings (no text kept, so every note is read again):
+/// `log` prints the trail as its first reading listed it, whole and in
+/// order, and the next `log` prints the new line.
+#[test]
+fn a_trail_rewritten_between_the_two_readings_prints_as_first_read() {
+    let (env, repo) = trail();
+    let before = env
+        .cmd(&repo)
+        .args(["log", "--json"])
+        .env("GIT_STANDARDS_LOG_KEEP", "0")
+        .output()
+        .unwrap();
+    assert!(before.status.success());
+    let barrier = env.dir.path().join("barrier");
+    std::fs::create_dir_all(&barrier).unwrap();
+    let held = env
+        .cmd(&repo)
+        .args(["log", "--json"])
+        .env("GIT_STANDARDS_LOG_KEEP", "0")
+        .env(
+            "GIT_STANDARDS_PAUSE",
+            format!("log:read={}", barrier.display()),
+        )
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !std::fs::read_dir(&barrier).unwrap().any(|e| {
+        e.unwrap()
+            .file_name()
+            .to_string_lossy()
+            .starts_with("arrived-")
+    }) {
+        assert!(std::time::Instant::now() < deadline, "log never paused");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let project = project_anchor(&env, &repo);
+    let mut text = env.git(&repo, &["notes", "--ref=standards", "show", &project]);
+    let added = r#"{"ts":"2026-12-04T08:00:00.000000Z","id":"0009","event":"upgraded","actor":"Test Author <author@example.com>","from":"0.2.0","to":"0.3.0"}"#;
+    text.push_str(added);
+    text.push('\n');
+    put_note(&env, &repo, &project, text.as_bytes());
+    env.git(&repo, &["repack", "-adq"]);
+    write(barrier.join("go"), "");
+    let during = held.wait_with_output().unwrap();
+    assert!(
+        during.status.success(),
+        "{}",
+        String::from_utf8_lossy(&during.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&during.stdout),
+        String::from_utf8_lossy(&before.stdout)
+    );
+    assert_eq!(during.stderr, before.stderr);
+    let after = env.cmd(&repo).args(["log", "--json"]).output().unwrap();
+    let after = String::from_utf8(after.stdout).unwrap();
+    assert_eq!(after.lines().last(), Some(added));
+}

@@ -455,6 +455,9 @@ fn view<'a>(
 pub fn run(ctx: &mut Context, request: &Request) -> Result<()> {
     let project = Project::discover(&ctx.cwd)?;
     let mut trail = read(&project, &request.filter, kept_text())?;
+    // Between the two readings: a test holds it here while another process
+    // rewrites the trail (the texts read again are the first reading's blobs).
+    crate::repo::failpoint::hit("log:read");
     let no_notes = trail.is_empty();
     let filter = &request.filter;
     let mut bad = std::mem::take(&mut trail.bad);
